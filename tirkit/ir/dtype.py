@@ -1,0 +1,236 @@
+"""Data types of TIR values, parsed from and printed to TVM's strings (mirrors ``tvm.DataType``)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+
+
+class TypeCode(IntEnum):
+    """DLPack/TVM type codes (mirrors ``tvm.runtime.DataTypeCode``)."""
+
+    INT = 0
+    UINT = 1
+    FLOAT = 2
+    HANDLE = 3
+    BFLOAT = 4
+    FLOAT8_E4M3FN = 10
+    FLOAT8_E5M2 = 11
+    VOID = 255
+
+
+_CODE_NAME = {
+    TypeCode.INT: "int",
+    TypeCode.UINT: "uint",
+    TypeCode.FLOAT: "float",
+    TypeCode.HANDLE: "handle",
+    TypeCode.BFLOAT: "bfloat",
+}
+_SPECIAL = {
+    "float8_e4m3fn": (TypeCode.FLOAT8_E4M3FN, 8),
+    "float8_e5m2": (TypeCode.FLOAT8_E5M2, 8),
+    "e4m3_float8": (TypeCode.FLOAT8_E4M3FN, 8),
+    "e5m2_float8": (TypeCode.FLOAT8_E5M2, 8),
+}
+_SPECIAL_NAME = {TypeCode.FLOAT8_E4M3FN: "float8_e4m3fn", TypeCode.FLOAT8_E5M2: "float8_e5m2"}
+_VALID_BITS = {
+    TypeCode.INT: (1, 4, 8, 16, 32, 64),
+    TypeCode.UINT: (1, 4, 8, 16, 32, 64),
+    TypeCode.FLOAT: (16, 32, 64),
+    TypeCode.BFLOAT: (16,),
+    TypeCode.HANDLE: (0, 64),
+}
+_PATTERN = re.compile(r"^([a-z_0-9]+?)(\d*)(?:x(\d+))?$")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DataType:
+    """A TIR data type: type ``code``, ``bits`` per lane and number of ``lanes``.
+
+    Mirrors ``tvm.DataType`` / ``runtime::DataType``. Construct from TVM's strings with
+    ``DataType.parse("float32x4")`` or ``DataType("int8")``-style via :func:`dtype`; ``str()`` prints
+    the canonical TVM spelling (``"bool"`` for ``uint1``, ``"handle"``, ``"void"``).
+
+    Raises:
+        ValueError: on a string that names no TVM data type (``parse``).
+
+    Compares equal to its string spelling (``DataType.parse("bool") == "bool"``), as TVM's
+    ``str``-derived dtype does.
+    """
+
+    code: TypeCode
+    bits: int
+    lanes: int = 1
+
+    @staticmethod
+    def parse(text: str) -> "DataType":
+        """Parse a TVM dtype string (``"int32"``, ``"float16x8"``, ``"bool"``, ``"handle"``...).
+
+        Raises:
+            ValueError: if ``text`` is not a dtype TVM accepts, naming the string.
+        """
+        return _parse(text)
+
+    def __str__(self) -> str:
+        return _to_str(self)
+
+    def __repr__(self) -> str:
+        return f"DataType({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        # Like TVM, where a dtype is a ``str``: ``x.dtype == "float32"`` holds.
+        if isinstance(other, DataType):
+            return (self.code, self.bits, self.lanes) == (other.code, other.bits, other.lanes)
+        if isinstance(other, str):
+            try:
+                return self == _parse(other)
+            except ValueError:
+                return False
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((int(self.code), self.bits, self.lanes))
+
+    # --- predicates (TVM's DataType::is_xxx) ---------------------------------------------------
+    def is_int(self) -> bool:
+        """Signed integer (``int8``...)."""
+        return self.code == TypeCode.INT
+
+    def is_uint(self) -> bool:
+        """Unsigned integer, including ``bool``."""
+        return self.code == TypeCode.UINT
+
+    def is_bool(self) -> bool:
+        """``bool`` (``uint1``)."""
+        return self.code == TypeCode.UINT and self.bits == 1
+
+    def is_float(self) -> bool:
+        """IEEE float (``float16/32/64``); see :meth:`is_floating` for every float kind."""
+        return self.code == TypeCode.FLOAT
+
+    def is_bfloat16(self) -> bool:
+        """``bfloat16``."""
+        return self.code == TypeCode.BFLOAT and self.bits == 16
+
+    def is_float8(self) -> bool:
+        """``float8_e4m3fn`` or ``float8_e5m2``."""
+        return self.code in (TypeCode.FLOAT8_E4M3FN, TypeCode.FLOAT8_E5M2)
+
+    def is_floating(self) -> bool:
+        """Any floating-point kind (float, bfloat16, float8)."""
+        return self.is_float() or self.is_bfloat16() or self.is_float8()
+
+    def is_integer(self) -> bool:
+        """Signed or unsigned integer, bool excluded."""
+        return self.code in (TypeCode.INT, TypeCode.UINT) and self.bits > 1
+
+    def is_handle(self) -> bool:
+        """Opaque pointer (``handle``)."""
+        return self.code == TypeCode.HANDLE and self.bits != 0
+
+    def is_void(self) -> bool:
+        """``void`` (handle code, 0 bits)."""
+        return self.code == TypeCode.HANDLE and self.bits == 0
+
+    def is_scalar(self) -> bool:
+        """One lane."""
+        return self.lanes == 1
+
+    def is_vector(self) -> bool:
+        """More than one lane."""
+        return self.lanes > 1
+
+    def with_lanes(self, lanes: int) -> "DataType":
+        """Same element type with ``lanes`` lanes (``DataType::with_lanes``)."""
+        return DataType(self.code, self.bits, lanes)
+
+    def with_bits(self, bits: int) -> "DataType":
+        """Same code and lanes with ``bits`` bits (``DataType::with_bits``)."""
+        return DataType(self.code, bits, self.lanes)
+
+    def element_of(self) -> "DataType":
+        """The scalar element type (``DataType::element_of``)."""
+        return DataType(self.code, self.bits, 1)
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes of one element of all lanes, rounded up (``DataType::bytes``)."""
+        return (self.bits * self.lanes + 7) // 8
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> DataType:
+    if not isinstance(text, str):
+        raise ValueError(f"dtype must be a string, got {type(text).__name__} {text!r}")
+    s = text.strip()
+    if s == "bool":
+        return DataType(TypeCode.UINT, 1)
+    if s == "void":
+        return DataType(TypeCode.HANDLE, 0)
+    base, lanes = s, 1
+    if s.startswith(tuple(_SPECIAL)) or s.startswith(("bool", "handle")):
+        head, sep, tail = s.rpartition("x")
+        if sep and tail.isdigit() and head in (*_SPECIAL, "bool", "handle"):
+            base, lanes = head, int(tail)
+        if base in _SPECIAL:
+            code, bits = _SPECIAL[base]
+            return _checked(DataType(code, bits, lanes), text)
+        if base == "bool":
+            return _checked(DataType(TypeCode.UINT, 1, lanes), text)
+        if base == "handle":
+            return _checked(DataType(TypeCode.HANDLE, 64, lanes), text)
+    m = _PATTERN.match(s)
+    names = {v: k for k, v in _CODE_NAME.items()}
+    if not m or m.group(1) not in names:
+        raise ValueError(f"unknown dtype {text!r}: expected e.g. 'int32', 'uint8', 'float16', "
+                         f"'bfloat16', 'float8_e4m3fn', 'bool', 'handle', 'float32x4'")
+    code = names[m.group(1)]
+    default_bits = {TypeCode.BFLOAT: 16, TypeCode.HANDLE: 64}.get(code, 32)
+    bits = int(m.group(2)) if m.group(2) else default_bits
+    lanes = int(m.group(3)) if m.group(3) else 1
+    return _checked(DataType(code, bits, lanes), text)
+
+
+def _checked(t: DataType, text: str) -> DataType:
+    if t.bits not in _VALID_BITS.get(t.code, (t.bits,)):
+        raise ValueError(f"unknown dtype {text!r}: {t.bits} bits is not valid for "
+                         f"{_CODE_NAME.get(t.code, t.code.name.lower())}")
+    if t.lanes < 1:
+        raise ValueError(f"unknown dtype {text!r}: lanes must be >= 1")
+    return t
+
+
+def _to_str(t: DataType) -> str:
+    if t.code == TypeCode.HANDLE and t.bits == 0:
+        return "void"
+    if t.code == TypeCode.UINT and t.bits == 1:
+        base = "bool"
+    elif t.code in _SPECIAL_NAME:
+        base = _SPECIAL_NAME[t.code]
+    elif t.code == TypeCode.HANDLE:
+        base = "handle"
+    else:
+        base = f"{_CODE_NAME[t.code]}{t.bits}"
+    return base if t.lanes == 1 else f"{base}x{t.lanes}"
+
+
+def dtype(value: "str | DataType") -> DataType:
+    """Coerce a TVM dtype string or a :class:`DataType` to a :class:`DataType`.
+
+    Raises:
+        ValueError: on an unknown dtype string.
+    """
+    if isinstance(value, DataType):
+        return value
+    return _parse(value)
+
+
+# Frequently used constants.
+int8, int16, int32, int64 = (dtype(f"int{b}") for b in (8, 16, 32, 64))
+uint8, uint16, uint32, uint64 = (dtype(f"uint{b}") for b in (8, 16, 32, 64))
+float16, float32, float64 = (dtype(f"float{b}") for b in (16, 32, 64))
+bfloat16 = dtype("bfloat16")
+bool_ = dtype("bool")
+handle = dtype("handle")
+void = dtype("void")

@@ -1,0 +1,120 @@
+"""The base of every IR node: frozen, slotted dataclasses with an optional span.
+
+Mirrors ``tvm.runtime.Object`` / ``tvm.ir.Node``. Every node class is declared with :func:`node`;
+its dataclass fields are its IR fields (in TVM's constructor order) and carry metadata telling the
+generic machinery (structural equality, visitors, printer) how to treat them:
+
+- ``def_field()``: a *definition point* (loop var, let var, block iter vars, function params,
+  allocated buffers). Structural equality maps the left var to the right one there.
+- ``span``: keyword-only on every node, ignored by structural equality.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, TypeVar
+
+from .span import Span
+
+N = TypeVar("N")
+
+SEQUAL = "sequal"  # metadata key: "def" (definition point), "ignore" (not compared)
+
+
+def node(cls: type[N]) -> type[N]:
+    """Class decorator declaring an IR node: ``dataclass(frozen, slots, eq=False, repr=False)``.
+
+    ``eq=False`` keeps identity hashing (TVM's ``ObjectRef`` hash) and lets expression classes
+    overload ``==`` to build IR (``a == b`` is an ``EQ`` node, as in TVM).
+    """
+    return dataclass(frozen=True, slots=True, eq=False, repr=False)(cls)  # type: ignore[return-value]
+
+
+def def_field(**kwargs: Any) -> Any:
+    """A dataclass field that is a definition point for structural equality (TVM ``DefEqual``)."""
+    return field(metadata={SEQUAL: "def"}, **kwargs)
+
+
+def ignored_field(**kwargs: Any) -> Any:
+    """A dataclass field structural equality and hashing ignore (like TVM's ``name_hint``)."""
+    return field(metadata={SEQUAL: "ignore"}, **kwargs)
+
+
+@node
+class Node:
+    """Base of all IR nodes (mirrors ``tvm.runtime.Object``).
+
+    Nodes are immutable: use :meth:`with_changes` to derive an updated copy. ``span`` is the source
+    text the node came from, or ``None``.
+    """
+
+    span: Span | None = field(default=None, kw_only=True, metadata={SEQUAL: "ignore"})
+
+    def with_changes(self: N, **changes: Any) -> N:
+        """A copy with some fields replaced (like ``dataclasses.replace``; derived fields such as a
+        binary op's ``dtype`` are recomputed). Keeps ``span`` unless given."""
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    def same_as(self, other: object) -> bool:
+        """Reference equality (TVM ``Object.same_as``)."""
+        return self is other
+
+    def script(self, **config: Any) -> str:
+        """Print as TVMScript (``tvm.runtime.Object.script``); see ``tirkit.printer.script``."""
+        from tirkit.printer import script  # pylint: disable=import-outside-toplevel
+
+        return script(self, **config)
+
+    def __repr__(self) -> str:
+        return _generic_repr(self)
+
+
+@lru_cache(maxsize=None)
+def node_fields(cls: type) -> tuple[dataclasses.Field, ...]:
+    """The IR fields of a node class in declaration order, ``span`` excluded."""
+    return tuple(f for f in dataclasses.fields(cls) if f.name != "span")
+
+
+@lru_cache(maxsize=None)
+def init_field_names(cls: type) -> frozenset[str]:
+    """Names of the fields a node's constructor takes (derived fields such as ``dtype`` of ``Add``
+    are excluded)."""
+    return frozenset(f.name for f in dataclasses.fields(cls) if f.init)
+
+
+def field_kind(f: dataclasses.Field) -> str | None:
+    """``"def"``, ``"ignore"`` or ``None`` for a node field."""
+    return f.metadata.get(SEQUAL)
+
+
+def _generic_repr(obj: Node) -> str:
+    parts = []
+    for f in node_fields(type(obj)):
+        if not f.init:
+            continue
+        parts.append(f"{f.name}={getattr(obj, f.name)!r}")
+    return f"{type(obj).__name__}({', '.join(parts)})"
+
+
+def is_node(obj: object) -> bool:
+    """Whether ``obj`` is an IR node."""
+    return isinstance(obj, Node)
+
+
+def map_fields(obj: N, fn: Callable[[Any], Any]) -> N:
+    """Apply ``fn`` to each constructor field value of ``obj``; return ``obj`` itself when every
+    result is the identical object (copy-on-write), else a new node."""
+    cls = type(obj)
+    changes = {}
+    names = init_field_names(cls)
+    for f in node_fields(cls):
+        if f.name not in names:
+            continue
+        old = getattr(obj, f.name)
+        new = fn(old)
+        if new is not old:
+            changes[f.name] = new
+    if not changes:
+        return obj
+    return obj.with_changes(**changes)  # type: ignore[attr-defined]

@@ -1,0 +1,15 @@
+"""TIR: expressions, statements, buffers, PrimFunc and op functions (mirrors ``tvm.tir``)."""
+from ..ir.dtype import DataType
+from ..ir.expr import FloatImm, IntImm, PrimExpr, Range
+from ..ir.op import CallEffectKind, Op
+from .buffer import Buffer, BufferType, decl_buffer
+from .expr import (EQ, GE, GT, LE, LT, NE, Add, And, BinaryOpExpr, Broadcast, BufferLoad, Call,
+                   Cast, CmpExpr, CommReducer, Div, FloorDiv, FloorMod, IterVar, IterVarType, Let,
+                   Max, Min, Mod, Mul, Not, Or, ProducerLoad, Ramp, Reduce, Select, Shuffle,
+                   SizeVar, StringImm, Sub, Var)
+from .function import PrimFunc
+from .op import *  # noqa: F401,F403
+from .op import abs, all, any, max, min  # noqa: F401  pylint: disable=redefined-builtin
+from .stmt import (Allocate, AllocateConst, AssertStmt, AttrStmt, Block, BlockRealize, Break,
+                   BufferRealize, BufferRegion, BufferStore, Continue, DeclBuffer, Evaluate, For,
+                   ForKind, IfThenElse, LetStmt, MatchBufferRegion, Prefetch, SeqStmt, Stmt, While)

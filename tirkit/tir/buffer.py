@@ -1,0 +1,201 @@
+"""Buffers: typed, shaped views of memory (mirrors ``tvm.tir.Buffer`` and ``decl_buffer``)."""
+from __future__ import annotations
+
+from dataclasses import field
+from enum import IntEnum
+from typing import Any, Sequence
+
+from ..ir.dtype import DataType, dtype as _dtype
+from ..ir.expr import IntImm, PrimExpr, Range
+from ..ir.node import Node, def_field, ignored_field, node
+from ..ir.type import PointerType, PrimType
+from .expr import BufferLoad, Var
+
+DEFAULT_ALIGNMENT = 64  # bytes; TVM's runtime::kAllocAlignment
+
+
+class BufferType(IntEnum):
+    """How a buffer is indexed (mirrors TVM's ``BufferType``)."""
+
+    DEFAULT = 1
+    AUTO_BROADCAST = 2
+
+
+def _exprs(values: Any) -> tuple[PrimExpr, ...]:
+    from .op import convert  # pylint: disable=import-outside-toplevel
+
+    if values is None:
+        return ()
+    if isinstance(values, (PrimExpr, int)):
+        values = (values,)
+    return tuple(convert(v) for v in values)
+
+
+@node
+class Buffer(Node):
+    """A multi-dimensional view of memory (mirrors ``tvm.tir.Buffer``).
+
+    Fields: ``data`` (a ``handle`` Var whose ``PointerType`` annotation carries the storage scope),
+    ``dtype``, ``shape`` (PrimExprs, elements), ``strides`` (elements; empty means compact
+    row-major), ``elem_offset`` (elements), ``name``, ``data_alignment`` (bytes, default 64),
+    ``offset_factor`` (default 1), ``buffer_type``, ``axis_separators``.
+
+    ``A[i, j]`` gives a ``BufferLoad``; ``A[0:4, j]`` (any slice) a ``BufferRegion``.
+    Use :func:`decl_buffer` to make one with TVM's defaults.
+    """
+
+    data: Var = def_field()
+    dtype: DataType
+    shape: tuple[PrimExpr, ...]
+    strides: tuple[PrimExpr, ...] = ()
+    elem_offset: PrimExpr = field(default_factory=lambda: IntImm("int32", 0))
+    name: str = ignored_field(default="buffer")
+    data_alignment: int = DEFAULT_ALIGNMENT
+    offset_factor: int = 1
+    buffer_type: BufferType = BufferType.DEFAULT
+    axis_separators: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dtype", _dtype(self.dtype))
+        object.__setattr__(self, "shape", _exprs(self.shape))
+        object.__setattr__(self, "strides", _exprs(self.strides))
+        object.__setattr__(self, "elem_offset", _exprs(self.elem_offset)[0])
+        object.__setattr__(self, "buffer_type", BufferType(self.buffer_type))
+        object.__setattr__(self, "axis_separators", tuple(int(a) for a in self.axis_separators))
+        if self.data_alignment <= 0:
+            object.__setattr__(self, "data_alignment", DEFAULT_ALIGNMENT)
+        if self.offset_factor == 0:
+            object.__setattr__(self, "offset_factor", 1)
+        if not self.data.dtype.is_handle():
+            raise TypeError(f"Buffer {self.name!r}: data must be a handle Var, got {self.data.dtype}")
+
+    def __hash__(self) -> int:
+        return object.__hash__(self)
+
+    def __repr__(self) -> str:
+        return f"Buffer({self.name}, {self.dtype}, {list(self.shape)!r})"
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+        return len(self.shape)
+
+    def scope(self) -> str:
+        """Storage scope of the data pointer (``Buffer.scope()``), ``"global"`` by default."""
+        ann = self.data.type_annotation
+        return ann.storage_scope if isinstance(ann, PointerType) else "global"
+
+    def __getitem__(self, indices: Any) -> Any:
+        from .stmt import BufferRegion  # pylint: disable=import-outside-toplevel
+
+        if not isinstance(indices, tuple):
+            indices = (indices,)
+        if any(isinstance(i, slice) for i in indices):
+            return BufferRegion(self, [_slice_range(i) for i in indices])
+        return BufferLoad(self, indices)
+
+    def vload(self, begin: Sequence[Any], dtype: str | None = None) -> BufferLoad:
+        """Load at ``begin`` (``Buffer.vload``); a vector ``dtype`` loads consecutive lanes."""
+        from .op import convert  # pylint: disable=import-outside-toplevel
+        from .expr import Ramp  # pylint: disable=import-outside-toplevel
+
+        idx = list(_exprs(begin))
+        t = _dtype(dtype) if dtype else self.dtype
+        if t.lanes > self.dtype.lanes:
+            idx[-1] = Ramp(idx[-1], convert(1, idx[-1].dtype), t.lanes // self.dtype.lanes)
+        return BufferLoad(self, idx)
+
+    def vstore(self, begin: Sequence[Any], value: PrimExpr) -> Any:
+        """Store ``value`` at ``begin`` (``Buffer.vstore``); returns a ``BufferStore``."""
+        from .stmt import BufferStore  # pylint: disable=import-outside-toplevel
+
+        return BufferStore(self, value, list(self.vload(begin, str(value.dtype)).indices))
+
+    def offset_of(self, indices: Sequence[Any]) -> list[PrimExpr]:
+        """Flat element offsets of ``indices`` per axis group (``Buffer.offset_of``).
+
+        Row-major over ``shape`` unless ``strides`` are given; with ``axis_separators`` there is
+        one offset per group of axes.
+        """
+        idx = _exprs(indices)
+        if len(idx) != self.ndim:
+            raise ValueError(f"Buffer {self.name!r} has {self.ndim} dimension(s), "
+                             f"got {len(idx)} index(es)")
+        bounds = [0, *self.axis_separators, self.ndim]
+        return [self._flat(idx, lo, hi) for lo, hi in zip(bounds, bounds[1:])]
+
+    def _flat(self, idx: tuple[PrimExpr, ...], lo: int, hi: int) -> PrimExpr:
+        offset: Any = 0
+        if self.strides:
+            for i in range(lo, hi):
+                offset = idx[i] * self.strides[i] + offset
+            return _exprs(offset)[0] if isinstance(offset, int) else offset
+        for i in range(lo, hi):
+            offset = offset * self.shape[i] + idx[i] if i > lo else idx[i]
+        return _exprs(offset)[0] if isinstance(offset, int) else offset
+
+    def get_flattened_buffer(self) -> "Buffer":
+        """The 1-D (per axis group) buffer over the same data (``Buffer.get_flattened_buffer``)."""
+        from .op import convert  # pylint: disable=import-outside-toplevel
+
+        bounds = [0, *self.axis_separators, self.ndim]
+        shape = []
+        for lo, hi in zip(bounds, bounds[1:]):
+            if self.strides and hi > lo:
+                ext = self.strides[lo] * self.shape[lo]
+            else:
+                ext = convert(1, self.shape[0].dtype if self.shape else None)
+                for s in self.shape[lo:hi]:
+                    ext = ext * s
+            shape.append(ext)
+        seps = tuple(range(1, len(bounds) - 1))
+        return self.with_changes(shape=tuple(shape), strides=(), axis_separators=seps)
+
+
+def _slice_range(index: Any) -> Range:
+    if isinstance(index, slice):
+        if index.step not in (None, 1):
+            raise ValueError("Buffer slices support step 1 only")
+        return Range(index.start if index.start is not None else 0, index.stop)
+    return Range.from_min_extent(index, 1)
+
+
+def decl_buffer(shape: Any, dtype: str | DataType = "float32", name: str = "buffer",
+                data: Var | None = None, strides: Any = None, elem_offset: Any = None,
+                scope: str = "", data_alignment: int = -1, offset_factor: int = 0,
+                buffer_type: str = "", axis_separators: Any = None, span: Any = None) -> Buffer:
+    """Declare a new buffer (mirrors ``tvm.tir.decl_buffer``).
+
+    Args:
+        shape: extents in elements (ints or PrimExprs).
+        dtype: element dtype string, e.g. ``"float32"``.
+        name: buffer name; the data pointer var gets the same name.
+        data: the data pointer; default a new ``handle`` Var annotated
+            ``PointerType(PrimType(dtype), scope)``.
+        strides: per-axis strides in elements; ``None``/empty means compact row-major.
+        elem_offset: offset of the first element in elements; default 0, or a fresh
+            ``{name}_elem_offset`` Var when ``offset_factor != 0`` (as TVM).
+        scope: storage scope (``""`` = ``"global"``, ``"shared"``, ``"local"``...).
+        data_alignment: bytes; ``-1`` means 64.
+        offset_factor: ``elem_offset`` is a multiple of it; 0 means 1.
+        buffer_type: ``""`` or ``"auto_broadcast"``.
+        axis_separators: axis indices starting new flattened dimensions.
+
+    Raises:
+        ValueError: on a bad dtype string or buffer_type.
+    """
+    from .op import convert  # pylint: disable=import-outside-toplevel
+
+    t = _dtype(dtype)
+    shape_t = _exprs(shape)
+    index_dtype = shape_t[0].dtype if shape_t else _dtype("int32")
+    if data is None:
+        data = Var(name, PointerType(PrimType(t), scope or "global"))
+    if elem_offset is None:
+        elem_offset = (Var(f"{name}_elem_offset", index_dtype) if offset_factor != 0
+                       else convert(0, index_dtype))
+    if buffer_type not in ("", "default", "auto_broadcast"):
+        raise ValueError(f"buffer_type must be '' or 'auto_broadcast', got {buffer_type!r}")
+    btype = BufferType.AUTO_BROADCAST if buffer_type == "auto_broadcast" else BufferType.DEFAULT
+    return Buffer(data, t, shape_t, _exprs(strides), convert(elem_offset), name, data_alignment,
+                  offset_factor, btype, tuple(axis_separators or ()), span=span)

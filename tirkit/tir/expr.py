@@ -1,0 +1,565 @@
+"""TIR expressions (mirrors ``tvm.tir.expr``).
+
+Constructors follow TVM's Python signatures (``Var(name, dtype)``, ``Cast(dtype, value)``,
+``Call(dtype, op, args)``, ``Add(a, b)``...). Derived fields (a binary op's ``dtype``) are computed.
+Constructors are strict like TVM's: both operands of a binary node must have the same dtype
+(Python numbers take the other operand's dtype); operator overloading (``a + b``) is the lenient
+path that promotes dtypes as TVM's ``BinaryOpMatchTypes`` does.
+"""
+from __future__ import annotations
+
+from dataclasses import field
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ..ir.dtype import DataType, bool_, dtype as _dtype
+from ..ir.expr import FloatImm, GlobalVar, IntImm, PrimExpr, Range
+from ..ir.node import Node, def_field, ignored_field, node
+from ..ir.op import Op
+from ..ir.type import PointerType, PrimType, Type, type_of_dtype
+
+if TYPE_CHECKING:
+    from .buffer import Buffer
+
+__all__ = [
+    "PrimExpr", "IntImm", "FloatImm", "Var", "SizeVar", "StringImm", "Cast", "BinaryOpExpr",
+    "Add", "Sub", "Mul", "Div", "Mod", "FloorDiv", "FloorMod", "Min", "Max", "CmpExpr", "EQ", "NE",
+    "LT", "LE", "GT", "GE", "And", "Or", "Not", "Select", "BufferLoad", "ProducerLoad", "Ramp",
+    "Broadcast", "Shuffle", "Let", "Call", "CallEffectKind", "Reduce", "CommReducer", "IterVar",
+    "IterVarType", "Range",
+]
+
+from ..ir.op import CallEffectKind  # noqa: E402  (re-export, TVM has it in tvm.tir)
+
+
+def _as_expr(value: Any, like: PrimExpr | None = None) -> PrimExpr:
+    from .op import convert  # pylint: disable=import-outside-toplevel
+
+    return convert(value, like.dtype if like is not None else None)
+
+
+def _set(obj: Any, name: str, value: Any) -> None:
+    object.__setattr__(obj, name, value)
+
+
+# ---------------------------------------------------------------------------------- variables
+@node
+class Var(PrimExpr):
+    """A variable (mirrors ``tvm.tir.Var``): ``Var("i", "int32")``.
+
+    ``dtype`` may be a dtype string/``DataType`` or a ``Type``: ``Var("A", PointerType(
+    PrimType("float32")))`` is a ``handle`` var whose ``type_annotation`` records the pointee, as
+    TVM does for buffer data pointers. Compared by identity (``==`` builds an ``EQ`` node).
+    """
+
+    name_hint: str = ignored_field()
+    dtype: Any = "int32"
+    type_annotation: Type | None = None
+
+    def __post_init__(self) -> None:
+        t = self.dtype
+        if isinstance(t, Type):
+            _set(self, "type_annotation", t)
+            t = t.dtype if isinstance(t, PrimType) else _dtype("handle")
+        t = _dtype(t)
+        _set(self, "dtype", t)
+        if self.type_annotation is None:
+            _set(self, "type_annotation", type_of_dtype(t))
+
+    @property
+    def name(self) -> str:
+        """Alias of ``name_hint``."""
+        return self.name_hint
+
+    def __repr__(self) -> str:
+        return self.name_hint if self.dtype == "int32" else f"{self.name_hint}: {self.dtype}"
+
+    def __hash__(self) -> int:
+        return object.__hash__(self)
+
+
+@node
+class SizeVar(Var):
+    """A variable known to be non-negative, used for shapes (mirrors ``tvm.tir.SizeVar``)."""
+
+    def __hash__(self) -> int:
+        return object.__hash__(self)
+
+
+@node
+class StringImm(PrimExpr):
+    """A string constant, dtype ``handle`` (mirrors ``tvm.tir.StringImm``)."""
+
+    value: str
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        _set(self, "dtype", _dtype("handle"))
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class Cast(PrimExpr):
+    """Type conversion of ``value`` to ``dtype`` (mirrors ``tvm.tir.Cast``).
+
+    Raises:
+        TypeError: when the lane counts of ``dtype`` and ``value`` differ.
+    """
+
+    dtype: DataType
+    value: PrimExpr
+
+    def __post_init__(self) -> None:
+        t = _dtype(self.dtype)
+        _set(self, "dtype", t)
+        value = _as_expr(self.value)
+        _set(self, "value", value)
+        if t.lanes != value.dtype.lanes:
+            raise TypeError(f"Cast: cannot cast {value.dtype} to {t}: lane counts differ")
+
+    __hash__ = PrimExpr.__hash__
+
+
+# ------------------------------------------------------------------------------- binary nodes
+def _match_exact(node_name: str, a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
+    if not isinstance(a, PrimExpr) and isinstance(b, PrimExpr):
+        a = _as_expr(a, b)
+    a = _as_expr(a)
+    b = _as_expr(b, a)
+    if a.dtype != b.dtype:
+        raise TypeError(f"{node_name}: operand dtypes differ: {a.dtype} vs {b.dtype} "
+                        "(cast one side, or use the + - * ... operators, which promote)")
+    return a, b
+
+
+@node
+class _Binary(PrimExpr):
+    """Shared shape of two-operand nodes: ``a``, ``b`` of one dtype, derived ``dtype``."""
+
+    a: PrimExpr
+    b: PrimExpr
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        a, b = _match_exact(type(self).__name__, self.a, self.b)
+        _set(self, "a", a)
+        _set(self, "b", b)
+        _set(self, "dtype", self._result_dtype(a))
+
+    def _result_dtype(self, a: PrimExpr) -> DataType:
+        return a.dtype
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class BinaryOpExpr(_Binary):
+    """Base of binary arithmetic nodes; ``dtype`` is the operands' dtype (``tvm.tir.BinaryOpExpr``)."""
+
+    __hash__ = PrimExpr.__hash__
+
+
+def _binary(name: str, doc: str) -> type:
+    cls = type(name, (BinaryOpExpr,), {"__doc__": doc, "__hash__": PrimExpr.__hash__,
+                                        "__module__": __name__, "__qualname__": name})
+    return node(cls)
+
+
+Add = _binary("Add", "``a + b`` (mirrors ``tvm.tir.Add``).")
+Sub = _binary("Sub", "``a - b`` (mirrors ``tvm.tir.Sub``).")
+Mul = _binary("Mul", "``a * b`` (mirrors ``tvm.tir.Mul``).")
+Div = _binary("Div", "``a / b``; truncating for integers (mirrors ``tvm.tir.Div``).")
+Mod = _binary("Mod", "``a % b`` truncating, sign of ``a`` (mirrors ``tvm.tir.Mod``).")
+FloorDiv = _binary("FloorDiv", "``floor(a / b)`` (mirrors ``tvm.tir.FloorDiv``).")
+FloorMod = _binary("FloorMod", "``a - floor(a / b) * b``, sign of ``b`` (``tvm.tir.FloorMod``).")
+Min = _binary("Min", "``min(a, b)`` (mirrors ``tvm.tir.Min``).")
+Max = _binary("Max", "``max(a, b)`` (mirrors ``tvm.tir.Max``).")
+
+
+@node
+class CmpExpr(_Binary):
+    """Base of comparisons; ``dtype`` is ``bool`` with the operands' lanes."""
+
+    def _result_dtype(self, a: PrimExpr) -> DataType:
+        return bool_.with_lanes(a.dtype.lanes)
+
+    __hash__ = PrimExpr.__hash__
+
+
+def _cmp(name: str, doc: str, truth: Any = None) -> type:
+    ns: dict[str, Any] = {"__doc__": doc, "__hash__": PrimExpr.__hash__, "__module__": __name__,
+                          "__qualname__": name}
+    if truth is not None:
+        ns["__bool__"] = truth
+    return node(type(name, (CmpExpr,), ns))
+
+
+EQ = _cmp("EQ", "``a == b`` (mirrors ``tvm.tir.EQ``). ``bool()`` of it compares the operands by "
+          "identity, like TVM's ``EqualOp``, so expressions work as dict keys.",
+          lambda self: self.a.same_as(self.b))
+NE = _cmp("NE", "``a != b`` (mirrors ``tvm.tir.NE``); ``bool()`` is ``not a.same_as(b)``.",
+          lambda self: not self.a.same_as(self.b))
+LT = _cmp("LT", "``a < b`` (mirrors ``tvm.tir.LT``).")
+LE = _cmp("LE", "``a <= b`` (mirrors ``tvm.tir.LE``).")
+GT = _cmp("GT", "``a > b`` (mirrors ``tvm.tir.GT``).")
+GE = _cmp("GE", "``a >= b`` (mirrors ``tvm.tir.GE``).")
+
+
+def _check_bool(name: str, e: PrimExpr) -> None:
+    if not e.dtype.is_bool():
+        raise TypeError(f"{name}: operand must be bool, got {e.dtype}")
+
+
+@node
+class _Logical(_Binary):
+    def _result_dtype(self, a: PrimExpr) -> DataType:
+        _check_bool(type(self).__name__, a)
+        return a.dtype
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class And(_Logical):
+    """Logical ``a && b`` on bool operands (mirrors ``tvm.tir.And``).
+
+    Raises:
+        TypeError: when an operand is not bool.
+    """
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class Or(_Logical):
+    """Logical ``a || b`` on bool operands (mirrors ``tvm.tir.Or``).
+
+    Raises:
+        TypeError: when an operand is not bool.
+    """
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class Not(PrimExpr):
+    """Logical negation of a bool (mirrors ``tvm.tir.Not``).
+
+    Raises:
+        TypeError: when ``a`` is not bool.
+    """
+
+    a: PrimExpr
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        a = _as_expr(self.a)
+        _check_bool("Not", a)
+        _set(self, "a", a)
+        _set(self, "dtype", a.dtype)
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class Select(PrimExpr):
+    """``condition ? true_value : false_value``, both sides evaluated (``tvm.tir.Select``).
+
+    Raises:
+        TypeError: when the branches' dtypes differ or the condition is not bool.
+    """
+
+    condition: PrimExpr
+    true_value: PrimExpr
+    false_value: PrimExpr
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        cond = _as_expr(self.condition)
+        _check_bool("Select condition", cond)
+        t, f = _match_exact("Select", self.true_value, self.false_value)
+        _set(self, "condition", cond)
+        _set(self, "true_value", t)
+        _set(self, "false_value", f)
+        _set(self, "dtype", t.dtype)
+
+    __hash__ = PrimExpr.__hash__
+
+
+# ----------------------------------------------------------------------------- memory access
+def _index_list(indices: Any) -> tuple[PrimExpr, ...]:
+    if isinstance(indices, (PrimExpr, int)):
+        indices = (indices,)
+    return tuple(_as_expr(i) for i in indices)
+
+
+@node
+class BufferLoad(PrimExpr):
+    """Read ``buffer[indices]`` (mirrors ``tvm.tir.BufferLoad``).
+
+    ``dtype`` is the buffer's dtype, with the lanes of the last index when it is a vector
+    (a ``Ramp``): loading ``A[Ramp(0, 1, 4)]`` from a float32 buffer gives ``float32x4``.
+    ``predicate`` (bool vector or ``None``) masks lanes.
+    """
+
+    buffer: "Buffer"
+    indices: tuple[PrimExpr, ...]
+    predicate: PrimExpr | None = None
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        indices = _index_list(self.indices)
+        _set(self, "indices", indices)
+        lanes = indices[-1].dtype.lanes if indices else 1
+        _set(self, "dtype", self.buffer.dtype.with_lanes(self.buffer.dtype.lanes * lanes))
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class ProducerLoad(PrimExpr):
+    """Read a TE tensor (``DataProducer``) at ``indices`` (mirrors ``tvm.tir.ProducerLoad``)."""
+
+    producer: Any
+    indices: tuple[PrimExpr, ...]
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        _set(self, "indices", _index_list(self.indices))
+        _set(self, "dtype", _dtype(self.producer.dtype))
+
+    __hash__ = PrimExpr.__hash__
+
+
+# ------------------------------------------------------------------------------------ vectors
+@node
+class Ramp(PrimExpr):
+    """The vector ``[base, base + stride, ..., base + (lanes-1)*stride]`` (``tvm.tir.Ramp``).
+
+    Raises:
+        TypeError: when base/stride are not scalars of one dtype; ValueError: ``lanes < 2``.
+    """
+
+    base: PrimExpr
+    stride: PrimExpr
+    lanes: int  # type: ignore[assignment]
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        base, stride = _match_exact("Ramp", self.base, self.stride)
+        if base.dtype.lanes != 1:
+            raise TypeError(f"Ramp: base must be a scalar, got {base.dtype}")
+        lanes = int(self.lanes)
+        if lanes < 2:
+            raise ValueError(f"Ramp: lanes must be >= 2, got {lanes}")
+        _set(self, "base", base)
+        _set(self, "stride", stride)
+        _set(self, "lanes", lanes)
+        _set(self, "dtype", base.dtype.with_lanes(lanes))
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class Broadcast(PrimExpr):
+    """``value`` repeated ``lanes`` times (mirrors ``tvm.tir.Broadcast``).
+
+    Raises:
+        TypeError: when ``value`` is a vector; ValueError: ``lanes < 2``.
+    """
+
+    value: PrimExpr
+    lanes: int  # type: ignore[assignment]
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        value = _as_expr(self.value)
+        if value.dtype.lanes != 1:
+            raise TypeError(f"Broadcast: value must be a scalar, got {value.dtype}")
+        lanes = int(self.lanes)
+        if lanes < 2:
+            raise ValueError(f"Broadcast: lanes must be >= 2, got {lanes}")
+        _set(self, "value", value)
+        _set(self, "lanes", lanes)
+        _set(self, "dtype", value.dtype.with_lanes(lanes))
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class Shuffle(PrimExpr):
+    """Concatenate ``vectors`` and pick lanes by constant ``indices`` (``tvm.tir.Shuffle``).
+
+    Raises:
+        TypeError: when the vectors' element types differ; ValueError: index out of range.
+    """
+
+    vectors: tuple[PrimExpr, ...]
+    indices: tuple[PrimExpr, ...]
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        vectors = tuple(_as_expr(v) for v in self.vectors)
+        indices = tuple(_as_expr(i) for i in self.indices)
+        if not vectors:
+            raise ValueError("Shuffle: needs at least one vector")
+        elem = vectors[0].dtype.element_of()
+        if any(v.dtype.element_of() != elem for v in vectors):
+            raise TypeError("Shuffle: vectors must share an element type, got "
+                            + ", ".join(str(v.dtype) for v in vectors))
+        total = sum(v.dtype.lanes for v in vectors)
+        for i in indices:
+            if isinstance(i, IntImm) and not 0 <= i.value < total:
+                raise ValueError(f"Shuffle: index {i.value} out of range for {total} lanes")
+        _set(self, "vectors", vectors)
+        _set(self, "indices", indices)
+        _set(self, "dtype", elem.with_lanes(len(indices)))
+
+    __hash__ = PrimExpr.__hash__
+
+
+# --------------------------------------------------------------------------- binding and calls
+@node
+class Let(PrimExpr):
+    """``let var = value in body`` as an expression (mirrors ``tvm.tir.Let``).
+
+    Raises:
+        TypeError: when ``value``'s dtype differs from ``var``'s.
+    """
+
+    var: Var = def_field()
+    value: PrimExpr
+    body: PrimExpr
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        value = _as_expr(self.value, self.var)
+        if value.dtype != self.var.dtype:
+            raise TypeError(f"Let: value dtype {value.dtype} differs from var "
+                            f"{self.var.name_hint!r} dtype {self.var.dtype}")
+        body = _as_expr(self.body)
+        _set(self, "value", value)
+        _set(self, "body", body)
+        _set(self, "dtype", body.dtype)
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class Call(PrimExpr):
+    """Call of an ``Op`` or a ``GlobalVar`` (mirrors ``tvm.tir.Call``): ``Call(dtype, op, args)``.
+
+    ``op`` may be an op name string (``"tir.exp"``), looked up in the op registry.
+
+    Raises:
+        KeyError: for an unregistered op name; TypeError: for a wrong number of arguments.
+    """
+
+    dtype: DataType
+    op: Op | GlobalVar
+    args: tuple[PrimExpr, ...] = ()
+
+    def __post_init__(self) -> None:
+        _set(self, "dtype", _dtype(self.dtype))
+        op = self.op
+        if isinstance(op, str):
+            from . import builtin  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+
+            op = Op.get(op)
+            _set(self, "op", op)
+        args = tuple(a if isinstance(a, (PrimExpr, Node)) else _as_expr(a) for a in self.args)
+        if isinstance(op, Op) and op.num_inputs >= 0 and len(args) != op.num_inputs:
+            raise TypeError(f"{op.name} takes {op.num_inputs} argument(s), got {len(args)}")
+        _set(self, "args", args)
+
+    __hash__ = PrimExpr.__hash__
+
+
+@node
+class CommReducer(Node):
+    """A commutative reducer ``result(lhs, rhs)`` with ``identity_element`` (``tvm.tir.CommReducer``).
+
+    ``lhs``/``rhs`` are the tuple of accumulator and operand vars; ``result`` the combined
+    expressions; one entry per reduced value (argmax reduces two).
+    """
+
+    lhs: tuple[Var, ...] = def_field()
+    rhs: tuple[Var, ...] = def_field()
+    result: tuple[PrimExpr, ...] = ()
+    identity_element: tuple[PrimExpr, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("lhs", "rhs", "result", "identity_element"):
+            _set(self, name, tuple(getattr(self, name)))
+
+    def __call__(self, lhs: Sequence[PrimExpr], rhs: Sequence[PrimExpr]) -> tuple[PrimExpr, ...]:
+        """Combine values (substitutes ``lhs``/``rhs`` into ``result``)."""
+        from .stmt_functor import substitute  # pylint: disable=import-outside-toplevel
+
+        vmap = dict(zip(self.lhs, lhs)) | dict(zip(self.rhs, rhs))
+        return tuple(substitute(r, vmap) for r in self.result)
+
+
+@node
+class Reduce(PrimExpr):
+    """A reduction of ``source`` over ``axis`` with ``combiner`` (mirrors ``tvm.tir.Reduce``)."""
+
+    combiner: CommReducer
+    source: tuple[PrimExpr, ...]
+    axis: tuple["IterVar", ...] = def_field()
+    condition: PrimExpr = field(default_factory=lambda: IntImm("bool", 1))
+    value_index: int = 0
+    init: tuple[PrimExpr, ...] = ()
+    dtype: DataType = field(init=False)
+
+    def __post_init__(self) -> None:
+        _set(self, "source", tuple(self.source))
+        _set(self, "axis", tuple(self.axis))
+        _set(self, "init", tuple(self.init))
+        _set(self, "dtype", self.source[self.value_index].dtype)
+
+    __hash__ = PrimExpr.__hash__
+
+
+class IterVarType(IntEnum):
+    """Kinds of iteration variables (mirrors ``tvm.tir.IterVar`` constants)."""
+
+    DataPar = 0
+    ThreadIndex = 1
+    CommReduce = 2
+    Ordered = 3
+    DimInfo = 4
+    Unrolled = 5
+    Vectorized = 6
+    Parallelized = 7
+    Tensorized = 8
+
+
+@node
+class IterVar(Node):
+    """An iteration variable with domain and kind (mirrors ``tvm.tir.IterVar``).
+
+    ``IterVar(dom, var, iter_type, thread_tag="")``: ``dom`` a ``Range``, a ``(begin, end)`` pair or
+    ``None``; ``var`` a ``Var`` or a name (an int32 var is then made, int64 when the domain is).
+    Block iter vars use ``DataPar`` (spatial), ``CommReduce`` (reduce), ``Ordered`` (scan) and
+    ``DimInfo`` (opaque).
+    """
+
+    dom: Range | None
+    var: Var = def_field()
+    iter_type: IterVarType = IterVarType.DataPar
+    thread_tag: str = ""
+
+    def __post_init__(self) -> None:
+        dom = self.dom
+        if isinstance(dom, (tuple, list)):
+            dom = Range(dom[0], dom[1])
+            _set(self, "dom", dom)
+        if isinstance(self.var, str):
+            t = dom.extent.dtype if dom is not None else _dtype("int32")
+            _set(self, "var", Var(self.var, t))
+        _set(self, "iter_type", IterVarType(self.iter_type))
+
+    def __hash__(self) -> int:
+        return object.__hash__(self)

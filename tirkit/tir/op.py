@@ -1,0 +1,390 @@
+"""Operator functions that build TIR with TVM's type rules (mirrors ``tvm.tir.op`` / ``op.cc``).
+
+These are what expression operator overloading calls. Operands are matched as TVM's
+``BinaryOpMatchTypes`` does (scalar→vector broadcast; int→float; narrower→wider; signed/unsigned
+mixing), Python numbers take the other operand's dtype, and constants fold (:mod:`.const_fold`).
+Intrinsic calls (``exp``, ``if_then_else``...) live in :mod:`.builtin` and are re-exported here.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir.dtype import DataType, dtype as _dtype
+from ..ir.expr import FloatImm, IntImm, PrimExpr
+from . import expr as E
+from .const_fold import try_const_fold, wrap_int
+
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+
+
+# ------------------------------------------------------------------------------- constants
+def const(value: Any, dtype: str | DataType | None = None, span: Any = None) -> PrimExpr:
+    """A constant (mirrors ``tvm.tir.const``): ``const(1)`` is int32 (int64 when it does not fit),
+    ``const(1.0)`` float32, ``const(True)`` bool; a vector dtype gives a ``Broadcast``.
+
+    Raises:
+        ValueError: when an integer ``value`` does not fit ``dtype``.
+    """
+    if dtype is None:
+        if isinstance(value, bool):
+            dtype = "bool"
+        elif isinstance(value, int):
+            dtype = "int32" if _INT32_MIN <= value <= _INT32_MAX else "int64"
+        elif isinstance(value, float):
+            dtype = "float32"
+        else:
+            raise TypeError(f"const: cannot infer a dtype for {type(value).__name__} {value!r}")
+    t = _dtype(dtype)
+    if t.lanes > 1:
+        return E.Broadcast(const(value, t.element_of(), span), t.lanes, span=span)
+    if t.is_floating():
+        return FloatImm(t, float(value), span=span)
+    if t.is_int() or t.is_uint():
+        if isinstance(value, float) and not value.is_integer():
+            raise ValueError(f"const: {value!r} is not an integer but dtype is {t}")
+        return IntImm(t, int(value), span=span)
+    raise TypeError(f"const: no constants of dtype {t}")
+
+
+def make_const(dtype: str | DataType, value: Any, span: Any = None) -> PrimExpr:
+    """``const(value, dtype)`` with TVM's ``make_const`` argument order."""
+    return const(value, dtype, span)
+
+
+def convert(value: Any, dtype: str | DataType | None = None) -> PrimExpr:
+    """Coerce a Python value to a PrimExpr (mirrors ``tvm.runtime.convert`` for PrimExprs).
+
+    PrimExprs pass through. A Python ``int``/``float``/``bool`` becomes a constant of ``dtype`` when
+    that dtype can hold it (a float into an int dtype gives float32), else TVM's default dtype; a
+    ``str`` becomes a ``StringImm``.
+
+    Raises:
+        TypeError: for objects that are not expressions.
+    """
+    if isinstance(value, PrimExpr):
+        return value
+    hint = _dtype(dtype).element_of() if dtype is not None else None
+    if isinstance(value, bool):
+        return IntImm("bool", int(value))
+    if isinstance(value, int):
+        if hint is not None and (hint.is_int() or hint.is_uint() or hint.is_floating()) \
+                and not hint.is_bool():
+            return const(value, hint)
+        return const(value)
+    if isinstance(value, float):
+        return const(value, hint if hint is not None and hint.is_floating() else "float32")
+    if isinstance(value, str):
+        return E.StringImm(value)
+    if hasattr(value, "dtype") and hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+        return const(value.item(), str(value.dtype))  # NumPy scalar
+    raise TypeError(f"cannot convert {type(value).__name__} {value!r} to a PrimExpr")
+
+
+def convert_pair(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
+    """Convert two operands, Python numbers taking the other side's dtype."""
+    if isinstance(a, PrimExpr):
+        return a, convert(b, a.dtype)
+    if isinstance(b, PrimExpr):
+        return convert(a, b.dtype), b
+    return convert(a), convert(b)
+
+
+# ------------------------------------------------------------------------------ type matching
+def cast(dtype: str | DataType, value: Any, span: Any = None) -> PrimExpr:
+    """Convert ``value`` to ``dtype`` (mirrors ``tvm.tir.cast``): identity when equal, constants
+    fold (integers wrap, floats truncate toward zero into ints), a scalar cast to a vector dtype
+    is broadcast.
+
+    Raises:
+        TypeError: when lane counts cannot be matched.
+    """
+    t = _dtype(dtype)
+    value = convert(value)
+    if value.dtype == t:
+        return value
+    if t.lanes > 1 and value.dtype.lanes == 1:
+        return E.Broadcast(cast(t.element_of(), value, span), t.lanes, span=span)
+    if isinstance(value, (IntImm, FloatImm)) and t.lanes == 1:
+        v = value.value
+        if t.is_floating():
+            return FloatImm(t, float(v), span=span)
+        if t.is_bool():
+            return IntImm(t, int(v != 0), span=span)
+        if t.is_int() or t.is_uint():
+            return IntImm(t, wrap_int(int(v), t), span=span)
+    if isinstance(value, E.Broadcast) and t.lanes == value.dtype.lanes:
+        return E.Broadcast(cast(t.element_of(), value.value, span), t.lanes, span=span)
+    return E.Cast(t, value, span=span)
+
+
+def match_types(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
+    """Bring two operands to one dtype as TVM's ``BinaryOpMatchTypes`` does.
+
+    Raises:
+        TypeError: naming both dtypes when they cannot be matched (different vector lanes,
+        handle operands...).
+    """
+    a, b = convert_pair(a, b)
+    ta, tb = a.dtype, b.dtype
+    if ta == tb:
+        return a, b
+    if ta.lanes == 1 and tb.lanes != 1:
+        a = E.Broadcast(a, tb.lanes)
+    elif tb.lanes == 1 and ta.lanes != 1:
+        b = E.Broadcast(b, ta.lanes)
+    elif ta.lanes != tb.lanes:
+        raise TypeError(f"Cannot match type {ta} vs {tb}: different lane counts")
+    if a.dtype == b.dtype:
+        return a, b
+    ta, tb = a.dtype, b.dtype
+    if ta.is_handle() or tb.is_handle() or ta.is_void() or tb.is_void():
+        raise TypeError(f"Cannot match type {ta} vs {tb}")
+    if ta.is_floating() and tb.is_floating():
+        return (cast(tb, a), b) if ta.bits < tb.bits else (a, cast(ta, b))
+    if not ta.is_floating() and tb.is_floating():
+        return cast(tb, a), b
+    if ta.is_floating() and not tb.is_floating():
+        return a, cast(ta, b)
+    if ta.code == tb.code:  # both int or both uint (bool included)
+        return (cast(tb, a), b) if ta.bits < tb.bits else (a, cast(ta, b))
+    # signed / unsigned mix
+    if ta.bits < tb.bits:
+        return cast(tb, a), b
+    if ta.bits > tb.bits:
+        return a, cast(ta, b)
+    return (a, cast(ta, b)) if ta.is_uint() else (cast(tb, a), b)
+
+
+def _binary(cls: type, a: Any, b: Any, span: Any = None) -> PrimExpr:
+    a, b = match_types(a, b)
+    folded = try_const_fold(cls, a, b)
+    if folded is not None:
+        return folded
+    return cls(a, b, span=span)
+
+
+# ------------------------------------------------------------------------------ arithmetic
+def add(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a + b`` with type matching and folding (mirrors ``tvm.tir.add``)."""
+    return _binary(E.Add, a, b, span)
+
+
+def subtract(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a - b`` (mirrors ``tvm.tir.subtract``)."""
+    return _binary(E.Sub, a, b, span)
+
+
+def multiply(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a * b`` (mirrors ``tvm.tir.multiply``)."""
+    return _binary(E.Mul, a, b, span)
+
+
+def div(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a / b`` with C semantics: truncating for integers (mirrors ``tvm.tir.div``).
+
+    Raises:
+        ZeroDivisionError: on a constant zero divisor.
+    """
+    return _binary(E.Div, a, b, span)
+
+
+def true_divide(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """Python ``a / b`` on expressions: ``Div`` when either side is a float.
+
+    Raises:
+        TypeError: when both sides are integers (ambiguous, as in TVM): use ``floordiv``,
+        ``truncdiv``, ``indexdiv`` or ``div``.
+    """
+    a, b = convert_pair(a, b)
+    if not a.dtype.is_floating() and not b.dtype.is_floating():
+        raise TypeError("TVM supports multiple types of integer divisions, please call div, "
+                        "indexdiv/indexmod, floordiv/floormod or truncdiv/truncmod directly to "
+                        "avoid ambiguity in the code")
+    return div(a, b, span)
+
+
+def truncdiv(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """Integer division rounding toward zero (mirrors ``tvm.tir.truncdiv``; a ``Div`` node)."""
+    return _binary(E.Div, a, b, span)
+
+
+def truncmod(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """Remainder with the sign of ``a`` (mirrors ``tvm.tir.truncmod``; a ``Mod`` node)."""
+    return _binary(E.Mod, a, b, span)
+
+
+def floordiv(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """Division rounding toward minus infinity (mirrors ``tvm.tir.floordiv``)."""
+    return _binary(E.FloorDiv, a, b, span)
+
+
+def floormod(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """Remainder with the sign of ``b`` (mirrors ``tvm.tir.floormod``)."""
+    return _binary(E.FloorMod, a, b, span)
+
+
+indexdiv = floordiv  # TVM: index arithmetic uses floor division
+indexmod = floormod
+
+
+def min(a: Any, b: Any, span: Any = None) -> PrimExpr:  # pylint: disable=redefined-builtin
+    """``min(a, b)`` (mirrors ``tvm.tir.min`` called on two expressions)."""
+    return _binary(E.Min, a, b, span)
+
+
+def max(a: Any, b: Any, span: Any = None) -> PrimExpr:  # pylint: disable=redefined-builtin
+    """``max(a, b)`` (mirrors ``tvm.tir.max`` called on two expressions)."""
+    return _binary(E.Max, a, b, span)
+
+
+def negative(a: Any, span: Any = None) -> PrimExpr:
+    """``-a``, built as ``a * -1`` like TVM's ``PrimExpr.__neg__`` (constants fold)."""
+    a = convert(a)
+    return multiply(a, const(-1, a.dtype.element_of()), span)
+
+
+# ------------------------------------------------------------------------------ comparison
+def equal(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a == b`` (an ``EQ`` node; constants fold to a bool ``IntImm``)."""
+    return _binary(E.EQ, a, b, span)
+
+
+def not_equal(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a != b`` (an ``NE`` node)."""
+    return _binary(E.NE, a, b, span)
+
+
+def less(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a < b`` (an ``LT`` node)."""
+    return _binary(E.LT, a, b, span)
+
+
+def less_equal(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a <= b`` (an ``LE`` node)."""
+    return _binary(E.LE, a, b, span)
+
+
+def greater(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a > b`` (a ``GT`` node)."""
+    return _binary(E.GT, a, b, span)
+
+
+def greater_equal(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a >= b`` (a ``GE`` node)."""
+    return _binary(E.GE, a, b, span)
+
+
+def _as_bool(x: Any) -> PrimExpr:
+    x = convert(x)
+    if not x.dtype.is_bool():
+        raise TypeError(f"expected a bool expression, got {x.dtype}")
+    return x
+
+
+def logical_and(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a && b`` on bools (an ``And`` node; mirrors ``tvm.tir.And`` via ``all``)."""
+    a, b = _as_bool(a), _as_bool(b)
+    folded = try_const_fold(E.And, a, b)
+    return folded if folded is not None else E.And(a, b, span=span)
+
+
+def logical_or(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a || b`` on bools (an ``Or`` node)."""
+    a, b = _as_bool(a), _as_bool(b)
+    folded = try_const_fold(E.Or, a, b)
+    return folded if folded is not None else E.Or(a, b, span=span)
+
+
+def logical_not(a: Any, span: Any = None) -> PrimExpr:
+    """``!a`` on a bool (a ``Not`` node)."""
+    a = _as_bool(a)
+    folded = try_const_fold(E.Not, a)
+    return folded if folded is not None else E.Not(a, span=span)
+
+
+def all(*args: Any, span: Any = None) -> PrimExpr:  # pylint: disable=redefined-builtin
+    """Conjunction of bool expressions (mirrors ``tvm.tir.all``).
+
+    Raises:
+        ValueError: with no arguments.
+    """
+    if not args:
+        raise ValueError("all: needs at least one argument")
+    out = _as_bool(args[0])
+    for x in args[1:]:
+        out = logical_and(out, x, span)
+    return out
+
+
+def any(*args: Any, span: Any = None) -> PrimExpr:  # pylint: disable=redefined-builtin
+    """Disjunction of bool expressions (mirrors ``tvm.tir.any``).
+
+    Raises:
+        ValueError: with no arguments.
+    """
+    if not args:
+        raise ValueError("any: needs at least one argument")
+    out = _as_bool(args[0])
+    for x in args[1:]:
+        out = logical_or(out, x, span)
+    return out
+
+
+# ---------------------------------------------------------------------------- bit operations
+def _int_binary_call(name: str, a: Any, b: Any, span: Any) -> PrimExpr:
+    a, b = match_types(a, b)
+    if a.dtype.is_floating():
+        raise TypeError(f"{name}: operands must be integers, got {a.dtype}")
+    return E.Call(a.dtype, f"tir.{name}", (a, b), span=span)
+
+
+def bitwise_and(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a & b`` on integers (a ``tir.bitwise_and`` call; ``tvm.tir.bitwise_and``)."""
+    return _int_binary_call("bitwise_and", a, b, span)
+
+
+def bitwise_or(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a | b`` on integers (a ``tir.bitwise_or`` call)."""
+    return _int_binary_call("bitwise_or", a, b, span)
+
+
+def bitwise_xor(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a ^ b`` on integers (a ``tir.bitwise_xor`` call)."""
+    return _int_binary_call("bitwise_xor", a, b, span)
+
+
+def bitwise_not(a: Any, span: Any = None) -> PrimExpr:
+    """``~a`` on integers (a ``tir.bitwise_not`` call)."""
+    a = convert(a)
+    if a.dtype.is_floating():
+        raise TypeError(f"bitwise_not: operand must be an integer, got {a.dtype}")
+    return E.Call(a.dtype, "tir.bitwise_not", (a,), span=span)
+
+
+def shift_left(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a << b`` (a ``tir.shift_left`` call)."""
+    return _int_binary_call("shift_left", a, b, span)
+
+
+def shift_right(a: Any, b: Any, span: Any = None) -> PrimExpr:
+    """``a >> b``, arithmetic for signed types (a ``tir.shift_right`` call)."""
+    return _int_binary_call("shift_right", a, b, span)
+
+
+def abs(x: Any, span: Any = None) -> PrimExpr:  # pylint: disable=redefined-builtin
+    """``|x|`` (mirrors ``tvm.tir.abs``): ``Select(x >= 0, x, -x)`` for signed ints, the value itself
+    for unsigned, a ``tir.fabs`` call for floats; constants fold."""
+    x = convert(x)
+    t = x.dtype
+    if isinstance(x, (IntImm, FloatImm)):
+        return type(x)(t, builtins_abs(x.value), span=span)
+    if t.is_uint():
+        return x
+    if t.is_int():
+        return E.Select(greater_equal(x, 0), x, negative(x), span=span)
+    return E.Call(t, "tir.fabs", (x,), span=span)
+
+
+import builtins as _builtins  # noqa: E402
+
+builtins_abs = _builtins.abs
