@@ -84,7 +84,7 @@ def init_field_names(cls: type) -> frozenset[str]:
 
 
 def field_kind(f: dataclasses.Field) -> str | None:
-    """``"def"``, ``"ignore"`` or ``None`` for a node field."""
+    """``"def"`` (TVM ``DefEqual``), ``"ignore"`` or ``None`` for a node field."""
     return f.metadata.get(SEQUAL)
 
 
@@ -98,13 +98,14 @@ def _generic_repr(obj: Node) -> str:
 
 
 def is_node(obj: object) -> bool:
-    """Whether ``obj`` is an IR node."""
+    """Whether ``obj`` is an IR node (an instance of the ``tvm.runtime.Object`` analogue)."""
     return isinstance(obj, Node)
 
 
 def map_fields(obj: N, fn: Callable[[Any], Any]) -> N:
     """Apply ``fn`` to each constructor field value of ``obj``; return ``obj`` itself when every
-    result is the identical object (copy-on-write), else a new node."""
+    result is the identical object (copy-on-write, as TVM's ``StmtMutator`` does), else a new
+    node."""
     cls = type(obj)
     changes = {}
     names = init_field_names(cls)

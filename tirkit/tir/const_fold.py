@@ -27,7 +27,8 @@ def _register(*classes: type) -> Callable[[_Fold], _Fold]:
 
 
 def wrap_int(value: int, t: DataType) -> int:
-    """``value`` wrapped to the two's-complement range of integer dtype ``t``."""
+    """``value`` wrapped to the two's-complement range of integer dtype ``t`` (TVM's
+    ``GetFoldResultInt64Repr``)."""
     if t.is_bool():
         return 1 if value else 0
     mask = (1 << t.bits) - 1

@@ -179,7 +179,7 @@ Max = _binary("Max", "``max(a, b)`` (mirrors ``tvm.tir.Max``).")
 
 @node
 class CmpExpr(_Binary):
-    """Base of comparisons; ``dtype`` is ``bool`` with the operands' lanes."""
+    """Base of comparisons; ``dtype`` is ``bool`` with the operands' lanes (``tvm.tir.CmpExpr``)."""
 
     def _result_dtype(self, a: PrimExpr) -> DataType:
         return bool_.with_lanes(a.dtype.lanes)

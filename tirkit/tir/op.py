@@ -1,8 +1,9 @@
 """Operator functions that build TIR with TVM's type rules (mirrors ``tvm.tir.op`` / ``op.cc``).
 
-These are what expression operator overloading calls. Operands are matched as TVM's
-``BinaryOpMatchTypes`` does (scalar→vector broadcast; int→float; narrower→wider; signed/unsigned
-mixing), Python numbers take the other operand's dtype, and constants fold (:mod:`.const_fold`).
+These are what expression operator overloading calls. Python numbers become int32/float32
+constants (TVM's FFI conversion), operands are then matched as TVM's ``BinaryOpMatchTypes`` does
+(scalar→vector broadcast; int→float; narrower→wider; signed/unsigned mixing), and constants fold
+(:mod:`.const_fold`).
 Intrinsic calls (``exp``, ``if_then_else``...) live in :mod:`.builtin` and are re-exported here.
 """
 from __future__ import annotations
@@ -81,7 +82,8 @@ def convert(value: Any, dtype: str | DataType | None = None) -> PrimExpr:
 
 
 def convert_pair(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
-    """Convert two operands, Python numbers taking the other side's dtype."""
+    """Convert two operands, Python numbers taking the other side's dtype (the conversion TVM's
+    ``tvm.tir.generic`` binary ops apply before ``BinaryOpMatchTypes``)."""
     if isinstance(a, PrimExpr):
         return a, convert(b, a.dtype)
     if isinstance(b, PrimExpr):
@@ -120,11 +122,15 @@ def cast(dtype: str | DataType, value: Any, span: Any = None) -> PrimExpr:
 def match_types(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
     """Bring two operands to one dtype as TVM's ``BinaryOpMatchTypes`` does.
 
+    Python numbers become constants of TVM's default dtypes first (``int32``, ``int64`` when
+    too large, ``float32``, ``bool``), as TVM's FFI conversion does: ``int8_var + 1`` is int32 and
+    ``float16_var * 2.0`` is float32, exactly as in TVM.
+
     Raises:
         TypeError: naming both dtypes when they cannot be matched (different vector lanes,
         handle operands...).
     """
-    a, b = convert_pair(a, b)
+    a, b = convert(a), convert(b)
     ta, tb = a.dtype, b.dtype
     if ta == tb:
         return a, b
@@ -245,32 +251,32 @@ def negative(a: Any, span: Any = None) -> PrimExpr:
 
 # ------------------------------------------------------------------------------ comparison
 def equal(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a == b`` (an ``EQ`` node; constants fold to a bool ``IntImm``)."""
+    """``a == b`` (an ``EQ`` node; constants fold to a bool ``IntImm``; ``tvm.tir.EQ`` via ``==``)."""
     return _binary(E.EQ, a, b, span)
 
 
 def not_equal(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a != b`` (an ``NE`` node)."""
+    """``a != b`` (an ``NE`` node; TVM's ``PrimExpr.__ne__``)."""
     return _binary(E.NE, a, b, span)
 
 
 def less(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a < b`` (an ``LT`` node)."""
+    """``a < b`` (an ``LT`` node; TVM's ``PrimExpr.__lt__``)."""
     return _binary(E.LT, a, b, span)
 
 
 def less_equal(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a <= b`` (an ``LE`` node)."""
+    """``a <= b`` (an ``LE`` node; TVM's ``PrimExpr.__le__``)."""
     return _binary(E.LE, a, b, span)
 
 
 def greater(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a > b`` (a ``GT`` node)."""
+    """``a > b`` (a ``GT`` node; TVM's ``PrimExpr.__gt__``)."""
     return _binary(E.GT, a, b, span)
 
 
 def greater_equal(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a >= b`` (a ``GE`` node)."""
+    """``a >= b`` (a ``GE`` node; TVM's ``PrimExpr.__ge__``)."""
     return _binary(E.GE, a, b, span)
 
 
@@ -289,14 +295,14 @@ def logical_and(a: Any, b: Any, span: Any = None) -> PrimExpr:
 
 
 def logical_or(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a || b`` on bools (an ``Or`` node)."""
+    """``a || b`` on bools (an ``Or`` node; mirrors ``tvm.tir.Or`` / ``tvm.tir.any``)."""
     a, b = _as_bool(a), _as_bool(b)
     folded = try_const_fold(E.Or, a, b)
     return folded if folded is not None else E.Or(a, b, span=span)
 
 
 def logical_not(a: Any, span: Any = None) -> PrimExpr:
-    """``!a`` on a bool (a ``Not`` node)."""
+    """``!a`` on a bool (a ``Not`` node; mirrors ``tvm.tir.Not``)."""
     a = _as_bool(a)
     folded = try_const_fold(E.Not, a)
     return folded if folded is not None else E.Not(a, span=span)
@@ -344,17 +350,17 @@ def bitwise_and(a: Any, b: Any, span: Any = None) -> PrimExpr:
 
 
 def bitwise_or(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a | b`` on integers (a ``tir.bitwise_or`` call)."""
+    """``a | b`` on integers (a ``tir.bitwise_or`` call; mirrors ``tvm.tir.bitwise_or``)."""
     return _int_binary_call("bitwise_or", a, b, span)
 
 
 def bitwise_xor(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a ^ b`` on integers (a ``tir.bitwise_xor`` call)."""
+    """``a ^ b`` on integers (a ``tir.bitwise_xor`` call; mirrors ``tvm.tir.bitwise_xor``)."""
     return _int_binary_call("bitwise_xor", a, b, span)
 
 
 def bitwise_not(a: Any, span: Any = None) -> PrimExpr:
-    """``~a`` on integers (a ``tir.bitwise_not`` call)."""
+    """``~a`` on integers (a ``tir.bitwise_not`` call; mirrors ``tvm.tir.bitwise_not``)."""
     a = convert(a)
     if a.dtype.is_floating():
         raise TypeError(f"bitwise_not: operand must be an integer, got {a.dtype}")
@@ -362,12 +368,13 @@ def bitwise_not(a: Any, span: Any = None) -> PrimExpr:
 
 
 def shift_left(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a << b`` (a ``tir.shift_left`` call)."""
+    """``a << b`` (a ``tir.shift_left`` call; mirrors ``tvm.tir.shift_left``)."""
     return _int_binary_call("shift_left", a, b, span)
 
 
 def shift_right(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a >> b``, arithmetic for signed types (a ``tir.shift_right`` call)."""
+    """``a >> b``, arithmetic for signed types (a ``tir.shift_right`` call; mirrors
+    ``tvm.tir.shift_right``)."""
     return _int_binary_call("shift_right", a, b, span)
 
 
