@@ -32,3 +32,59 @@ class Span:
 
     def __str__(self) -> str:
         return f"{self.source_name}:{self.line}:{self.column + 1}"
+
+
+class LineIndex:
+    """Converts between character offsets, UTF-8 byte offsets and (line, column) positions of one
+    source text, so every layer builds :class:`Span` objects in file coordinates the same way
+    (TVM keeps a ``SourceMap`` per file for the same purpose).
+
+    Lines are 1-based, columns 0-based in characters (code points), offsets 0-based.
+    """
+
+    __slots__ = ("text", "source_name", "_line_starts", "_ascii")
+
+    def __init__(self, text: str, source_name: str = "<string>") -> None:
+        self.text = text
+        self.source_name = source_name
+        starts = [0]
+        pos = text.find("\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = text.find("\n", pos + 1)
+        self._line_starts = starts
+        self._ascii = text.isascii()
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """``(line, column)`` of character ``offset``."""
+        import bisect  # pylint: disable=import-outside-toplevel
+
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1]
+
+    def offset(self, line: int, column: int) -> int:
+        """Character offset of ``(line, column)``."""
+        return self._line_starts[line - 1] + column
+
+    def byte_offset(self, offset: int) -> int:
+        """UTF-8 byte offset of character ``offset``."""
+        if self._ascii:
+            return offset
+        return len(self.text[:offset].encode("utf-8"))
+
+    def line_text(self, line: int) -> str:
+        """The text of 1-based ``line`` without its newline."""
+        start = self._line_starts[line - 1]
+        end = self._line_starts[line] - 1 if line < len(self._line_starts) else len(self.text)
+        return self.text[start:end].rstrip("\r")
+
+    def span(self, start: int, end: int) -> Span:
+        """The :class:`Span` of characters ``[start, end)``."""
+        line, col = self.position(start)
+        end_line, end_col = self.position(end)
+        return Span(self.source_name, line, col, end_line, end_col,
+                    self.byte_offset(start), self.byte_offset(end))
+
+    def char_range(self, span: Span) -> tuple[int, int]:
+        """Character offsets ``[start, end)`` of ``span`` (from its line/column fields)."""
+        return self.offset(span.line, span.column), self.offset(span.end_line, span.end_column)
