@@ -1,0 +1,230 @@
+"""Loops and statement-level ``T.`` functions of the TIR IRBuilder (mirrors the loop, scope and
+statement part of ``tvm.script.ir_builder.tir.ir``)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tirkit import tir
+from tirkit.ir import PointerType, PrimExpr, PrimType, Range
+from tirkit.ir.dtype import dtype as _dtype
+
+from . import tir_frames as F
+from .base import IRBuilder
+
+
+# ------------------------------------------------------------------------------------ loops
+def _loop_bounds(start: Any, stop: Any) -> tuple[PrimExpr, PrimExpr, Any]:
+    if stop is None:
+        start, stop = 0, start
+    lo, hi = tir.convert_pair(start, stop)
+    dt = lo.dtype if lo.dtype == hi.dtype else _dtype("int64")
+    lo, hi = tir.cast(dt, lo), tir.cast(dt, hi)
+    return lo, hi, dt
+
+
+def _loop(kind: tir.ForKind, start: Any, stop: Any, annotations: Any = None,
+          thread: str | None = None) -> F.ForFrame:
+    lo, hi, dt = _loop_bounds(start, stop)
+    extent = hi if _is_zero(lo) else tir.subtract(hi, lo)
+    var = tir.Var("v", dt)
+
+    def make(v: tir.Var, dom: Range, body: tir.Stmt) -> tir.Stmt:
+        # TVM binds a fresh "iter" var in the For's thread_binding IterVar.
+        binding = tir.IterVar(None, tir.Var("iter", dt), tir.IterVarType.ThreadIndex, thread) \
+            if thread is not None else None
+        return tir.For(v, dom.min, dom.extent, kind, body, binding, dict(annotations or {}))
+
+    return F.ForFrame([var], [Range.from_min_extent(lo, extent)], make)
+
+
+def _is_zero(e: PrimExpr) -> bool:
+    return isinstance(e, tir.IntImm) and e.value == 0
+
+
+def serial(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None
+           ) -> F.ForFrame:
+    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript)."""
+    return _loop(tir.ForKind.SERIAL, start, stop, annotations)
+
+
+def parallel(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None
+             ) -> F.ForFrame:
+    """A parallel loop (``T.parallel``)."""
+    return _loop(tir.ForKind.PARALLEL, start, stop, annotations)
+
+
+def vectorized(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None
+               ) -> F.ForFrame:
+    """A vectorized loop (``T.vectorized``)."""
+    return _loop(tir.ForKind.VECTORIZED, start, stop, annotations)
+
+
+def unroll(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None
+           ) -> F.ForFrame:
+    """An unrolled loop (``T.unroll``)."""
+    return _loop(tir.ForKind.UNROLLED, start, stop, annotations)
+
+
+def thread_binding(start: Any, stop: Any = None, thread: str | None = None, *,
+                   annotations: dict[str, Any] | None = None) -> F.ForFrame:
+    """A loop bound to a GPU thread axis such as ``"threadIdx.x"`` (``T.thread_binding``).
+
+    Raises:
+        ValueError: when no thread tag is given.
+    """
+    if thread is None:
+        if isinstance(stop, str):
+            start, stop, thread = 0, start, stop
+        else:
+            raise ValueError("T.thread_binding needs thread='blockIdx.x'/'threadIdx.x'/...")
+    return _loop(tir.ForKind.THREAD_BINDING, start, stop, annotations, thread)
+
+
+def grid(*extents: Any) -> F.ForFrame:
+    """Nested serial loops, one per extent (``T.grid``); ``with`` binds a list of vars."""
+    vars_, doms = [], []
+    for ext in extents:
+        lo, hi, dt = _loop_bounds(ext, None)
+        vars_.append(tir.Var("v", dt))
+        doms.append(Range.from_min_extent(lo, hi))
+
+    def make(v: tir.Var, dom: Range, body: tir.Stmt) -> tir.Stmt:
+        return tir.For(v, dom.min, dom.extent, tir.ForKind.SERIAL, body)
+
+    return F.ForFrame(vars_, doms, make)
+
+
+# ----------------------------------------------------------------------------------- scopes
+def Assert(condition: Any, message: Any) -> F.AssertFrame:  # pylint: disable=invalid-name
+    """An assertion scope (``T.Assert``)."""
+    return F.AssertFrame(tir.convert(condition), message)
+
+
+def LetStmt(value: Any, type_annotation: Any = None, *, var: Any = None  # pylint: disable=invalid-name
+            ) -> F.LetFrame:
+    """Bind a new var to ``value`` over the rest of the scope (``T.LetStmt``)."""
+    value = tir.convert(value)
+    if var is None:
+        t = type_annotation if type_annotation is not None else value.dtype
+        var = tir.Var("v", t.dtype if isinstance(t, tir.Var) else t)
+    return F.LetFrame(var, tir.cast(var.dtype, value) if var.dtype != value.dtype else value)
+
+
+def attr(node: Any, attr_key: str, value: Any) -> F.AttrFrame:
+    """An attribute scope (``T.attr``)."""
+    return F.AttrFrame(node, attr_key, tir.convert(value))
+
+
+def While(condition: Any) -> F.WhileFrame:  # pylint: disable=invalid-name
+    """A while loop (``T.While``; ``while`` in TVMScript)."""
+    return F.WhileFrame(tir.convert(condition))
+
+
+def If(condition: Any) -> F.IfFrame:  # pylint: disable=invalid-name
+    """An if statement on a PrimExpr (``T.If``; ``if`` in TVMScript)."""
+    return F.IfFrame(tir.convert(condition))
+
+
+def Then() -> F.ThenFrame:  # pylint: disable=invalid-name
+    """The then-branch of ``T.If`` (``T.Then``)."""
+    return F.ThenFrame()
+
+
+def Else() -> F.ElseFrame:  # pylint: disable=invalid-name
+    """The else-branch of ``T.If`` (``T.Else``)."""
+    return F.ElseFrame()
+
+
+def _data_var(dtype: Any, scope: str) -> tir.Var:
+    return tir.Var("", PointerType(PrimType(_dtype(dtype)), scope or "global"))
+
+
+def allocate(extents: Any, dtype: Any, scope: str = "global", condition: Any = True,
+             annotations: dict[str, Any] | None = None) -> F.AllocateFrame:
+    """Allocate memory over the rest of the scope (``T.allocate``); binds a flat-indexable
+    buffer over the new data pointer."""
+    extents = list(extents) if isinstance(extents, (list, tuple)) else [extents]
+    buf = tir.decl_buffer(extents, dtype, "", _data_var(dtype, scope))
+    return F.AllocateFrame(buf, list(buf.shape), tir.convert(condition), annotations)
+
+
+def allocate_const(data: Any, dtype: Any, extents: Any,
+                   annotations: dict[str, Any] | None = None) -> F.AllocateConstFrame:
+    """A constant array over the rest of the scope (``T.allocate_const``)."""
+    extents = list(extents) if isinstance(extents, (list, tuple)) else [extents]
+    buf = tir.decl_buffer(extents, dtype, "", _data_var(dtype, "global"))
+    return F.AllocateConstFrame(buf, data, annotations)
+
+
+def decl_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: Any = None,
+                elem_offset: Any = None, scope: str = "global", align: int = -1,
+                offset_factor: int = 0, buffer_type: str = "", axis_separators: Any = None
+                ) -> F.DeclBufferFrame:
+    """Declare a buffer over the rest of the scope (``T.decl_buffer``); without ``data`` the
+    memory is allocated too."""
+    allocated = data is None
+    if data is None:
+        data = _data_var(dtype, scope)
+    shape = (shape,) if isinstance(shape, (int, PrimExpr)) else shape
+    buf = tir.decl_buffer(shape, dtype, "", data, strides, elem_offset, scope, align,
+                          offset_factor, buffer_type, axis_separators)
+    return F.DeclBufferFrame(buf, allocated)
+
+
+def realize(buffer_slice: tir.BufferRegion, scope: str, condition: Any = True) -> F.RealizeFrame:
+    """Realize a buffer region (``T.realize``)."""
+    return F.RealizeFrame(buffer_slice, scope, tir.convert(condition))
+
+
+def env_thread(thread_tag: str, dtype: str = "int32") -> tir.IterVar:
+    """A thread IterVar for ``T.launch_thread`` (``T.env_thread``)."""
+    return tir.IterVar(None, tir.Var(thread_tag, dtype), tir.IterVarType.ThreadIndex, thread_tag)
+
+
+def launch_thread(thread: Any, extent: Any) -> F.LaunchThreadFrame:
+    """Launch a GPU thread axis over the rest of the scope (``T.launch_thread``).
+
+    ``thread`` is an IterVar from ``T.env_thread`` or a tag string like ``"threadIdx.x"``.
+    """
+    if isinstance(thread, str):
+        thread = env_thread(thread)
+    extent = tir.convert(extent, thread.var.dtype)
+    iv = thread.with_changes(dom=Range.from_min_extent(tir.convert(0, extent.dtype), extent))
+    object.__setattr__(iv, "var", thread.var)
+    key = "virtual_thread" if thread.thread_tag.startswith("vthread") else "thread_extent"
+    return F.LaunchThreadFrame(iv, extent, key)
+
+
+# ------------------------------------------------------------------------------- statements
+def buffer_store(buffer: tir.Buffer, value: Any, indices: Any, predicate: Any = None) -> None:
+    """``buffer[indices] = value`` (``T.buffer_store``); a Python number takes the buffer's
+    dtype."""
+    F.add_to_parent(tir.BufferStore(buffer, value, indices, predicate))
+
+
+def evaluate(value: Any) -> None:
+    """Evaluate an expression for its effect (``T.evaluate``)."""
+    F.add_to_parent(tir.Evaluate(tir.convert(value)))
+
+
+def prefetch(buffer: tir.Buffer, bounds: Any) -> None:
+    """A prefetch hint (``T.prefetch``)."""
+    F.add_to_parent(tir.Prefetch(buffer, bounds))
+
+
+def break_() -> None:
+    """``break`` (tirx)."""
+    F.add_to_parent(tir.Break())
+
+
+def continue_() -> None:
+    """``continue`` (tirx)."""
+    F.add_to_parent(tir.Continue())
+
+
+def stmt_builder(make: Callable[..., tir.Stmt]) -> Callable[..., None]:
+    """Wrap a statement constructor so calling it adds the statement to the current frame."""
+    def add(*args: Any, **kwargs: Any) -> None:
+        F.add_to_parent(make(*args, **kwargs))
+    add.__doc__ = f"Add a ``{getattr(make, '__name__', 'stmt')}`` to the current frame."
+    return add
