@@ -1,0 +1,257 @@
+"""Evaluation of parse-time expressions (mirrors ``tvm.script.parser.core.evaluator``).
+
+One evaluator serves both modes (DESIGN.md §3.5):
+
+- **static** (every tool): only literals, arithmetic, tuples/lists/dicts, names bound while
+  parsing, the ``T``/``I`` namespaces, a few pure builtins and names the file binds to such values.
+  Calling anything else (a user function, ``__import__``...) is an :class:`EvalError` saying the
+  value is not known statically. Dunder attributes are never read.
+- **python** (decorator mode, when Python itself runs ``@T.prim_func``): names also resolve in
+  the function's globals and closure, and any callable may be called.
+
+Operators on PrimExprs follow TVMScript: node constructors (``T.Add`` ...) with Python numbers
+taking the other operand's dtype, no folding, ``/`` → ``Div``, ``//`` → ``FloorDiv``,
+``%`` → ``FloorMod``; on plain Python values, Python's own operators.
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any, Callable, Mapping
+
+from tirkit import tir
+from tirkit.ir import GlobalVar, Node
+from tirkit.ir.span import Span
+
+from .var_table import MISSING, VarTable
+
+Handler = Callable[["Evaluator", Any], Any]
+_HANDLERS: dict[str, Handler] = {}
+
+SAFE_BUILTINS: dict[str, Any] = {
+    name: getattr(builtins, name) for name in (
+        "abs", "all", "any", "bool", "dict", "enumerate", "float", "int", "len", "list", "max",
+        "min", "range", "reversed", "round", "sorted", "str", "sum", "tuple", "zip", "slice",
+        "isinstance", "print")
+}
+
+
+class EvalError(Exception):
+    """A parse-time expression could not be evaluated; carries the syntax ``node`` to blame."""
+
+    def __init__(self, node: Any, message: str, notes: tuple[str, ...] = (),
+                 code: str = "eval") -> None:
+        super().__init__(message)
+        self.node, self.message, self.notes, self.code = node, message, notes, code
+
+
+def register(*type_names: str) -> Callable[[Handler], Handler]:
+    """Register an evaluation handler for syntax node types (by class name)."""
+    def deco(fn: Handler) -> Handler:
+        for name in type_names:
+            _HANDLERS[name] = fn
+        return fn
+    return deco
+
+
+class Evaluator:
+    """Evaluates expression syntax nodes (TVM's ``ExprEvaluator``).
+
+    Args:
+        table: the parser's scoped names (searched first).
+        env: further names: namespaces by alias, module constants (static) or globals.
+        static: static mode (see module doc).
+        span_of: maps a syntax node to its :class:`Span` (attached to IR built from it).
+    """
+
+    def __init__(self, table: VarTable, env: Mapping[str, Any], *, static: bool,
+                 span_of: Callable[[Any], Span | None]) -> None:
+        self.table, self.env, self.static, self.span_of = table, env, static, span_of
+
+    def eval(self, node: Any) -> Any:
+        """Evaluate ``node``; IR built from it gets its span.
+
+        Raises:
+            EvalError: for anything that cannot be evaluated, naming the sub-expression.
+        """
+        handler = _HANDLERS.get(type(node).__name__)
+        if handler is None:
+            raise EvalError(node, f"{type(node).__name__} expressions are not supported here")
+        try:
+            value = handler(self, node)
+        except EvalError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, RuntimeError,
+                AttributeError) as err:
+            raise EvalError(node, str(err) or type(err).__name__) from err
+        attach_span(value, self.span_of(node))
+        return value
+
+    def lookup(self, node: Any, name: str) -> Any:
+        """Resolve a name: parser scopes, then the environment, then safe builtins."""
+        value = self.table.lookup(name)
+        if value is not MISSING:
+            return value
+        if name in self.env:
+            return self.env[name]
+        if name in SAFE_BUILTINS:
+            return SAFE_BUILTINS[name]
+        if not self.static and hasattr(builtins, name):
+            return getattr(builtins, name)
+        import difflib  # pylint: disable=import-outside-toplevel
+
+        candidates = self.table.names() + [n for n in self.env if not n.startswith("_")]
+        close = difflib.get_close_matches(name, candidates, n=1)
+        notes = (f"did you mean `{close[0]}`?",) if close else ()
+        raise EvalError(node, f"name {name!r} is not defined", notes, code="undefined-name")
+
+    def check_callable(self, node: Any, fn: Any) -> None:
+        """In static mode, refuse to call anything but trusted callables."""
+        if self.static and not is_trusted(fn):
+            what = getattr(fn, "__name__", type(fn).__name__)
+            raise EvalError(node, f"calling {what!r} is not allowed in static mode: its value is "
+                            "not known without running user code", code="not-static")
+
+
+def attach_span(value: Any, span: Span | None) -> None:
+    """Give a freshly built IR node the span of the text it came from (only if it has none)."""
+    if span is not None and isinstance(value, Node) and value.span is None:
+        object.__setattr__(value, "span", span)
+
+
+def is_trusted(fn: Any) -> bool:
+    """Whether static mode may call ``fn``: tirkit's own functions/classes and bound methods of
+    tirkit objects, lambdas the evaluator made, and the safe builtins."""
+    if getattr(fn, "__tirkit_lambda__", False):
+        return True
+    if any(fn is b for b in SAFE_BUILTINS.values()):
+        return True
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and not isinstance(owner, type(builtins)):
+        return _from_tirkit(type(owner)) or _from_tirkit(owner)
+    return _from_tirkit(fn)
+
+
+def _from_tirkit(obj: Any) -> bool:
+    module = getattr(obj, "__module__", None) or ""
+    return module == "tirkit" or module.startswith("tirkit.")
+
+
+# ------------------------------------------------------------------------------ leaves
+@register("Constant")
+def _constant(ev: Evaluator, node: Any) -> Any:
+    return node.value
+
+
+@register("Name")
+def _name(ev: Evaluator, node: Any) -> Any:
+    return ev.lookup(node, node.id)
+
+
+@register("Attribute")
+def _attribute(ev: Evaluator, node: Any) -> Any:
+    value = ev.eval(node.value)
+    if node.attr.startswith("__"):
+        raise EvalError(node, f"attribute {node.attr!r} cannot be read", code="not-static")
+    try:
+        return getattr(value, node.attr)
+    except AttributeError:
+        owner = getattr(value, "__name__", type(value).__name__)
+        raise EvalError(node, f"{owner} has no attribute {node.attr!r}",
+                        _suggest(node.attr, dir(value)), code="undefined-name") from None
+
+
+def _suggest(name: str, options: Any) -> tuple[str, ...]:
+    import difflib  # pylint: disable=import-outside-toplevel
+
+    close = difflib.get_close_matches(name, [o for o in options if not o.startswith("_")], n=1)
+    return (f"did you mean `{close[0]}`?",) if close else ()
+
+
+@register("Tuple")
+def _tuple(ev: Evaluator, node: Any) -> Any:
+    return tuple(_elements(ev, node.elts))
+
+
+@register("List")
+def _list(ev: Evaluator, node: Any) -> Any:
+    return _elements(ev, node.elts)
+
+
+@register("Set")
+def _set(ev: Evaluator, node: Any) -> Any:
+    return set(_elements(ev, node.elts))
+
+
+def _elements(ev: Evaluator, elts: Any) -> list[Any]:
+    out: list[Any] = []
+    for e in elts:
+        if type(e).__name__ == "Starred":
+            out.extend(ev.eval(e.value))
+        else:
+            out.append(ev.eval(e))
+    return out
+
+
+@register("Dict")
+def _dict(ev: Evaluator, node: Any) -> Any:
+    out: dict[Any, Any] = {}
+    for k, v in zip(node.keys, node.values):
+        if k is None:
+            out.update(ev.eval(v))
+        else:
+            out[ev.eval(k)] = ev.eval(v)
+    return out
+
+
+@register("Slice")
+def _slice(ev: Evaluator, node: Any) -> Any:
+    def opt(n: Any) -> Any:
+        return None if n is None else ev.eval(n)
+    return slice(opt(node.lower), opt(node.upper), opt(node.step))
+
+
+@register("Subscript")
+def _subscript(ev: Evaluator, node: Any) -> Any:
+    value = ev.eval(node.value)
+    index = ev.eval(node.slice)
+    return value[index]
+
+
+@register("Call")
+def _call(ev: Evaluator, node: Any) -> Any:
+    fn = ev.eval(node.func)
+    args: list[Any] = []
+    for a in node.args:
+        if type(a).__name__ == "Starred":
+            args.extend(ev.eval(a.value))
+        else:
+            args.append(ev.eval(a))
+    kwargs: dict[str, Any] = {}
+    for kw in node.keywords:
+        if kw.arg is None:
+            kwargs.update(ev.eval(kw.value))
+        else:
+            kwargs[kw.arg] = ev.eval(kw.value)
+    if isinstance(fn, GlobalVar):  # cls.f(...) inside an IRModule: a cross-function call
+        return tir.Call("int32", fn, args)
+    ev.check_callable(node, fn)
+    if not callable(fn):
+        raise EvalError(node.func, f"{type(fn).__name__} object is not callable")
+    return fn(*args, **kwargs)
+
+
+@register("Lambda")
+def _lambda(ev: Evaluator, node: Any) -> Any:
+    params = [a.arg for a in node.args.args]
+
+    def fn(*values: Any) -> Any:
+        if len(values) != len(params):
+            raise TypeError(f"lambda takes {len(params)} argument(s), got {len(values)}")
+        with ev.table.frame():
+            for name, value in zip(params, values):
+                ev.table.add(name, value)
+            return ev.eval(node.body)
+
+    fn.__tirkit_lambda__ = True  # type: ignore[attr-defined]
+    fn.__name__ = "<lambda>"
+    return fn

@@ -1,0 +1,190 @@
+"""Operator handlers of the parse-time evaluator (TVMScript's ``_register_expr_op`` semantics).
+
+On PrimExprs: node constructors after TVMScript's ``_auto_broadcast`` (Python numbers take the
+other operand's dtype; a scalar meeting a vector is broadcast), no constant folding, so text
+parses to exactly the IR it spells. On Python values: Python's own operators.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+from tirkit import tir
+from tirkit.ir import PrimExpr
+
+from .evaluator import EvalError, Evaluator, register
+
+_PY_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "Add": operator.add, "Sub": operator.sub, "Mult": operator.mul, "Div": operator.truediv,
+    "FloorDiv": operator.floordiv, "Mod": operator.mod, "Pow": operator.pow,
+    "LShift": operator.lshift, "RShift": operator.rshift, "BitOr": operator.or_,
+    "BitXor": operator.xor, "BitAnd": operator.and_, "MatMult": operator.matmul,
+}
+_IR_BINOPS: dict[str, Callable[[PrimExpr, PrimExpr], PrimExpr]] = {
+    "Add": tir.Add, "Sub": tir.Sub, "Mult": tir.Mul, "Div": tir.Div, "FloorDiv": tir.FloorDiv,
+    "Mod": tir.FloorMod, "LShift": tir.shift_left, "RShift": tir.shift_right,
+    "BitOr": tir.bitwise_or, "BitXor": tir.bitwise_xor, "BitAnd": tir.bitwise_and,
+}
+_IR_CMPOPS: dict[str, Callable[[PrimExpr, PrimExpr], PrimExpr]] = {
+    "Eq": tir.EQ, "NotEq": tir.NE, "Lt": tir.LT, "LtE": tir.LE, "Gt": tir.GT, "GtE": tir.GE,
+}
+_PY_CMPOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt, "LtE": operator.le,
+    "Gt": operator.gt, "GtE": operator.ge, "In": lambda a, b: a in b,
+    "NotIn": lambda a, b: a not in b, "Is": operator.is_, "IsNot": operator.is_not,
+}
+
+
+def op_name(op: Any) -> str:
+    """The Python-``ast`` name of an operator node (``Add``, ``USub``, ``Eq``...)."""
+    return getattr(op, "name", None) or type(op).__name__
+
+
+def auto_broadcast(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
+    """TVMScript's operand matching: numbers take the other side's dtype; scalar → vector."""
+    a, b = tir.convert_pair(a, b)
+    la, lb = a.dtype.lanes, b.dtype.lanes
+    if la == 1 and lb > 1:
+        a = tir.Broadcast(a, lb)
+    elif lb == 1 and la > 1:
+        b = tir.Broadcast(b, la)
+    return a, b
+
+
+def _is_ir(*values: Any) -> bool:
+    return any(isinstance(v, PrimExpr) for v in values)
+
+
+def binary(name: str, a: Any, b: Any) -> Any:
+    """Apply binary operator ``name`` (Python-``ast`` spelling) with TVMScript semantics."""
+    if _is_ir(a, b) and name in _IR_BINOPS:
+        x, y = auto_broadcast(a, b)
+        return _IR_BINOPS[name](x, y)
+    if name not in _PY_BINOPS:
+        raise TypeError(f"operator {name} is not supported on {type(a).__name__}")
+    return _PY_BINOPS[name](a, b)
+
+
+@register("BinOp")
+def _binop(ev: Evaluator, node: Any) -> Any:
+    return binary(op_name(node.op), ev.eval(node.left), ev.eval(node.right))
+
+
+@register("UnaryOp")
+def _unaryop(ev: Evaluator, node: Any) -> Any:
+    value = ev.eval(node.operand)
+    name = op_name(node.op)
+    if isinstance(value, PrimExpr):
+        if name == "USub":
+            if isinstance(value, (tir.IntImm, tir.FloatImm)):
+                return type(value)(value.dtype, -value.value)
+            return tir.Mul(value, tir.const(-1, value.dtype.element_of()))
+        if name == "Not":
+            return tir.Not(value)
+        if name == "Invert":
+            return tir.bitwise_not(value)
+        return value
+    table = {"USub": operator.neg, "UAdd": operator.pos, "Not": operator.not_,
+             "Invert": operator.invert}
+    return table[name](value)
+
+
+@register("BoolOp")
+def _boolop(ev: Evaluator, node: Any) -> Any:
+    is_and = op_name(node.op) == "And"
+    result = ev.eval(node.values[0])
+    for expr in node.values[1:]:
+        if not isinstance(result, PrimExpr):
+            # Python short-circuit on Python values
+            if bool(result) != is_and:
+                return result
+            result = ev.eval(expr)
+            continue
+        rhs = ev.eval(expr)
+        rhs = tir.convert(rhs)
+        result = (tir.And if is_and else tir.Or)(result, rhs)
+    return result
+
+
+@register("Compare")
+def _compare(ev: Evaluator, node: Any) -> Any:
+    left = ev.eval(node.left)
+    result: Any = None
+    for op, comp in zip(node.ops, node.comparators):
+        right = ev.eval(comp)
+        name = op_name(op)
+        if _is_ir(left, right) and name in _IR_CMPOPS:
+            x, y = auto_broadcast(left, right)
+            part: Any = _IR_CMPOPS[name](x, y)
+        else:
+            part = _PY_CMPOPS[name](left, right)
+        if result is None:
+            result = part
+        elif isinstance(result, PrimExpr) or isinstance(part, PrimExpr):
+            result = tir.And(tir.convert(result), tir.convert(part))
+        else:
+            result = result and part
+        left = right
+    return result
+
+
+@register("IfExp")
+def _ifexp(ev: Evaluator, node: Any) -> Any:
+    cond = ev.eval(node.test)
+    if isinstance(cond, PrimExpr) and not isinstance(cond, tir.IntImm):
+        then, other = auto_broadcast(ev.eval(node.body), ev.eval(node.orelse))
+        return tir.if_then_else(cond, then, other)
+    return ev.eval(node.body) if bool(cond) else ev.eval(node.orelse)
+
+
+@register("Starred")
+def _starred(ev: Evaluator, node: Any) -> Any:
+    raise EvalError(node, "a starred expression is only allowed in a call or a display")
+
+
+def _comprehension(ev: Evaluator, generators: Any, emit: Callable[[], None]) -> None:
+    if not generators:
+        emit()
+        return
+    gen, rest = generators[0], generators[1:]
+    iterable = ev.eval(gen.iter)
+    if not isinstance(iterable, (list, tuple, range, dict, set, str)):
+        raise EvalError(gen.iter, "a comprehension must iterate over a Python sequence")
+    for item in iterable:
+        with ev.table.frame():
+            bind_target(ev, gen.target, item)
+            if all(bool(ev.eval(c)) for c in gen.ifs):
+                _comprehension(ev, rest, emit)
+
+
+def bind_target(ev: Evaluator, target: Any, value: Any) -> None:
+    """Bind a Name / Tuple / List target to ``value`` in the innermost scope."""
+    kind = type(target).__name__
+    if kind == "Name":
+        ev.table.add(target.id, value)
+    elif kind in ("Tuple", "List"):
+        values = list(value)
+        if len(values) != len(target.elts):
+            raise EvalError(target, f"cannot unpack {len(values)} value(s) into "
+                            f"{len(target.elts)} target(s)")
+        for t, v in zip(target.elts, values):
+            bind_target(ev, t, v)
+    else:
+        raise EvalError(target, f"cannot bind to a {kind}")
+
+
+@register("ListComp", "GeneratorExp", "SetComp")
+def _listcomp(ev: Evaluator, node: Any) -> Any:
+    out: list[Any] = []
+    _comprehension(ev, node.generators, lambda: out.append(ev.eval(node.elt)))
+    return set(out) if type(node).__name__ == "SetComp" else out
+
+
+@register("DictComp")
+def _dictcomp(ev: Evaluator, node: Any) -> Any:
+    out: dict[Any, Any] = {}
+
+    def emit() -> None:
+        out[ev.eval(node.key)] = ev.eval(node.value)
+    _comprehension(ev, node.generators, emit)
+    return out
