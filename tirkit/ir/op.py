@@ -10,16 +10,20 @@ from .node import node
 
 
 class CallEffectKind(IntEnum):
-    """Side effects of a call (mirrors ``tvm.tir.CallEffectKind``)."""
+    """Side effects of a call (mirrors ``tvm.tir.CallEffectKind`` / C++ ``CallEffectKind``).
+
+    Values are TVM's: ``OPAQUE`` is an alias of ``UPDATE_STATE`` (3) as in TVM, and
+    ``EMBEDDED`` is TVM's ``kEmbedInfo`` (5).
+    """
 
     EXPR_ANNOTATION = 0
     PURE = 1
     READ_STATE = 2
     UPDATE_STATE = 3
-    OPAQUE = 4
-    SPECIAL_CALL_ARG = 5
-    EMBEDDED = 6
-    CONTROL_JUMP = 7
+    OPAQUE = 3  # alias of UPDATE_STATE, as TVM's kOpaque
+    SPECIAL_CALL_ARG = 4
+    EMBEDDED = 5
+    CONTROL_JUMP = 6
 
 
 @node
@@ -40,17 +44,25 @@ class Op(BaseExpr):
     def __hash__(self) -> int:
         return hash(self.name)
 
+    def __repr__(self) -> str:
+        return f"Op({self.name})"  # as TVM prints ops
+
     @staticmethod
     def get(name: str) -> "Op":
         """The registered op called ``name`` (``tvm.ir.Op.get``).
 
         Raises:
-            KeyError: when no op of that name is registered, naming it.
+            KeyError: when no op of that name is registered, naming it (and the closest
+            registered names, if any).
         """
         try:
             return _REGISTRY[name]
         except KeyError:
-            raise KeyError(f"operator {name!r} is not registered") from None
+            import difflib  # pylint: disable=import-outside-toplevel
+
+            close = difflib.get_close_matches(str(name), list(_REGISTRY), n=3)
+            hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise KeyError(f"operator {name!r} is not registered{hint}") from None
 
     @property
     def is_pure(self) -> bool:

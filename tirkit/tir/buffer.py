@@ -111,6 +111,25 @@ class Buffer(Node):
 
         return BufferStore(self, value, list(self.vload(begin, str(value.dtype)).indices))
 
+    def access_ptr(self, access_mask: str | int, ptr_type: str = "handle", content_lanes: int = 1,
+                   offset: Any = 0, extent: Any = None) -> PrimExpr:
+        """A ``tir.tvm_access_ptr`` call to this buffer's data (mirrors ``Buffer.access_ptr``).
+
+        Args:
+            access_mask: ``"r"``, ``"w"``, ``"rw"`` or the int mask (1 read, 2 write).
+            ptr_type: dtype of the resulting pointer expression (``"handle"``).
+            content_lanes: lanes of the pointee (``type_annotation`` is ``dtype x lanes``; the
+                extent and element offset are divided by it, as TVM).
+            offset: extra offset in elements.
+            extent: number of elements; default the buffer's size minus ``offset``.
+
+        Raises:
+            ValueError: for an access mask with letters other than ``r``/``w``.
+        """
+        from .op_intrin import buffer_access_ptr  # pylint: disable=import-outside-toplevel
+
+        return buffer_access_ptr(self, access_mask, ptr_type, content_lanes, offset, extent)
+
     def offset_of(self, indices: Sequence[Any]) -> list[PrimExpr]:
         """Flat element offsets of ``indices`` per axis group (``Buffer.offset_of``).
 
