@@ -1,0 +1,180 @@
+"""Symbolic integer interval sets (mirrors ``tvm.arith.IntSet`` / ``IntervalSet`` and
+``tvm.arith.EvalSet``): the range an index expression covers when some vars sweep their domains.
+
+Used for buffer access regions (a block reading ``A[vi, k]`` for ``k`` in ``[0, 4)`` reads
+``A[vi, 0:4]``). Bounds are PrimExprs (inclusive); ``None`` stands for unbounded.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from ..ir.expr import IntImm, PrimExpr, Range
+from ..tir import expr as E
+from ..tir import op
+
+
+@dataclass(frozen=True)
+class IntervalSet:
+    """``[min_value, max_value]`` (inclusive; ``None`` = unbounded) — ``tvm.arith.IntervalSet``."""
+
+    min_value: PrimExpr | None
+    max_value: PrimExpr | None
+
+    @staticmethod
+    def point(value: PrimExpr) -> "IntervalSet":
+        """The single value ``value`` (``IntSet.single_point``)."""
+        return IntervalSet(value, value)
+
+    @staticmethod
+    def from_range(r: Range) -> "IntervalSet":
+        """``[min, min + extent - 1]`` of a Range (``IntSet.from_range``)."""
+        return IntervalSet(r.min, op.subtract(op.add(r.min, r.extent), 1))
+
+    @staticmethod
+    def everything() -> "IntervalSet":
+        """The unbounded set (``IntSet.everything``)."""
+        return IntervalSet(None, None)
+
+    def is_point(self) -> bool:
+        """Whether min and max are the same object (``IntSet.is_single_point``)."""
+        return self.min_value is not None and self.min_value is self.max_value
+
+    def is_bounded(self) -> bool:
+        """Whether both bounds are known."""
+        return self.min_value is not None and self.max_value is not None
+
+    def union(self, other: "IntervalSet") -> "IntervalSet":
+        """The hull of both sets (``arith.Union``)."""
+        lo = None if self.min_value is None or other.min_value is None \
+            else op.min(self.min_value, other.min_value)
+        hi = None if self.max_value is None or other.max_value is None \
+            else op.max(self.max_value, other.max_value)
+        return IntervalSet(lo, hi)
+
+
+_Eval = Callable[[Any, Mapping[E.Var, IntervalSet]], IntervalSet]
+_RULES: dict[type, _Eval] = {}
+
+
+def _rule(*classes: type) -> Callable[[_Eval], _Eval]:
+    def deco(fn: _Eval) -> _Eval:
+        for cls in classes:
+            _RULES[cls] = fn
+        return fn
+    return deco
+
+
+def eval_set(expr: PrimExpr, dom_map: Mapping[E.Var, IntervalSet | Range]) -> IntervalSet:
+    """The interval ``expr`` covers when each var of ``dom_map`` ranges over its set
+    (``tvm.arith.eval_set``). Vars outside ``dom_map`` stay symbolic. Only integer arithmetic
+    is followed (``+ - *``, division/modulo by positive constants, min/max, casts); anything
+    else is unbounded unless it uses no var of ``dom_map``."""
+    sets = {v: (IntervalSet.from_range(s) if isinstance(s, Range) else s)
+            for v, s in dom_map.items()}
+    return _eval(expr, sets)
+
+
+def _eval(expr: Any, sets: Mapping[E.Var, IntervalSet]) -> IntervalSet:
+    if isinstance(expr, E.Var):
+        return sets.get(expr, IntervalSet.point(expr))
+    if isinstance(expr, IntImm):
+        return IntervalSet.point(expr)
+    rule = _RULES.get(type(expr))
+    if rule is not None:
+        return rule(expr, sets)
+    return IntervalSet.point(expr) if not _uses(expr, sets) else IntervalSet.everything()
+
+
+def _uses(expr: Any, sets: Mapping[E.Var, IntervalSet]) -> bool:
+    from ..tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
+
+    found = []
+    post_order_visit(expr, lambda n: found.append(n) if isinstance(n, E.Var) and n in sets
+                     else None)
+    return bool(found)
+
+
+def _both(fn: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
+    return None if a is None or b is None else fn(a, b)
+
+
+@_rule(E.Add)
+def _add(e: E.Add, s: Mapping[E.Var, IntervalSet]) -> IntervalSet:
+    a, b = _eval(e.a, s), _eval(e.b, s)
+    if a.is_point() and b.is_point():
+        return IntervalSet.point(e if a.min_value is e.a and b.min_value is e.b
+                                 else op.add(a.min_value, b.min_value))
+    return IntervalSet(_both(op.add, a.min_value, b.min_value),
+                       _both(op.add, a.max_value, b.max_value))
+
+
+@_rule(E.Sub)
+def _sub(e: E.Sub, s: Mapping[E.Var, IntervalSet]) -> IntervalSet:
+    a, b = _eval(e.a, s), _eval(e.b, s)
+    if a.is_point() and b.is_point():
+        return IntervalSet.point(e if a.min_value is e.a and b.min_value is e.b
+                                 else op.subtract(a.min_value, b.min_value))
+    return IntervalSet(_both(op.subtract, a.min_value, b.max_value),
+                       _both(op.subtract, a.max_value, b.min_value))
+
+
+def _const(x: Any) -> int | None:
+    return x.value if isinstance(x, IntImm) else None
+
+
+@_rule(E.Mul)
+def _mul(e: E.Mul, s: Mapping[E.Var, IntervalSet]) -> IntervalSet:
+    a, b = _eval(e.a, s), _eval(e.b, s)
+    if a.is_point() and b.is_point():
+        return IntervalSet.point(e if a.min_value is e.a and b.min_value is e.b
+                                 else op.multiply(a.min_value, b.min_value))
+    for x, y in ((a, b), (b, a)):
+        c = _const(y.min_value) if y.is_point() else None
+        if c is not None:
+            lo = _both(op.multiply, x.min_value, y.min_value)
+            hi = _both(op.multiply, x.max_value, y.min_value)
+            return IntervalSet(lo, hi) if c >= 0 else IntervalSet(hi, lo)
+    return IntervalSet.everything()
+
+
+@_rule(E.FloorDiv)
+def _floordiv(e: E.FloorDiv, s: Mapping[E.Var, IntervalSet]) -> IntervalSet:
+    a, b = _eval(e.a, s), _eval(e.b, s)
+    c = _const(b.min_value) if b.is_point() else None
+    if a.is_point() and b.is_point():
+        return IntervalSet.point(e if a.min_value is e.a else op.floordiv(a.min_value, e.b))
+    if c is not None and c > 0:
+        return IntervalSet(_both(op.floordiv, a.min_value, b.min_value),
+                           _both(op.floordiv, a.max_value, b.min_value))
+    return IntervalSet.everything()
+
+
+@_rule(E.FloorMod)
+def _floormod(e: E.FloorMod, s: Mapping[E.Var, IntervalSet]) -> IntervalSet:
+    a, b = _eval(e.a, s), _eval(e.b, s)
+    if a.is_point() and b.is_point():
+        return IntervalSet.point(e if a.min_value is e.a else op.floormod(a.min_value, e.b))
+    c = _const(b.min_value) if b.is_point() else None
+    if c is not None and c > 0:
+        return IntervalSet(op.const(0, e.dtype), op.const(c - 1, e.dtype))
+    return IntervalSet.everything()
+
+
+@_rule(E.Min, E.Max)
+def _minmax(e: Any, s: Mapping[E.Var, IntervalSet]) -> IntervalSet:
+    a, b = _eval(e.a, s), _eval(e.b, s)
+    fn = op.min if isinstance(e, E.Min) else op.max
+    if a.is_point() and b.is_point():
+        return IntervalSet.point(e if a.min_value is e.a and b.min_value is e.b
+                                 else fn(a.min_value, b.min_value))
+    return IntervalSet(_both(fn, a.min_value, b.min_value), _both(fn, a.max_value, b.max_value))
+
+
+@_rule(E.Cast)
+def _cast(e: E.Cast, s: Mapping[E.Var, IntervalSet]) -> IntervalSet:
+    a = _eval(e.value, s)
+    if a.is_point() and a.min_value is e.value:
+        return IntervalSet.point(e)
+    conv = (lambda x: None if x is None else op.cast(e.dtype, x))
+    return IntervalSet(conv(a.min_value), conv(a.max_value))
