@@ -119,3 +119,32 @@ def map_fields(obj: N, fn: Callable[[Any], Any]) -> N:
     if not changes:
         return obj
     return obj.with_changes(**changes)  # type: ignore[attr-defined]
+
+
+def fill_missing_spans(root: Any, span: Any) -> None:
+    """Give ``span`` to ``root`` and every node under it that has none (DESIGN.md contract 3:
+    IR built from source carries the span of the text it came from). Nodes that already have a
+    span keep it; their children are still visited. Spans are metadata, not part of a node's
+    value, so they are set in place."""
+    if span is None:
+        return
+    stack = [root]
+    seen: set[int] = set()
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, (tuple, list)):
+            stack.extend(obj)
+            continue
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+            continue
+        if not isinstance(obj, Node) or id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if obj.span is None:
+            object.__setattr__(obj, "span", span)
+        for f in node_fields(type(obj)):
+            value = getattr(obj, f.name, None)
+            if isinstance(value, (Node, tuple, list, dict)):
+                stack.append(value)

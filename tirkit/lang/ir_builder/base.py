@@ -24,6 +24,8 @@ class IRBuilderFrame:
 
     def __init__(self) -> None:
         self.callbacks: list[Callable[[], None]] = []
+        # the source span of the statement that opened this frame (set by the parser)
+        self.span: Any = IRBuilder.current().current_span if IRBuilder.is_in_scope() else None
 
     def __enter__(self) -> Any:
         IRBuilder.current().frames.append(self)
@@ -68,6 +70,7 @@ class IRBuilder:
 
     def __init__(self) -> None:
         self.frames: list[IRBuilderFrame] = []
+        self.current_span: Any = None  # span of the statement being built (parser sets it)
         self.result: Any = None
         self._has_result = False
 

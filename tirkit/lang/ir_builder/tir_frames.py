@@ -9,6 +9,7 @@ from typing import Any, Callable, Sequence
 
 from tirkit import tir
 from tirkit.ir import IntImm, PrimExpr, Range
+from tirkit.ir.node import fill_missing_spans
 
 from .base import IRBuilder, IRBuilderFrame
 
@@ -20,14 +21,16 @@ def as_stmt(stmts: Sequence[tir.Stmt]) -> tir.Stmt:
     return tir.SeqStmt.flatten(list(stmts))
 
 
-def add_to_parent(stmt: Any) -> None:
+def add_to_parent(stmt: Any, span: Any = None) -> None:
     """Append ``stmt`` to the innermost open TIR frame, or make it the builder's result
-    (``AddToParent``).
+    (``AddToParent``). Nodes of ``stmt`` without a span get ``span`` (default: the span of the
+    statement being parsed).
 
     Raises:
         RuntimeError: when the innermost frame cannot hold statements.
     """
     builder = IRBuilder.current()
+    fill_missing_spans(stmt, span if span is not None else builder.current_span)
     frame = builder.last_frame()
     if frame is None:
         builder.set_result(stmt)
@@ -58,7 +61,6 @@ class PrimFuncFrame(TIRFrame):
         self.attrs: dict[str, Any] | None = None
         self.root_alloc_buffers: list[tir.Buffer] = []
         self.env_threads: dict[tir.Var, tir.IterVar] = {}
-        self.span: Any = None
 
     def exit(self) -> None:
         attrs = dict(self.attrs or {})
@@ -67,6 +69,7 @@ class PrimFuncFrame(TIRFrame):
         func = tir.PrimFunc(self.args, as_stmt(self.stmts), self.ret_type, self.buffer_map,
                             attrs, span=self.span)
         func = _root_block(func, self.root_alloc_buffers)
+        fill_missing_spans(func, self.span)
         from .ir_frames import IRModuleFrame  # pylint: disable=import-outside-toplevel
 
         builder = IRBuilder.current()
@@ -104,7 +107,6 @@ class BlockFrame(TIRFrame):
         self.match_buffers: list[tir.MatchBufferRegion] = []
         self.annotations: dict[str, Any] | None = None
         self.predicate: PrimExpr | None = None
-        self.span: Any = None
 
     def exit(self) -> None:
         annotations = dict(self.annotations or {})
@@ -115,10 +117,10 @@ class BlockFrame(TIRFrame):
                           as_stmt(self.stmts), self.init, self.alloc_buffers,
                           self.match_buffers, annotations, span=self.span)
         if self.no_realize:
-            add_to_parent(block)
+            add_to_parent(block, self.span)
             return
         pred = self.predicate if self.predicate is not None else True
-        add_to_parent(tir.BlockRealize(self.iter_values, pred, block, span=self.span))
+        add_to_parent(tir.BlockRealize(self.iter_values, pred, block, span=self.span), self.span)
 
 
 class BlockInitFrame(TIRFrame):
@@ -141,7 +143,6 @@ class ForFrame(TIRFrame):
         self.vars = vars_
         self.doms = doms
         self.make_for = make_for
-        self.span: Any = None
 
     def enter(self) -> Any:
         return self.vars[0] if len(self.vars) == 1 else list(self.vars)
@@ -150,7 +151,7 @@ class ForFrame(TIRFrame):
         body = as_stmt(self.stmts)
         for var, dom in reversed(list(zip(self.vars, self.doms))):
             body = self.make_for(var, dom, body)
-        add_to_parent(body)
+        add_to_parent(body, self.span)
 
 
 class _BodyFrame(TIRFrame):
@@ -160,7 +161,7 @@ class _BodyFrame(TIRFrame):
         raise NotImplementedError
 
     def exit(self) -> None:
-        add_to_parent(self.wrap(as_stmt(self.stmts)))
+        add_to_parent(self.wrap(as_stmt(self.stmts)), self.span)
 
 
 class AssertFrame(_BodyFrame):
@@ -301,7 +302,8 @@ class IfFrame(TIRFrame):
         if self.then_stmts is None:
             raise RuntimeError("T.If needs a T.Then() block")
         else_case = as_stmt(self.else_stmts) if self.else_stmts is not None else None
-        add_to_parent(tir.IfThenElse(self.condition, as_stmt(self.then_stmts), else_case))
+        add_to_parent(tir.IfThenElse(self.condition, as_stmt(self.then_stmts), else_case),
+                      self.span)
 
 
 class ThenFrame(TIRFrame):

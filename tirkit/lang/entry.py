@@ -1,0 +1,180 @@
+"""Entry points of the front end: ``from_source``, ``parse_file`` and the decorator-mode parsers
+behind ``@T.prim_func`` / ``@I.ir_module`` (mirrors ``tvm.script.from_source`` and
+``tvm.script.parser.entry``)."""
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+from tirkit.ir.diagnostics import Diagnostic, DiagnosticError
+from tirkit.ir.span import LineIndex
+
+from . import ir as _I
+from . import tir as _T
+from .parser import ir_handlers, tir_handlers  # noqa: F401  (register handlers)
+from .parser import evaluator_ops  # noqa: F401  (register operator handlers)
+from .parser.core import Parser
+from .parser.evaluator import EvalError, Evaluator
+from .parser.var_table import VarTable
+
+NAMESPACES = {"tir": _T, "tirx": _T, "ir": _I}
+
+
+@dataclass
+class ParsedUnit:
+    """One TVMScript unit of a file: its name, kind, the IR (``None`` if it has errors) and all
+    its diagnostics."""
+
+    name: str
+    kind: str
+    ir: Any
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    span: Any = None
+
+
+def module_constants(text: str, aliases: dict[str, str]) -> dict[str, Any]:
+    """Values of simple module-level assignments (``N = 128``, ``DT = "float32"``), evaluated in
+    static mode; anything not statically known is skipped. Parsing with ``ast`` runs nothing."""
+    env: dict[str, Any] = {alias: NAMESPACES[mod] for alias, mod in aliases.items()}
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return env
+    ev = Evaluator(VarTable(), env, static=True, span_of=lambda n: None)
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+            try:
+                value = ev.eval(stmt.value)
+            except EvalError:
+                continue
+            for t in stmt.targets:
+                env[t.id] = value
+    return env
+
+
+def _parse_tree(unit_text: str, line_index: LineIndex, base_offset: int) -> tuple[Any, list]:
+    from .grammar import parse_unit  # pylint: disable=import-outside-toplevel
+
+    result = parse_unit(unit_text, line_index=line_index, base_offset=base_offset,
+                        source_name=line_index.source_name)
+    return result.tree, list(result.diagnostics)
+
+
+def parse_unit_text(unit_text: str, env: dict[str, Any], *, static: bool,
+                    line_index: LineIndex, base_offset: int, dialect: str = "tir"
+                    ) -> tuple[Any, list[Diagnostic]]:
+    """Parse one unit's text to IR with the given evaluation environment."""
+    tree, diags = _parse_tree(unit_text, line_index, base_offset)
+    if tree is None or not tree.body:
+        return None, diags
+    parser = Parser(env, static=static, line_index=line_index, dialect=dialect)
+    ir = parser.parse(tree)
+    diags = diags + parser.diagnostics
+    if diags:
+        ir = None if any(d.severity == 1 for d in diags) else ir
+    if ir is not None:
+        from .complete import script_complete  # pylint: disable=import-outside-toplevel
+
+        ir = script_complete(ir)
+    return ir, diags
+
+
+def parse_file(source: str, path: str = "<string>") -> list[ParsedUnit]:
+    """Parse every TVMScript unit of a Python file's text without running it (static mode).
+
+    Returns one :class:`ParsedUnit` per unit, each with its IR or its diagnostics; a unit with
+    errors does not stop the others. Host-level syntax errors are reported on a pseudo-unit
+    named ``"<file>"``.
+    """
+    from .host import HostFile  # pylint: disable=import-outside-toplevel
+
+    host = HostFile.parse(source, path)
+    line_index = LineIndex(source, path)
+    out: list[ParsedUnit] = []
+    host_diags = list(getattr(host, "diagnostics", []))
+    if host_diags:
+        out.append(ParsedUnit("<file>", "file", None, host_diags))
+    for unit in host.units:
+        aliases = dict(unit.aliases) or {"T": "tir", "I": "ir"}
+        env = module_constants(source, aliases)
+        ir, diags = parse_unit_text(unit.text, env, static=True, line_index=line_index,
+                                    base_offset=unit.start, dialect=unit.dialect)
+        out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span))
+    return out
+
+
+def from_source(source: str, path: str = "<string>") -> Any:
+    """Parse TVMScript text to its IR (mirrors ``tvm.script.from_source``): a ``PrimFunc`` or
+    ``IRModule`` for a single unit, an ``IRModule`` of the functions when there are several.
+
+    Raises:
+        DiagnosticError: carrying every diagnostic when the text has errors or no unit.
+    """
+    units = parse_file(source, path)
+    diags = [d for u in units for d in u.diagnostics]
+    if any(d.severity == 1 for d in diags):
+        raise DiagnosticError(diags, source, path)
+    irs = [u for u in units if u.ir is not None]
+    if not irs:
+        raise DiagnosticError([Diagnostic.error("no-unit", None, "no @T.prim_func or "
+                                                "@I.ir_module found")], source, path)
+    if len(irs) == 1:
+        return irs[0].ir
+    from tirkit.ir import IRModule  # pylint: disable=import-outside-toplevel
+
+    return IRModule({u.name: u.ir for u in irs})
+
+
+def _python_env(obj: Any) -> dict[str, Any]:
+    env = dict(getattr(obj, "__globals__", {}) or vars(inspect.getmodule(obj) or object()))
+    try:
+        closure = inspect.getclosurevars(obj) if inspect.isfunction(obj) else None
+    except (TypeError, ValueError):
+        closure = None
+    if closure is not None:
+        env.update(closure.nonlocals)
+    return env
+
+
+def _python_source(obj: Any) -> tuple[str, LineIndex, int]:
+    lines, first = inspect.getsourcelines(obj)
+    path = inspect.getsourcefile(obj) or "<python>"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            full = fh.read()
+    except OSError:
+        full = "\n" * (first - 1) + "".join(lines)
+    li = LineIndex(full, path)
+    start = li.offset(first, 0)
+    return full[start:start + len("".join(lines))], li, start
+
+
+def _parse_python(obj: Any, env: dict[str, Any]) -> Any:
+    text, li, start = _python_source(obj)
+    ir, diags = parse_unit_text(text, env, static=False, line_index=li, base_offset=start)
+    if ir is None or any(d.severity == 1 for d in diags):
+        raise DiagnosticError(diags, li.text, li.source_name)
+    return ir
+
+
+def parse_python_function(fn: Any, private: bool = False) -> Any:
+    """Decorator mode for ``@T.prim_func``: parse ``fn``'s source with its globals and closure."""
+    del private
+    return _parse_python(fn, _python_env(fn))
+
+
+def parse_python_class(cls: Any) -> Any:
+    """Decorator mode for ``@I.ir_module``: parse ``cls``'s source with its module's globals."""
+    module = inspect.getmodule(cls)
+    env = dict(vars(module)) if module is not None else {}
+    frame = inspect.currentframe()
+    caller = frame.f_back.f_back.f_back if frame and frame.f_back and frame.f_back.f_back else None
+    if caller is not None:
+        env.update(caller.f_locals)
+    return _parse_python(cls, env)
+
+
+del textwrap

@@ -1,0 +1,23 @@
+"""The ``I`` namespace: ``from tirkit.lang import ir as I`` (mirrors ``tvm.script.ir``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .ir_builder.ir_frames import decl_function, module_attrs  # noqa: F401
+
+
+def ir_module(cls: Any = None, *, check_well_formed: bool = True) -> Any:
+    """Decorator parsing a class as an IRModule when Python runs it (decorator mode; mirrors
+    ``tvm.script.ir_module``).
+
+    Raises:
+        tirkit.ir.diagnostics.DiagnosticError: with every diagnostic of the class.
+    """
+    del check_well_formed
+
+    def decorate(c: Any) -> Any:
+        from .entry import parse_python_class  # pylint: disable=import-outside-toplevel
+
+        return parse_python_class(c)
+
+    return decorate(cls) if cls is not None else decorate

@@ -1,0 +1,199 @@
+"""The parser core: walks a unit's syntax tree, dispatching each statement to its dialect's
+handler, and collects every diagnostic (mirrors ``tvm.script.parser.core.parser.Parser``).
+
+Error recovery: a statement that fails is reported and skipped; when a scope header fails (a
+``for``/``with``/``if`` line), its body is still visited in a throwaway frame with placeholder
+names, so errors inside are reported too (the IR of that body is dropped).
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from functools import partial
+from typing import Any, Iterator, Mapping, Sequence
+
+from tirkit import tir
+from tirkit.ir.diagnostics import Diagnostic, Fix, Note
+from tirkit.ir.node import fill_missing_spans
+from tirkit.ir.span import LineIndex, Span
+
+from ..ir_builder.base import IRBuilder, IRBuilderFrame
+from ..ir_builder.tir_frames import TIRFrame
+from . import dispatch
+from .evaluator import EvalError, Evaluator, attach_span
+from .evaluator_ops import bind_target
+from .var_table import VarTable
+
+
+class ParseError(Exception):
+    """A statement-level error: reported as a diagnostic at ``node``, then parsing goes on."""
+
+    def __init__(self, node: Any, message: str, code: str = "parse",
+                 notes: Sequence[str] = (), fixes: Sequence[Fix] = ()) -> None:
+        super().__init__(message)
+        self.node, self.message, self.code = node, message, code
+        self.notes, self.fixes = tuple(notes), tuple(fixes)
+
+
+class Parser:
+    """Parses one TVMScript unit into IR through the IRBuilder.
+
+    Args:
+        env: names visible to expressions besides parsed ones: the file's ``T``/``I`` aliases
+            bound to the namespaces, module constants (static) or the function's globals.
+        static: the evaluator mode (see :mod:`.evaluator`).
+        line_index: the file's LineIndex, used for spans of nodes that lack one.
+        dialect: ``"tir"`` or ``"tirx"`` (tirx spellings are accepted in both; the dialect only
+            changes which notes are given).
+    """
+
+    def __init__(self, env: Mapping[str, Any], *, static: bool = True,
+                 line_index: LineIndex | None = None, dialect: str = "tir") -> None:
+        self.table = VarTable()
+        self.diagnostics: list[Diagnostic] = []
+        self.line_index = line_index
+        self.dialect = dialect
+        self.token = "ir"
+        self.builder = IRBuilder()
+        self.evaluator = Evaluator(self.table, env, static=static, span_of=self.span_of)
+
+    # ------------------------------------------------------------------ entry and plumbing
+    def parse(self, tree: Any) -> Any:
+        """Parse a unit (a FunctionDef or ClassDef node, or a Module holding one); returns the IR
+        or ``None`` when errors prevented building it. Diagnostics are in ``self.diagnostics``."""
+        node = tree.body[0] if type(tree).__name__ == "Module" else tree
+        token = "ir" if type(node).__name__ == "ClassDef" else "tir"
+        with self.builder, self.with_token(token):
+            self.visit(node)
+        if any(d.severity == 1 for d in self.diagnostics):
+            return None
+        try:
+            return self.builder.get()
+        except RuntimeError:
+            return None
+
+    @contextmanager
+    def with_token(self, token: str) -> Iterator[None]:
+        """Parse the enclosed statements with dialect ``token`` (``with_dispatch_token``)."""
+        old, self.token = self.token, token
+        try:
+            yield
+        finally:
+            self.token = old
+
+    def span_of(self, node: Any) -> Span | None:
+        """The span of a syntax node (our syntax tree carries one; Python ``ast`` nodes are
+        converted through the LineIndex)."""
+        span = getattr(node, "span", None)
+        if span is not None or self.line_index is None or not hasattr(node, "lineno"):
+            return span
+        li = self.line_index
+        start = li.offset(node.lineno, _char_col(li, node.lineno, node.col_offset))
+        end = li.offset(node.end_lineno, _char_col(li, node.end_lineno, node.end_col_offset))
+        return li.span(start, end)
+
+    def report(self, node: Any, message: str, code: str = "parse", notes: Sequence[str] = (),
+               fixes: Sequence[Fix] = ()) -> None:
+        """Record an error diagnostic at ``node``."""
+        self.diagnostics.append(Diagnostic.error(code, self.span_of(node), message,
+                                                 [Note(n) for n in notes], fixes))
+
+    def eval_expr(self, node: Any) -> Any:
+        """Evaluate an expression node (raises :class:`EvalError`)."""
+        return self.evaluator.eval(node)
+
+    # ---------------------------------------------------------------------------- visiting
+    def visit(self, node: Any) -> None:
+        """Dispatch one statement to its handler, turning failures into diagnostics."""
+        handler = dispatch.get(self.token, type(node).__name__)
+        saved_span = self.builder.current_span
+        self.builder.current_span = self.span_of(node)
+        try:
+            self._visit(node, handler)
+        finally:
+            self.builder.current_span = saved_span
+
+    def _visit(self, node: Any, handler: Any) -> None:
+        if handler is None:
+            self.report(node, f"{type(node).__name__} statements are not supported in "
+                        f"{self.token} code", code="unsupported")
+            return
+        try:
+            handler(self, node)
+        except EvalError as err:
+            self.report(err.node, err.message, err.code, err.notes)
+        except ParseError as err:
+            self.report(err.node, err.message, err.code, err.notes, err.fixes)
+        except (TypeError, ValueError, RuntimeError, KeyError, IndexError) as err:
+            self.report(node, str(err) or type(err).__name__)
+
+    def visit_body(self, stmts: Sequence[Any]) -> None:
+        """Visit a statement list (``visit_body``)."""
+        for stmt in stmts:
+            self.visit(stmt)
+
+    def enter_concise(self, frame: IRBuilderFrame) -> Any:
+        """Open ``frame`` until the enclosing scope ends (concise scoping, seed 000)."""
+        parent = self.builder.last_frame()
+        if parent is None:
+            raise RuntimeError("a scoped statement must be inside a function")
+        parent.add_callback(partial(frame.__exit__, None, None, None))
+        return frame.__enter__()
+
+    def recover_body(self, targets: Sequence[Any], body: Sequence[Any]) -> None:
+        """Visit ``body`` after its header failed: names in ``targets`` become placeholder vars
+        and the IR built is discarded; only the diagnostics remain."""
+        with self.table.frame(), _Throwaway():
+            for target in targets:
+                for name_node in _names(target):
+                    self.table.add(name_node.id, tir.Var(name_node.id, "int32"))
+            self.visit_body(body)
+
+    def bind(self, target: Any, value: Any) -> None:
+        """Bind an assignment/loop target to ``value``, naming IR vars and buffers after it."""
+        if type(target).__name__ == "Name":
+            IRBuilder.name(target.id, value)
+            fill_missing_spans(value, self.span_of(target))
+            self.table.add(target.id, value)
+            return
+        bind_target(self.evaluator, target, value)
+        for name_node, item in zip(_names(target), _flatten(value)):
+            IRBuilder.name(name_node.id, item)
+            fill_missing_spans(item, self.span_of(name_node))
+
+
+class _Throwaway(TIRFrame):
+    def __enter__(self) -> Any:  # push without IRBuilder checks on exit
+        IRBuilder.current().frames.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        builder = IRBuilder.current()
+        for cb in reversed(self.callbacks):
+            try:
+                cb()
+            except Exception:  # pylint: disable=broad-except
+                pass
+        while builder.frames and builder.frames[-1] is not self:
+            builder.frames.pop()
+        if builder.frames:
+            builder.frames.pop()
+
+
+def _names(target: Any) -> list[Any]:
+    kind = type(target).__name__
+    if kind == "Name":
+        return [target]
+    if kind in ("Tuple", "List"):
+        return [n for e in target.elts for n in _names(e)]
+    return []
+
+
+def _flatten(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return [v for item in value for v in _flatten(item)]
+    return [value]
+
+
+def _char_col(li: LineIndex, line: int, byte_col: int) -> int:
+    text = li.line_text(line)
+    return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))

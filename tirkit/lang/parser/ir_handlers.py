@@ -1,0 +1,54 @@
+"""Handlers of the ``ir`` dialect: ``@I.ir_module class Module:`` (mirrors
+``tvm.script.parser.ir.parser``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir_builder import ir_frames as IB
+from .core import Parser
+from .dispatch import register
+
+
+class ModuleWithGlobalVars:
+    """Stands for the module inside its own body: ``cls.f`` / ``Module.f`` give f's GlobalVar."""
+
+    def __init__(self) -> None:
+        self._gvars: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["_gvars"][name]
+        except KeyError:
+            raise AttributeError(f"the module has no function {name!r}") from None
+
+
+@register("ir", "ClassDef")
+def visit_class_def(self: Parser, node: Any) -> None:
+    """An IRModule class: declare every function, then parse each method as a PrimFunc."""
+    with self.table.frame(), IB.ir_module():
+        fake = ModuleWithGlobalVars()
+        self.table.add(node.name, fake)
+        self.table.add("cls", fake)
+        functions = [s for s in node.body if type(s).__name__ == "FunctionDef"]
+        for stmt in functions:
+            fake._gvars[stmt.name] = IB.decl_function(stmt.name)  # pylint: disable=protected-access
+        for stmt in node.body:
+            if type(stmt).__name__ == "FunctionDef":
+                with self.with_token("tir"):
+                    self.visit(stmt)
+            else:
+                self.visit(stmt)
+
+
+@register("ir", "Expr")
+def visit_expr(self: Parser, node: Any) -> None:
+    """``I.module_attrs({...})`` and docstrings in a module body."""
+    value = getattr(node, "value", None)
+    if type(value).__name__ == "Constant" and isinstance(value.value, str):
+        return
+    self.eval_expr(node.value)
+
+
+@register("ir", "Pass")
+def visit_pass(self: Parser, node: Any) -> None:
+    """``pass`` in a module body."""

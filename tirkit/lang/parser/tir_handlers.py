@@ -1,0 +1,324 @@
+"""Statement handlers of the ``tir`` dialect (mirrors ``tvm.script.parser.tir.parser``).
+
+Each handler turns one statement into IRBuilder calls: a ``for`` over a loop frame, ``with``
+over scope frames, ``if`` on a PrimExpr into ``T.If``, assignments into buffer stores, names or
+``LetStmt`` bindings, bare scope calls into concise scopes.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tirkit import tir
+from tirkit.ir import PrimExpr
+
+from ..ir_builder import tir_api as TB
+from ..ir_builder import tir_stmts as TS
+from ..ir_builder.base import IRBuilderFrame
+from ..ir_builder.tir_frames import ForFrame
+from .core import ParseError, Parser
+from .dispatch import register
+from .evaluator import EvalError, attach_span
+from tirkit.ir.node import fill_missing_spans
+from .evaluator_ops import binary, op_name
+
+
+class MetaVar:
+    """``T.meta_var(value)``: a Python value bound by name without a LetStmt (``T.meta_var``)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _is_docstring(node: Any) -> bool:
+    value = getattr(node, "value", None)
+    return type(value).__name__ == "Constant" and isinstance(value.value, str)
+
+
+@register("tir", "FunctionDef")
+def visit_function_def(self: Parser, node: Any) -> None:
+    """``def f(A: T.Buffer(...), n: T.int32) -> ...:`` → a PrimFunc frame."""
+    private = _decorator_flag(self, node, "private")
+    with self.table.frame():
+        self.table.add("range", TS.serial)
+        frame = TB.prim_func(is_private=private)
+        with frame:
+            TB.func_name(node.name)
+            _visit_params(self, node)
+            if node.returns is not None:
+                try:
+                    TB.func_ret(_annotation_value(self, node.returns))
+                except EvalError as err:
+                    self.report(err.node, err.message, err.code, err.notes)
+            body = node.body[1:] if node.body and _is_docstring(node.body[0]) else node.body
+            self.visit_body(body)
+
+
+def _decorator_flag(self: Parser, node: Any, key: str) -> bool:
+    for deco in getattr(node, "decorator_list", []):
+        for kw in getattr(deco, "keywords", []) or []:
+            if kw.arg == key and type(kw.value).__name__ == "Constant":
+                return bool(kw.value.value)
+    return False
+
+
+def _annotation_value(self: Parser, node: Any) -> Any:
+    value = self.eval_expr(node)
+    if callable(value) and not isinstance(value, (tir.Buffer, PrimExpr)):
+        value = value()  # T.handle, T.int32, T.Buffer proxy used bare
+    return value
+
+
+def _visit_params(self: Parser, node: Any) -> None:
+    args = node.args
+    for a in list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs):
+        if a.annotation is None:
+            self.report(a, f"parameter {a.arg!r} needs a type annotation such as "
+                        "`T.handle`, `T.int32` or `T.Buffer((n,), \"float32\")`",
+                        code="missing-annotation")
+            self.table.add(a.arg, tir.Var(a.arg, "handle"))
+            continue
+        try:
+            value = _annotation_value(self, a.annotation)
+        except EvalError as err:
+            self.report(err.node, err.message, err.code, err.notes)
+            self.table.add(a.arg, tir.Var(a.arg, "handle"))
+            continue
+        if not isinstance(value, (tir.Var, tir.Buffer)):
+            self.report(a.annotation, f"parameter {a.arg!r}: expected a Buffer or a scalar type, "
+                        f"got {type(value).__name__}", code="bad-annotation")
+            continue
+        fill_missing_spans(value, self.span_of(a))
+        self.table.add(a.arg, TB.arg(a.arg, value))
+
+
+@register("tir", "For")
+def visit_for(self: Parser, node: Any) -> None:
+    """``for i in T.serial(...)`` / ``range`` / ``T.grid`` ... → loop frames."""
+    try:
+        frame = self.eval_expr(node.iter)
+        if not isinstance(frame, ForFrame):
+            raise ParseError(node.iter, "a TVMScript for loop must iterate over range(), "
+                             "T.serial/parallel/vectorized/unroll/thread_binding or T.grid, got "
+                             f"{type(frame).__name__}", code="bad-loop")
+    except (EvalError, ParseError) as err:
+        _report_err(self, err)
+        self.recover_body([node.target], node.body)
+        return
+    with self.table.frame(), frame as loop_vars:
+        try:
+            self.bind(node.target, loop_vars)
+        except EvalError as err:
+            _report_err(self, err)
+        self.visit_body(node.body)
+
+
+def _report_err(self: Parser, err: Any) -> None:
+    self.report(err.node, err.message, err.code, getattr(err, "notes", ()),
+                getattr(err, "fixes", ()))
+
+
+@register("tir", "While")
+def visit_while(self: Parser, node: Any) -> None:
+    """``while cond:`` → ``T.While``."""
+    try:
+        cond = self.eval_expr(node.test)
+    except EvalError as err:
+        _report_err(self, err)
+        self.recover_body([], node.body)
+        return
+    with self.table.frame(), TS.While(cond):
+        self.visit_body(node.body)
+
+
+@register("tir", "With")
+def visit_with(self: Parser, node: Any) -> None:
+    """``with T.block(...)``, ``with T.init()``, ``with T.allocate(...) as A`` ..."""
+    _visit_with_items(self, node, list(node.items))
+
+
+def _visit_with_items(self: Parser, node: Any, items: list[Any]) -> None:
+    if not items:
+        self.visit_body(node.body)
+        return
+    item = items[0]
+    try:
+        frame = self.eval_expr(item.context_expr)
+        if not isinstance(frame, IRBuilderFrame):
+            raise ParseError(item.context_expr, "`with` needs a TVMScript scope such as "
+                             f"T.block, T.init, T.allocate; got {type(frame).__name__}",
+                             code="bad-with")
+    except (EvalError, ParseError) as err:
+        _report_err(self, err)
+        targets = [i.optional_vars for i in items if i.optional_vars is not None]
+        self.recover_body(targets, node.body)
+        return
+    with self.table.frame(), frame as value:
+        if item.optional_vars is not None:
+            self.bind(item.optional_vars, value)
+        _visit_with_items(self, node, items[1:])
+
+
+@register("tir", "If")
+def visit_if(self: Parser, node: Any) -> None:
+    """``if`` on a PrimExpr → ``T.If``; on a Python value → only the taken branch is parsed."""
+    try:
+        cond = self.eval_expr(node.test)
+    except EvalError as err:
+        _report_err(self, err)
+        self.recover_body([], list(node.body) + list(node.orelse))
+        return
+    if isinstance(cond, PrimExpr) and not isinstance(cond, tir.IntImm):
+        with TS.If(cond):
+            with TS.Then(), self.table.frame():
+                self.visit_body(node.body)
+            if node.orelse:
+                with TS.Else(), self.table.frame():
+                    self.visit_body(node.orelse)
+        return
+    with self.table.frame():
+        self.visit_body(node.body if bool(cond) else node.orelse)
+
+
+@register("tir", "Assign")
+def visit_assign(self: Parser, node: Any) -> None:
+    """``A[i] = v`` → BufferStore; ``x = expr`` → LetStmt / naming; ``A = T.alloc_buffer()``."""
+    value = self.eval_expr(node.value)
+    for target in node.targets:
+        _assign(self, target, value, node)
+
+
+def _assign(self: Parser, target: Any, value: Any, node: Any) -> None:
+    kind = type(target).__name__
+    if kind == "Subscript":
+        _store(self, target, value, node)
+    elif kind == "Name":
+        self.table.add(target.id, bind_assign_value(self, target, value))
+    elif kind in ("Tuple", "List"):
+        values = list(value)
+        if len(values) != len(target.elts):
+            raise ParseError(target, f"cannot unpack {len(values)} value(s) into "
+                             f"{len(target.elts)} target(s)")
+        for t, v in zip(target.elts, values):
+            _assign(self, t, v, node)
+    else:
+        raise ParseError(target, f"cannot assign to a {kind}")
+
+
+def bind_assign_value(self: Parser, target: Any, value: Any) -> Any:
+    """How ``name = value`` binds (TVM's ``bind_assign_value``): frames open concisely, buffers
+    and new vars are named, Python values stay Python, other PrimExprs become ``LetStmt``."""
+    name = target.id
+    if isinstance(value, MetaVar):
+        return value.value
+    if isinstance(value, IRBuilderFrame):
+        result = self.enter_concise(value)
+        self.bind(target, result)
+        return result
+    if isinstance(value, (tir.Buffer, tir.IterVar)) or (
+            isinstance(value, tir.Var) and not self.table.exist(value)):
+        self.bind(target, value)
+        return value
+    if not isinstance(value, PrimExpr):
+        return value
+    frame = TS.LetStmt(value)
+    var = self.enter_concise(frame)
+    self.bind(target, var)
+    return var
+
+
+def _store(self: Parser, target: Any, value: Any, node: Any) -> None:
+    buffer = self.eval_expr(target.value)
+    if not isinstance(buffer, tir.Buffer):
+        raise ParseError(target.value, f"only buffers can be stored into, got "
+                         f"{type(buffer).__name__}", code="bad-store")
+    index = self.eval_expr(target.slice)
+    indices = list(index) if isinstance(index, tuple) else [index]
+    if len(indices) != len(buffer.shape):
+        raise ParseError(target, f"buffer {buffer.name!r} has {len(buffer.shape)} dimension(s) "
+                         f"but {len(indices)} index(es) are given", code="rank-mismatch")
+    indices = [_slice_to_ramp(i) for i in indices]
+    TS.buffer_store(buffer, value, indices)
+    attach_span(self.builder.last_frame().stmts[-1], self.span_of(node))  # type: ignore[union-attr]
+
+
+def _slice_to_ramp(index: Any) -> Any:
+    if not isinstance(index, slice):
+        return index
+    start = tir.convert(index.start if index.start is not None else 0)
+    lanes = tir.convert(index.stop) - start
+    if not isinstance(lanes, tir.IntImm):
+        raise ValueError("a vector store needs a constant-length slice")
+    step = index.step if index.step is not None else 1
+    return tir.Ramp(start, tir.convert(step, start.dtype), lanes.value // int(step))
+
+
+@register("tir", "AugAssign")
+def visit_aug_assign(self: Parser, node: Any) -> None:
+    """``A[i] += v`` → ``A[i] = A[i] + v``."""
+    if type(node.target).__name__ != "Subscript":
+        raise ParseError(node.target, "augmented assignment is only supported on buffer "
+                         "elements (A[i] += v)", code="unsupported")
+    current = self.eval_expr(node.target)
+    value = binary(op_name(node.op), current, self.eval_expr(node.value))
+    _store(self, node.target, value, node)
+
+
+@register("tir", "AnnAssign")
+def visit_ann_assign(self: Parser, node: Any) -> None:
+    """``x: T.int32 = expr`` → LetStmt of a var with that dtype."""
+    if node.value is None:
+        raise ParseError(node, "an annotated name needs a value: `x: T.int32 = ...`")
+    ann = _annotation_value(self, node.annotation)
+    value = self.eval_expr(node.value)
+    if isinstance(ann, tir.Var) and type(node.target).__name__ == "Name":
+        frame = TS.LetStmt(value, var=ann)
+        var = self.enter_concise(frame)
+        self.bind(node.target, var)
+        return
+    _assign(self, node.target, value, node)
+
+
+@register("tir", "Assert")
+def visit_assert(self: Parser, node: Any) -> None:
+    """``assert cond, msg`` → ``T.Assert`` over the rest of the scope."""
+    cond = self.eval_expr(node.test)
+    msg = self.eval_expr(node.msg) if node.msg is not None else ""
+    self.enter_concise(TS.Assert(cond, msg))
+
+
+@register("tir", "Return")
+def visit_return(self: Parser, node: Any) -> None:
+    """``return v`` → ``T.evaluate(T.ret(v))``."""
+    if node.value is None:
+        return
+    value = tir.convert(self.eval_expr(node.value))
+    TS.evaluate(tir.Call(value.dtype, "tir.ret", [value]))
+
+
+@register("tir", "Expr")
+def visit_expr_stmt(self: Parser, node: Any) -> None:
+    """A bare expression: scope calls open concisely, PrimExprs become ``T.evaluate``."""
+    if _is_docstring(node):
+        return
+    value = self.eval_expr(node.value)
+    if isinstance(value, IRBuilderFrame):
+        self.enter_concise(value)
+    elif isinstance(value, PrimExpr):
+        TS.evaluate(value)
+
+
+@register("tir", "Pass")
+def visit_pass(self: Parser, node: Any) -> None:
+    """``pass`` builds nothing."""
+
+
+@register("tir", "Break")
+def visit_break(self: Parser, node: Any) -> None:
+    """``break`` (tirx) → ``Break``."""
+    TS.break_()
+
+
+@register("tir", "Continue")
+def visit_continue(self: Parser, node: Any) -> None:
+    """``continue`` (tirx) → ``Continue``."""
+    TS.continue_()

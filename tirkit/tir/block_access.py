@@ -1,0 +1,111 @@
+"""Detect the regions a block reads and writes (mirrors
+``tvm.tir.analysis.get_block_read_write_region`` / TVM's ``BlockReadWriteDetector``).
+
+Each access ``A[idx...]`` in the block body is relaxed over the loops inside the block (and the
+iter vars of nested blocks, through their bindings); accesses to one buffer are unioned per
+dimension. Buffers allocated by the block itself are not reported. As TVM's ``ScriptComplete``
+does, a block with an ``init`` does not report its written buffers as read.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir.expr import PrimExpr, Range
+from . import expr as E
+from . import stmt as S
+from .buffer import Buffer
+from .stmt_functor import StmtExprVisitor, substitute
+
+
+class _Detector(StmtExprVisitor):
+    def __init__(self, block: S.Block) -> None:
+        super().__init__()
+        self.dom: dict[E.Var, Range] = {}
+        self.reads: dict[Buffer, list] = {}
+        self.writes: dict[Buffer, list] = {}
+        self.excluded = set(block.alloc_buffers)
+        self.excluded.update(m.buffer for m in block.match_buffers)
+
+    def _record(self, table: dict[Buffer, list], buffer: Buffer, sets: list) -> None:
+        if buffer not in self.excluded:
+            table.setdefault(buffer, []).append(sets)
+
+    def _relax(self, indices: Any) -> list:
+        from ..arith.int_set import eval_set  # pylint: disable=import-outside-toplevel
+
+        return [eval_set(i, self.dom) for i in indices]
+
+    def visit_buffer_load_(self, op: E.BufferLoad) -> None:
+        self._record(self.reads, op.buffer, self._relax(op.indices))
+        super().visit_buffer_load_(op)
+
+    def visit_buffer_store_(self, op: S.BufferStore) -> None:
+        self.visit_expr(op.value)
+        for i in op.indices:
+            self.visit_expr(i)
+        self._record(self.writes, op.buffer, self._relax(op.indices))
+
+    def visit_for_(self, op: S.For) -> None:
+        self.dom[op.loop_var] = Range.from_min_extent(op.min, op.extent)
+        super().visit_for_(op)
+
+    def visit_block_realize_(self, op: S.BlockRealize) -> None:
+        inner = op.block
+        vmap = {iv.var: v for iv, v in zip(inner.iter_vars, op.iter_values)}
+        for table, regions in ((self.reads, inner.reads), (self.writes, inner.writes)):
+            for region in regions:
+                sets = []
+                for r in region.region:
+                    lo = self._relax([substitute(r.min, vmap)])[0]
+                    last = substitute(r.min + r.extent - 1, vmap)
+                    hi = self._relax([last])[0]
+                    sets.append(_hull(lo, hi))
+                self._record(table, region.buffer, sets)
+
+
+def _hull(lo: Any, hi: Any) -> Any:
+    from ..arith.int_set import IntervalSet  # pylint: disable=import-outside-toplevel
+
+    return IntervalSet(lo.min_value, hi.max_value)
+
+
+def _to_regions(table: dict[Buffer, list]) -> list[S.BufferRegion]:
+    from ..arith.analyzer import Analyzer  # pylint: disable=import-outside-toplevel
+
+    ana = Analyzer()
+    out = []
+    for buffer, accesses in table.items():
+        merged = accesses[0]
+        for sets in accesses[1:]:
+            merged = [a.union(b) for a, b in zip(merged, sets)]
+        ranges = []
+        for dim, s in enumerate(merged):
+            if not s.is_bounded():
+                ranges.append(Range.from_min_extent(_zero(buffer.shape[dim]), buffer.shape[dim]))
+                continue
+            lo = ana.simplify(s.min_value)
+            extent = ana.simplify(s.max_value - s.min_value + 1)
+            ranges.append(Range.from_min_extent(lo, extent))
+        out.append(S.BufferRegion(buffer, ranges))
+    return out
+
+
+def _zero(like: PrimExpr) -> PrimExpr:
+    from .op import const  # pylint: disable=import-outside-toplevel
+
+    return const(0, like.dtype)
+
+
+def get_block_read_write_region(block: S.Block) -> tuple[list[S.BufferRegion],
+                                                          list[S.BufferRegion]]:
+    """``(reads, writes)`` of ``block`` detected from its body and init
+    (mirrors ``tvm.tir.analysis.get_block_read_write_region``), in first-access order."""
+    det = _Detector(block)
+    if block.init is not None:
+        det.visit_stmt(block.init)
+    det.visit_stmt(block.body)
+    reads, writes = _to_regions(det.reads), _to_regions(det.writes)
+    if block.init is not None:
+        written = {r.buffer for r in writes}
+        reads = [r for r in reads if r.buffer not in written]
+    return reads, writes
