@@ -38,7 +38,8 @@ class Note:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """A suggested edit: replace the text of ``span`` with ``replacement`` (an LSP quick fix)."""
+    """A suggested edit: replace the text of ``span`` with ``replacement`` (an LSP quick fix; TVM's
+    diagnostics have no fixes, this extends ``tvm.ir.diagnostics.Diagnostic``)."""
 
     title: str
     span: Span
@@ -131,6 +132,7 @@ def render_one(diag: Diagnostic, source: str | None = None, path: str | None = N
 
 def render_text(diags: Iterable[Diagnostic], source: str | None = None,
                 path: str | None = None) -> str:
-    """Render diagnostics (in source order) as CLI text, one block each."""
+    """Render diagnostics (in source order) as CLI text, one block each (TVM's
+    ``DiagnosticContext.render``)."""
     ordered = sorted(diags, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
     return "\n".join(render_one(d, source, path) for d in ordered)

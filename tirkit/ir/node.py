@@ -122,7 +122,8 @@ def map_fields(obj: N, fn: Callable[[Any], Any]) -> N:
 
 
 def fill_missing_spans(root: Any, span: Any) -> None:
-    """Give ``span`` to ``root`` and every node under it that has none (DESIGN.md contract 3:
+    """Give ``span`` to ``root`` and every node under it that has none (TVM keeps a ``span`` on
+    every node too; DESIGN.md contract 3:
     IR built from source carries the span of the text it came from). Nodes that already have a
     span keep it; their children are still visited. Spans are metadata, not part of a node's
     value, so they are set in place."""
