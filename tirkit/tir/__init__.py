@@ -13,3 +13,14 @@ from .op import abs, all, any, max, min  # noqa: F401  pylint: disable=redefined
 from .stmt import (Allocate, AllocateConst, AssertStmt, AttrStmt, Block, BlockRealize, Break,
                    BufferRealize, BufferRegion, BufferStore, Continue, DeclBuffer, Evaluate, For,
                    ForKind, IfThenElse, LetStmt, MatchBufferRegion, Prefetch, SeqStmt, Stmt, While)
+from . import analysis, stmt_functor  # noqa: F401,E402
+from .functor import ExprMutator, ExprVisitor  # noqa: E402
+from .stmt_functor import (PyStmtExprMutator, PyStmtExprVisitor, StmtExprMutator,  # noqa: E402
+                           StmtExprVisitor, StmtMutator, StmtVisitor, ir_transform,
+                           post_order_visit, pre_order_visit, renew_defs, substitute,
+                           substitute_with_dtype_cast)
+# --- built-in ops (tirkit.tir.builtin) and their op functions (op_math, op_intrin)
+from . import builtin  # noqa: E402,F401  (registers TVM's built-in ops)
+from .op_intrin import *  # noqa: E402,F401,F403
+from .op_math import *  # noqa: E402,F401,F403
+from .op_math import pow, round, sum  # noqa: E402,F401  pylint: disable=redefined-builtin

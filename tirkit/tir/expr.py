@@ -301,6 +301,9 @@ class BufferLoad(PrimExpr):
     ``dtype`` is the buffer's dtype, with the lanes of the last index when it is a vector
     (a ``Ramp``): loading ``A[Ramp(0, 1, 4)]`` from a float32 buffer gives ``float32x4``.
     ``predicate`` (bool vector or ``None``) masks lanes.
+
+    Raises:
+        ValueError: when the number of indices differs from the buffer's rank (as TVM).
     """
 
     buffer: "Buffer"
@@ -310,6 +313,9 @@ class BufferLoad(PrimExpr):
 
     def __post_init__(self) -> None:
         indices = _index_list(self.indices)
+        if len(indices) != len(self.buffer.shape) and self.buffer.shape:
+            raise ValueError(f"BufferLoad from {self.buffer.name!r}: buffer has "
+                             f"{len(self.buffer.shape)} dimension(s), got {len(indices)} index(es)")
         _set(self, "indices", indices)
         lanes = indices[-1].dtype.lanes if indices else 1
         _set(self, "dtype", self.buffer.dtype.with_lanes(self.buffer.dtype.lanes * lanes))
