@@ -9,8 +9,7 @@ import pytest
 from tirkit.ir import (IRModule, assert_structural_equal, first_mismatch, structural_equal,
                        structural_hash)
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import kernels  # noqa: E402  pylint: disable=wrong-import-position
+import api_kernels as kernels  # examples/, on sys.path through tests/conftest.py
 
 BUILDERS = [kernels.matmul, kernels.softmax, kernels.conv2d_nchw]
 
@@ -120,10 +119,10 @@ def test_module_of_kernels():
 
 
 def test_hash_independent_of_python_hash_seed():
-    code = ("import sys; sys.path[:0] = [{tests!r}, {root!r}]; import kernels; "
-            "from tirkit.ir import structural_hash; print(structural_hash(kernels.softmax()))")
+    code = ("import sys; sys.path[:0] = [{examples!r}, {root!r}]; import api_kernels; "
+            "from tirkit.ir import structural_hash; print(structural_hash(api_kernels.softmax()))")
     here = Path(__file__).resolve()
-    code = code.format(tests=str(here.parents[1]), root=str(here.parents[2]))
+    code = code.format(examples=str(here.parents[2] / "examples"), root=str(here.parents[2]))
     env = dict(os.environ, PYTHONHASHSEED="12345")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout

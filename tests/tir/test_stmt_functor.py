@@ -1,7 +1,5 @@
 """Visitors, mutators, substitute / ir_transform / renew_defs and the analyses built on them."""
-import importlib.util
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -471,13 +469,9 @@ def test_expr_deep_equal():
 
 
 def _seed_kernels():
-    path = Path(__file__).resolve().parents[1] / "kernels.py"
-    if not path.exists():
-        return []
-    spec = importlib.util.spec_from_file_location("_seed_kernels", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return [getattr(mod, n) for n in ("matmul", "softmax", "conv2d_nchw") if hasattr(mod, n)]
+    import api_kernels  # examples/, on sys.path through tests/conftest.py
+
+    return [api_kernels.matmul, api_kernels.softmax, api_kernels.conv2d_nchw]
 
 
 @pytest.mark.parametrize("build", _seed_kernels(), ids=lambda f: f.__name__)

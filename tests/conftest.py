@@ -1,0 +1,7 @@
+"""Shared test set-up: the example kernels in ``examples/`` are importable from every test."""
+import sys
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+if str(EXAMPLES) not in sys.path:
+    sys.path.insert(0, str(EXAMPLES))
