@@ -1,0 +1,174 @@
+"""Unit tests of the rewrite/canonical simplifier rules (tvm.arith.Analyzer.simplify)."""
+import pytest
+
+from tirkit import tir
+from tirkit.arith import Analyzer
+from tirkit.ir.expr import IntImm, Range
+from tirkit.ir.structural import structural_equal
+from tirkit.tir import expr as E
+
+fd, fm, td, tm = tir.floordiv, tir.floormod, tir.truncdiv, tir.truncmod
+
+
+@pytest.fixture(name="env")
+def _env():
+    ana = Analyzer()
+    i, j, x, y = (tir.Var(n, "int32") for n in "ijxy")
+    ana.bind(i, Range(0, 4))
+    ana.bind(j, Range(0, 32))
+    return ana, i, j, x, y
+
+
+def is_const(e, value, dtype="int32"):
+    return isinstance(e, IntImm) and e.value == value and e.dtype == dtype
+
+
+def test_fused_index_div_mod_give_the_vars(env):
+    ana, i, j, _, _ = env
+    assert ana.simplify(fd(i * 32 + j, 32)) is i
+    assert ana.simplify(fm(i * 32 + j, 32)) is j
+    assert ana.simplify(td(i * 32 + j, 32)) is i
+    assert ana.simplify(tm(i * 32 + j, 32)) is j
+
+
+def test_div_mod_needs_the_bound(env):
+    ana, _, _, x, y = env  # x, y unbounded
+    out = ana.simplify(fd(x * 32 + y, 32))
+    assert isinstance(out, E.Add) and out.a is x and isinstance(out.b, E.FloorDiv)
+    assert isinstance(ana.simplify(fm(x * 32 + y, 32)), E.FloorMod)
+
+
+def test_int64_keeps_dtype():
+    ana = Analyzer()
+    i, j = tir.Var("i", "int64"), tir.Var("j", "int64")
+    ana.bind(i, Range(IntImm("int64", 0), IntImm("int64", 4)))
+    ana.bind(j, Range(IntImm("int64", 0), IntImm("int64", 32)))
+    assert ana.simplify(fd(i * 32 + j, 32)) is i
+    assert ana.simplify(fm(i * 32 + j, 32)) is j
+    out = ana.simplify(i * 2 + j - i + 3)
+    assert out.dtype == "int64"
+    assert all(c.dtype == "int64" for c in (out.a.b, out.b))
+    assert is_const(ana.simplify(i - i), 0, "int64")
+
+
+def test_cancellation_and_like_terms(env):
+    ana, _, _, x, y = env
+    assert is_const(ana.simplify(x - x), 0)
+    assert ana.simplify(x + y - x) is y
+    out = ana.simplify(x * 2 + x * 3)
+    assert isinstance(out, E.Mul) and out.a is x and is_const(out.b, 5)
+    assert is_const(ana.simplify((x + 3) * 2 - x * 2), 6)
+    assert structural_equal(ana.simplify(x * 2 + y * 3 - x), x + y * 3)
+
+
+def test_floordiv_floormod_identities(env):
+    ana, _, _, x, _ = env
+    assert ana.simplify(fd(x * 8, 8)) is x
+    assert is_const(ana.simplify(fm(x * 8, 8)), 0)
+    assert structural_equal(ana.simplify(fd(fd(x, 2), 3)), fd(x, 6))
+    assert structural_equal(ana.simplify(fm(fm(x, 16), 4)), fm(x, 4))
+    assert structural_equal(ana.simplify(fd(fm(x, 16), 4)), fm(fd(x, 4), 4))
+    assert ana.simplify(fd(x, 8) * 8 + fm(x, 8)) is x
+    assert structural_equal(ana.simplify(fd(x * 4 + 2, 8)), fd(x * 2 + 1, 4))
+
+
+def test_truncdiv_only_for_nonnegative(env):
+    ana, i, _, x, _ = env
+    # x may be negative: truncdiv(x*4 + 3, 4) is not x
+    out = ana.simplify(td(x * 4 + 3, 4))
+    assert isinstance(out, E.Div)
+    assert isinstance(ana.simplify(tm(x * 4 + 3, 4)), E.Mod)
+    # exact division is fine for any sign
+    assert ana.simplify(td(x * 4, 4)) is x
+    assert is_const(ana.simplify(tm(x * 4, 4)), 0)
+    assert is_const(ana.simplify(td(i, 4)), 0)
+
+
+def test_min_max_with_bounds(env):
+    ana, i, _, x, _ = env
+    assert ana.simplify(tir.min(x, x + 1)) is x
+    assert ana.simplify(tir.max(x, x - 1)) is x
+    assert ana.simplify(tir.max(i, 0)) is i
+    assert is_const(ana.simplify(tir.min(i, -1)), -1)
+    assert isinstance(ana.simplify(tir.max(x, 0)), E.Max)
+
+
+def test_comparisons(env):
+    ana, i, j, x, y = env
+    assert is_const(ana.simplify(i < 32), 1, "bool")
+    assert is_const(ana.simplify(i >= 4), 0, "bool")
+    assert is_const(ana.simplify(x + 1 > x), 1, "bool")
+    assert structural_equal(ana.simplify(x > y), y < x)
+    assert structural_equal(ana.simplify(2 * x < 6), x < 3)
+    assert structural_equal(ana.simplify(x + 1 < y + 1), x < y)
+    assert structural_equal(ana.simplify(x + y > 5), IntImm("int32", 5) < x + y)
+    assert is_const(ana.simplify(x * 2 == 3), 0, "bool")
+    assert is_const(ana.simplify(j * 2 != 65), 1, "bool")
+
+
+def test_logic(env):
+    ana, i, _, x, y = env
+    assert structural_equal(ana.simplify(tir.Not(x < y)), y <= x)
+    assert is_const(ana.simplify(tir.all(x < y, y <= x)), 0, "bool")
+    assert is_const(ana.simplify(tir.any(x < y, y <= x)), 1, "bool")
+    assert structural_equal(ana.simplify(tir.all(x < 5, x < 7)), x < 5)
+    assert structural_equal(ana.simplify(tir.all(i < 2, x < 7)), tir.all(i < 2, x < 7))
+    assert ana.simplify(E.Select(i < 4, x, y)) is x
+    assert ana.simplify(E.Select(x < y, x, x)) is x
+
+
+def test_non_integer_passes_through(env):
+    ana, i, _, _, _ = env
+    f = tir.Var("f", "float32")
+    e = E.Add(f, E.Add(tir.FloatImm("float32", 1.0), tir.FloatImm("float32", 2.0)))
+    out = ana.simplify(e)
+    assert isinstance(out, E.Add) and out.a is f and out.b.value == 3.0
+    buf = tir.decl_buffer((4, 32), "float32", name="A")
+    load = E.BufferLoad(buf, (fd(i * 32 + 5, 32), i - i))
+    out = ana.simplify(load)
+    assert out.buffer is buf and out.indices[0] is i and is_const(out.indices[1], 0)
+
+
+def test_size_var_is_nonnegative():
+    ana = Analyzer()
+    n = tir.SizeVar("n", "int32")
+    assert ana.can_prove(n >= 0)
+    assert ana.simplify(tir.max(n, 0)) is n
+    assert is_const(ana.simplify(fd(n, n + 1)), 0)
+
+
+def test_bind_value_substitutes():
+    ana = Analyzer()
+    x, y = tir.Var("x", "int32"), tir.Var("y", "int32")
+    ana.bind(x, y + 1)
+    assert is_const(ana.simplify(x - y), 1)
+    ana.bind(y, Range(5, 6))  # extent 1: y is 5
+    assert is_const(ana.simplify(y * 2), 10)
+
+
+def test_constraint_scope():
+    ana = Analyzer()
+    i = tir.Var("i", "int32")
+    with ana.constraint_scope(tir.all(i >= 0, i < 10)):
+        assert ana.can_prove(i < 10)
+        assert ana.can_prove(i < 11)
+        assert ana.simplify(fm(i, 10)) is i
+        assert ana.const_int_bound(i).max_value == 9
+    assert not ana.can_prove(i < 10)
+    assert isinstance(ana.simplify(fm(i, 10)), E.FloorMod)
+
+
+def test_proof_helpers(env):
+    ana, i, j, x, _ = env
+    assert ana.can_prove_equal(x * 2 + 1, 1 + x + x)
+    assert not ana.can_prove_equal(x, x + 1)
+    assert ana.can_prove_greater_equal(i + j, 0)
+    assert not ana.can_prove_greater_equal(i - 1, 0)
+    assert ana.can_prove_less(i * 32 + j, 128)
+    assert not ana.can_prove_less(i * 32 + j, 127)
+
+
+def test_division_by_constant_zero_raises(env):
+    ana, _, _, x, _ = env
+    with pytest.raises(ZeroDivisionError):
+        ana.simplify(E.FloorDiv(x, IntImm("int32", 0)))

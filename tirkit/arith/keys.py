@@ -1,0 +1,74 @@
+"""Structural keys of expressions: hashable tuples equal exactly when two expressions are
+structurally equal with free variables compared by identity.
+
+Used by the simplifier to combine like terms and compare operands; independent of
+``tirkit.ir.structural`` so that the analyzer stays self-contained.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir.dtype import DataType
+from ..ir.expr import FloatImm, IntImm
+from ..ir.node import Node, init_field_names, node_fields
+from ..ir.op import Op
+from ..tir.expr import Var
+
+Key = tuple
+
+
+def expr_key(e: Any, cache: dict[int, tuple[Any, Key]] | None = None) -> Key:
+    """A hashable key of ``e``: equal keys mean structurally equal expressions, vars compared by
+    identity (a hashable stand-in for TVM's ``StructuralEqual`` on expressions).
+
+    ``cache`` (id -> (node, key)) avoids recomputing keys of shared sub-expressions.
+    """
+    if cache is not None:
+        hit = cache.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+    key = _compute(e, cache)
+    if cache is not None:
+        cache[id(e)] = (e, key)
+    return key
+
+
+def _compute(e: Any, cache: dict | None) -> Key:
+    if isinstance(e, IntImm):
+        return ("int", str(e.dtype), e.value)
+    if isinstance(e, FloatImm):
+        return ("float", str(e.dtype), e.value)
+    if isinstance(e, Var):
+        return ("var", id(e))
+    if isinstance(e, Op):
+        return ("op", e.name)
+    if isinstance(e, Node):
+        names = init_field_names(type(e))
+        parts: list[Any] = [type(e).__name__, str(getattr(e, "dtype", ""))]
+        for f in node_fields(type(e)):
+            if f.name in names:
+                parts.append(_field_key(getattr(e, f.name), cache))
+        return tuple(parts)
+    return ("obj", id(e))
+
+
+def _field_key(v: Any, cache: dict | None) -> Any:
+    if isinstance(v, (tuple, list)):
+        return ("seq",) + tuple(_field_key(x, cache) for x in v)
+    if isinstance(v, (Var, Op, IntImm, FloatImm)):
+        return expr_key(v, cache)
+    if isinstance(v, Node):
+        if _is_expr_like(v):
+            return expr_key(v, cache)
+        return ("obj", id(v))  # buffers, iter vars...: by identity
+    if isinstance(v, (int, float, str, bool, type(None))):
+        return v
+    if isinstance(v, DataType):
+        return str(v)
+    return ("obj", id(v))
+
+
+def _is_expr_like(v: Node) -> bool:
+    from ..ir.expr import PrimExpr  # pylint: disable=import-outside-toplevel
+
+    return isinstance(v, PrimExpr)

@@ -1,0 +1,194 @@
+"""Comparison, logic, ``Select`` and ``Min``/``Max`` rules of the simplifier (mirrors the
+corresponding rules of TVM's ``rewrite_simplify.cc``).
+
+Integer comparisons are decided by the bound of ``a - b`` when possible; otherwise they are
+normalized: ``x > y`` becomes ``y < x``, common factors are divided out (``2*x < 6`` -> ``x < 3``),
+positive terms go left and negative terms right (``x + 1 < y + 1`` -> ``x < y``).
+``And``/``Or``/``Select`` simplify their second operand (branches) under the first (condition).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..ir.expr import IntImm, PrimExpr
+from ..tir import expr as E
+from ..tir.const_fold import try_const_fold
+from .bound import Interval
+from .linear import LinearSum
+from .simplify import Simplifier, _generic, bool_const, is_index, register
+
+_FLIP = {E.GT: E.LT, E.GE: E.LE}
+
+
+def _decide(kind: type, iv: Interval) -> bool | None:
+    lo, hi = iv
+    if kind is E.LT:
+        return True if hi < 0 else False if lo >= 0 else None
+    if kind is E.LE:
+        return True if hi <= 0 else False if lo > 0 else None
+    if lo > 0 or hi < 0:
+        return kind is E.NE
+    if lo == hi == 0:
+        return kind is E.EQ
+    return None
+
+
+def _normalize(kind: type, d: LinearSum) -> LinearSum | bool:
+    """Divide ``d (kind) 0`` by the gcd of its coefficients (adjusting the constant)."""
+    g = d.coeff_gcd()
+    if kind is E.LT:
+        base = -((-d.base - 1) // g) - 1
+    elif kind is E.LE:
+        base = -((-d.base) // g)
+    else:
+        if d.base % g:
+            return kind is E.NE
+        base = d.base // g
+    out = LinearSum(d.dtype, base)
+    for key, atom, coeff in d.items():
+        out.add_term(key, atom, coeff // g)
+    return out
+
+
+def _build(s: Simplifier, kind: type, d: LinearSum) -> PrimExpr:
+    lhs, rhs = LinearSum(d.dtype), LinearSum(d.dtype)
+    for key, atom, coeff in d.items():
+        (lhs if coeff > 0 else rhs).add_term(key, atom, abs(coeff))
+    if lhs.is_const:
+        lhs.base = d.base
+    elif rhs.is_const or d.base < 0:
+        rhs.base = -d.base
+    else:
+        lhs.base = d.base
+    return kind(s.from_lin(lhs), s.from_lin(rhs))
+
+
+def compare(s: Simplifier, kind: type, a: PrimExpr, b: PrimExpr) -> PrimExpr:
+    """Simplify the integer comparison ``kind(a, b)`` of simplified operands (mirrors TVM's
+    comparison rules in ``rewrite_simplify.cc``)."""
+    if kind in _FLIP:
+        kind, a, b = _FLIP[kind], b, a
+    d = s.lin(a).iadd(s.lin(b), -1)
+    if d.is_const:
+        return bool_const(_decide(kind, (d.base, d.base)))
+    decided = _decide(kind, s.bound_lin(d))
+    if decided is not None:
+        return bool_const(decided)
+    norm = _normalize(kind, d)
+    if isinstance(norm, bool):
+        return bool_const(norm)
+    return _build(s, kind, norm)
+
+
+@register(E.EQ, E.NE, E.LT, E.LE, E.GT, E.GE)
+def _cmp(s: Simplifier, e: Any) -> PrimExpr:
+    a, b = s.simplify(e.a), s.simplify(e.b)
+    folded = try_const_fold(type(e), a, b)
+    if folded is not None:
+        return folded
+    if not is_index(a):
+        return type(e)(a, b) if (a is not e.a or b is not e.b) else e
+    return compare(s, type(e), a, b)
+
+
+def bound_from_cmp(s: Simplifier, c: PrimExpr) -> tuple[Any, Interval] | None:
+    """``(key, interval)`` of the single atom a known-true integer comparison bounds (mirrors TVM's
+    ``ConstIntBoundAnalyzer::EnterConstraint``)."""
+    if not isinstance(c, (E.LT, E.LE, E.EQ)) or not is_index(c.a):
+        return None
+    d = s.lin(c.a).iadd(s.lin(c.b), -1)
+    one = d.single()
+    if one is None:
+        return None
+    key, _, k = one
+    # k*x + base (op) 0
+    if isinstance(c, E.EQ):
+        if d.base % k:
+            return None
+        v = -d.base // k
+        return key, (v, v)
+    limit = -d.base - 1 if isinstance(c, E.LT) else -d.base  # k*x <= limit
+    if k > 0:
+        return key, (-math.inf, limit // k)
+    return key, (-((-limit) // k), math.inf)
+
+
+_NEGATE = {E.LT: (E.LE, True), E.LE: (E.LT, True), E.GT: (E.GE, True), E.GE: (E.GT, True),
+           E.EQ: (E.NE, False), E.NE: (E.EQ, False)}
+
+
+@register(E.Not)
+def _not(s: Simplifier, e: E.Not) -> PrimExpr:
+    a = s.simplify(e.a)
+    folded = try_const_fold(E.Not, a)
+    if folded is not None:
+        return folded
+    if isinstance(a, E.CmpExpr) and (is_index(a.a) or isinstance(a, (E.EQ, E.NE))):
+        cls, swap = _NEGATE[type(a)]
+        return s.simplify(cls(a.b, a.a) if swap else cls(a.a, a.b))
+    if isinstance(a, E.And):
+        return s.simplify(E.Or(E.Not(a.a), E.Not(a.b)))
+    if isinstance(a, E.Or):
+        return s.simplify(E.And(E.Not(a.a), E.Not(a.b)))
+    return e if a is e.a else E.Not(a)
+
+
+def _logic(s: Simplifier, e: Any, is_and: bool) -> PrimExpr:
+    cls = E.And if is_and else E.Or
+    a = s.simplify(e.a)
+    if isinstance(a, IntImm):
+        return a if bool(a.value) != is_and else s.simplify(e.b)
+    with s.assume(a if is_and else E.Not(a)):
+        b = s.simplify(e.b)
+    folded = try_const_fold(cls, a, b)
+    if folded is not None:
+        return folded
+    if s.key(a) == s.key(b):
+        return a
+    return cls(a, b)
+
+
+@register(E.And)
+def _and(s: Simplifier, e: Any) -> PrimExpr:
+    return _logic(s, e, True) if e.dtype.lanes == 1 else _generic(s, e)
+
+
+@register(E.Or)
+def _or(s: Simplifier, e: Any) -> PrimExpr:
+    return _logic(s, e, False) if e.dtype.lanes == 1 else _generic(s, e)
+
+
+@register(E.Select)
+def _select(s: Simplifier, e: E.Select) -> PrimExpr:
+    c = s.simplify(e.condition)
+    if isinstance(c, IntImm):
+        return s.simplify(e.true_value if c.value else e.false_value)
+    if c.dtype.lanes != 1:
+        return _generic(s, e)
+    with s.assume(c):
+        t = s.simplify(e.true_value)
+    with s.assume(E.Not(c)):
+        f = s.simplify(e.false_value)
+    if s.key(t) == s.key(f):
+        return t
+    return E.Select(c, t, f)
+
+
+@register(E.Min, E.Max)
+def _minmax(s: Simplifier, e: Any) -> PrimExpr:
+    cls = type(e)
+    a, b = s.simplify(e.a), s.simplify(e.b)
+    folded = try_const_fold(cls, a, b)
+    if folded is not None:
+        return folded
+    if not is_index(a):
+        return cls(a, b)
+    lo, hi = s.bound_lin(s.lin(a).iadd(s.lin(b), -1))
+    a_first = hi <= 0 if cls is E.Min else lo >= 0
+    b_first = lo >= 0 if cls is E.Min else hi <= 0
+    if a_first:
+        return a
+    if b_first:
+        return b
+    return cls(a, b)

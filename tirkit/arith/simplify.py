@@ -1,0 +1,269 @@
+"""The expression simplifier behind ``Analyzer.simplify`` (mirrors TVM's ``RewriteSimplifier`` and
+``CanonicalSimplifier``, ``src/arith/rewrite_simplify.cc`` / ``canonical_simplify.cc``).
+
+Signed scalar integer arithmetic is brought to a :class:`~.linear.LinearSum` (like terms combined,
+constants folded) and rebuilt deterministically, which makes the result idempotent. Division,
+comparison and logic rules live in :mod:`.rules_div` and :mod:`.rules_logic` and register their
+handlers in the one table of this module. Other expressions keep their shape; their
+sub-expressions are simplified and constants folded.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+from dataclasses import fields
+from typing import Any, Callable, Iterator
+
+from ..ir.expr import IntImm, PrimExpr
+from ..ir.node import Node, field_kind, init_field_names
+from ..tir import expr as E
+from ..tir import op as tir_op
+from ..tir.const_fold import try_const_fold
+from .bound import ConstIntBoundAnalyzer, Interval, iv_add, iv_scale
+from .keys import expr_key
+from .linear import LinearSum, to_expr
+
+_Handler = Callable[["Simplifier", Any], PrimExpr]
+_TABLE: dict[type, _Handler] = {}
+
+
+def register(*classes: type) -> Callable[[_Handler], _Handler]:
+    """Register the simplification handler of expression node classes (mirrors TVM's ``ExprFunctor``
+    dispatch)."""
+    def deco(fn: _Handler) -> _Handler:
+        for cls in classes:
+            _TABLE[cls] = fn
+        return fn
+    return deco
+
+
+def _lookup(cls: type) -> _Handler:
+    for k in cls.__mro__:
+        fn = _TABLE.get(k)
+        if fn is not None:
+            return fn
+    return _generic
+
+
+def is_index(e: PrimExpr) -> bool:
+    """Whether ``e`` is a signed scalar integer (the domain of the linear rules) (mirrors TVM's
+    ``IsIndexType``)."""
+    t = e.dtype
+    return t.is_int() and t.lanes == 1
+
+
+def bool_const(value: bool) -> IntImm:
+    """``T.bool(value)`` (mirrors TVM's ``const_true``/``const_false``)."""
+    return IntImm("bool", int(bool(value)))
+
+
+class Simplifier:
+    """Simplification state: bounds, substitutions, known facts, a memo per constraint scope
+    (mirrors TVM's ``RewriteSimplifier::Impl``)."""
+
+    def __init__(self, bounds: ConstIntBoundAnalyzer) -> None:
+        self.bounds = bounds
+        self.subst: dict[int, tuple[E.Var, PrimExpr]] = {}
+        self.facts: dict[Any, bool] = {}
+        self._memo: list[dict[int, tuple[PrimExpr, PrimExpr]]] = [{}]
+        self._keys: dict[int, Any] = {}
+
+    # -- entry points ---------------------------------------------------------------------
+    def run(self, e: PrimExpr) -> PrimExpr:
+        """Simplify ``e`` (a fresh memo per call: facts or bounds may have changed)."""
+        self._memo = [{}]
+        self._keys = {}
+        try:
+            with deep_recursion():
+                return self.simplify(e)
+        finally:
+            self._memo = [{}]
+            self._keys = {}
+
+    def simplify(self, e: PrimExpr) -> PrimExpr:
+        """Simplify ``e`` under the current state (memoized)."""
+        memo = self._memo[-1]
+        hit = memo.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        out = _lookup(type(e))(self, e)
+        if out is not e and self.key(out) == self.key(e):
+            out = e
+        if self.facts and out.dtype.is_bool() and not isinstance(out, IntImm):
+            fact = self.facts.get(self.key(out))
+            if fact is not None:
+                out = bool_const(fact)
+        memo[id(e)] = (e, out)
+        memo[id(out)] = (out, out)
+        return out
+
+    def final(self, e: PrimExpr) -> PrimExpr:
+        """Mark ``e`` (built by a rule from simplified parts) as already simplified."""
+        self._memo[-1][id(e)] = (e, e)
+        return e
+
+    def key(self, e: Any) -> Any:
+        """Structural key of ``e`` (cached for this run)."""
+        return expr_key(e, self._keys)
+
+    # -- linear form ----------------------------------------------------------------------
+    def lin(self, e: PrimExpr) -> LinearSum:
+        """The linear form of signed-integer ``e`` (atoms simplified)."""
+        t = e.dtype
+        if isinstance(e, IntImm):
+            return LinearSum(t, e.value)
+        if isinstance(e, E.Add):
+            return self.lin(e.a).iadd(self.lin(e.b))
+        if isinstance(e, E.Sub):
+            return self.lin(e.a).iadd(self.lin(e.b), -1)
+        if isinstance(e, E.Mul):
+            la, lb = self.lin(e.a), self.lin(e.b)
+            if lb.is_const:
+                return la.scaled(lb.base)
+            if la.is_const:
+                return lb.scaled(la.base)
+            atom = E.Mul(self.from_lin(la), self.from_lin(lb))
+            return LinearSum.atom(t, self.key(atom), atom)
+        s = self.simplify(e)
+        if s is not e and isinstance(s, (IntImm, E.Add, E.Sub, E.Mul)):
+            return self.lin(s)
+        return LinearSum.atom(t, self.key(s), s)
+
+    def from_lin(self, s: LinearSum) -> PrimExpr:
+        """Rebuild a linear sum, merging ``floordiv(x, c)*c + floormod(x, c)`` into ``x``."""
+        while _merge_divmod(self, s):
+            pass
+        return to_expr(s)
+
+    # -- bounds ---------------------------------------------------------------------------
+    def bound(self, e: PrimExpr) -> Interval:
+        """Constant bound of ``e``."""
+        return self.bounds.bound(e)
+
+    def bound_lin(self, s: LinearSum) -> Interval:
+        """Constant bound of a linear sum (interval arithmetic over its terms)."""
+        iv: Interval = (s.base, s.base)
+        for _, atom, coeff in s.items():
+            iv = iv_add(iv, iv_scale(self.bound(atom), coeff))
+        return iv
+
+    # -- constraints ----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def assume(self, cond: PrimExpr) -> Iterator[None]:
+        """Within the block, ``cond`` is known true (facts and bounds are restored on exit)."""
+        saved_facts, saved_known = dict(self.facts), dict(self.bounds.known)
+        c = self.simplify(cond)
+        self._memo.append({})
+        try:
+            for part in conjuncts(c):
+                self.add_fact(part)
+            yield
+        finally:
+            self._memo.pop()
+            self.facts, self.bounds.known = saved_facts, saved_known
+
+    def add_fact(self, c: PrimExpr) -> None:
+        """Record the simplified condition ``c`` as true (and its negation as false)."""
+        if isinstance(c, IntImm):
+            return
+        neg = self.simplify(E.Not(c))
+        self.facts[self.key(c)] = True
+        if not isinstance(neg, IntImm):
+            self.facts[self.key(neg)] = False
+        from .rules_logic import bound_from_cmp  # pylint: disable=import-outside-toplevel
+
+        found = bound_from_cmp(self, c)
+        if found is not None:
+            self.bounds.update(*found)
+        self._memo[-1] = {}
+
+
+@contextlib.contextmanager
+def deep_recursion(limit: int = 20000) -> Iterator[None]:
+    """Raise Python's recursion limit for deep expression trees (restored on exit; no TVM
+    counterpart, TVM recurses in C++)."""
+    old = sys.getrecursionlimit()
+    if old < limit:
+        sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def conjuncts(c: PrimExpr) -> list[PrimExpr]:
+    """The operands of a chain of ``And`` (mirrors TVM's ``ExtractConstraints``)."""
+    if isinstance(c, E.And):
+        return conjuncts(c.a) + conjuncts(c.b)
+    return [c]
+
+
+def _merge_divmod(s: Simplifier, lin: LinearSum) -> bool:
+    mods = {}
+    for key, atom, coeff in lin.items():
+        if isinstance(atom, E.FloorMod) and isinstance(atom.b, IntImm):
+            mods[(s.key(atom.a), atom.b.value)] = (key, atom, coeff)
+    if not mods:
+        return False
+    for key, atom, coeff in lin.items():
+        if not (isinstance(atom, E.FloorDiv) and isinstance(atom.b, IntImm)):
+            continue
+        c = atom.b.value
+        hit = mods.get((s.key(atom.a), c))
+        if hit is None or coeff != hit[2] * c:
+            continue
+        k = hit[2]
+        lin.add_term(key, atom, -coeff)
+        lin.add_term(hit[0], hit[1], -k)
+        lin.iadd(s.lin(atom.a), k)
+        return True
+    return False
+
+
+# ------------------------------------------------------------------------------------ handlers
+def _simplify_field(s: Simplifier, v: Any) -> Any:
+    if isinstance(v, PrimExpr):
+        return s.simplify(v)
+    if isinstance(v, tuple) and any(isinstance(x, PrimExpr) for x in v):
+        new = tuple(s.simplify(x) if isinstance(x, PrimExpr) else x for x in v)
+        return v if all(a is b for a, b in zip(new, v)) else new
+    return v
+
+
+def _generic(s: Simplifier, e: Node) -> PrimExpr:
+    """Simplify the (non-definition) expression fields, then fold constants."""
+    names = init_field_names(type(e))
+    changes = {}
+    for f in fields(e):  # type: ignore[arg-type]
+        if f.name not in names or f.name == "span" or field_kind(f) == "def":
+            continue
+        old = getattr(e, f.name)
+        new = _simplify_field(s, old)
+        if new is not old:
+            changes[f.name] = new
+    out = e.with_changes(**changes) if changes else e
+    if isinstance(out, (E.BinaryOpExpr, E.CmpExpr, E.And, E.Or)):
+        folded = try_const_fold(type(out), out.a, out.b)
+        if folded is not None:
+            return folded
+    return out  # type: ignore[return-value]
+
+
+@register(E.Var)
+def _var(s: Simplifier, e: E.Var) -> PrimExpr:
+    hit = s.subst.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    return e
+
+
+@register(E.Add, E.Sub, E.Mul)
+def _arith(s: Simplifier, e: Any) -> PrimExpr:
+    if not is_index(e):
+        return _generic(s, e)
+    return s.from_lin(s.lin(e))
+
+
+@register(E.Cast)
+def _cast(s: Simplifier, e: E.Cast) -> PrimExpr:
+    return tir_op.cast(e.dtype, s.simplify(e.value))
