@@ -1,0 +1,23 @@
+# Operands of the wrong kind in expressions.
+from tvm.script import tir as T
+
+
+# string plus integer in a store value
+@T.prim_func
+def str_plus_int(A: T.Buffer((4,), "int32")):
+    A[0] = "x" + 1  # error: unsupported operand
+#          ^^^^^^^
+
+
+# calling a buffer like a function
+@T.prim_func
+def call_buffer(A: T.Buffer((4,), "float32")):
+    A[0] = A(0)  # error: 'A' is not callable
+#          ^^^^
+
+
+# a buffer used where a PrimExpr is expected
+@T.prim_func
+def buffer_as_value(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+    B[0] = A + T.float32(1)  # error: buffer 'A' used as a value
+#          ^

@@ -1,0 +1,17 @@
+# opt_gemm.py
+# after normalize schedule
+class Module:
+    def mmult(A: ty.handle, B: ty.handle, C: ty.handle) -> None:
+        # function attr dict
+        tir.func_attr({"global_symbol": "mmult", "tir.noalias": True})
+        A_1 = tir.buffer_bind(A, [1024, 1024], elem_offset=0, align=128, offset_factor=1)
+        B_1 = tir.buffer_bind(B, [1024, 1024], elem_offset=0, align=128, offset_factor=1)
+        C_1 = tir.buffer_bind(C, [1024, 1024], elem_offset=0, align=128, offset_factor=1)
+        # body
+        tir.attr(C_1, "realize_scope", "")
+        tir.realize(C_1[0:1024, 0:1024])
+        for x in tir.range(0, 1024):
+            for y in tir.range(0, 1024):
+                C_1[x, y] = tir.float32(0)
+                for k in tir.range(0, 1024):
+                    C_1[x, y] = (C_1[x, y] + (A_1[x, k]*B_1[k, y]))
