@@ -22,24 +22,17 @@ from .ir_builder.tir_stmts import (Assert, Else, If, LetStmt, Then, While, alloc
                                    serial, thread_binding, unroll, vectorized)
 from .parser.tir_handlers import MetaVar as meta_var
 
-# expressions and intrinsics (tirkit.tir op functions and node constructors)
+# intrinsics: every op function of tirkit.tir (explicit ``__all__`` lists, statically readable)
+from tirkit.tir.op_intrin import *  # noqa: F401,F403
+from tirkit.tir.op_math import *  # noqa: F401,F403
+from tirkit.tir.op_math import pow, round, sum  # noqa: F401
+# node constructors and the op functions TVMScript spells with T.
 from tirkit.tir import (Add, And, Broadcast, BufferLoad, BufferRegion, Call, CallEffectKind, Cast,
                         CommReducer, Div, EQ, FloatImm, FloorDiv, FloorMod, GE, GT, IntImm,
-                        IterVar, LE, LT, Let, Max, Min, Mod, Mul, NE, Not, Or, Ramp, Reduce, Select,
+                        IterVar, LE, LT, Max, Min, Mod, Mul, NE, Not, Or, Ramp, Reduce, Select,
                         Shuffle, StringImm, Sub, Var)
-from tirkit.tir import (abs, address_of, assume, atan2, call_cpacked, call_extern, call_intrin,
-                        call_llvm_intrin, call_llvm_pure_intrin, call_packed, call_pure_extern,
-                        call_pure_intrin, ceil, clz, comm_reducer, copysign, erf, exp, exp2, exp10,
-                        floor, fmod, hypot, if_then_else, infinity, isfinite, isinf, isnan,
-                        isnullptr, ldexp, likely, log, log1p, log2, log10, lookup_param, max_value,
-                        min_value, nearbyint, nextafter, popcount, pow, q_multiply_shift,
-                        reinterpret, ret, round, rsqrt, sigmoid, sqrt, tan, tanh, cos, cosh, acos,
-                        acosh, sin, sinh, asin, asinh, atan, atanh, trunc, truncdiv, truncmod,
-                        tvm_access_ptr, tvm_stack_alloca, tvm_stack_make_array,
-                        tvm_stack_make_shape, tvm_struct_get, tvm_struct_set,
-                        tvm_throw_last_error, type_annotation, undef, vectorcombine, vectorhigh,
-                        vectorlow)
-from tirkit.tir import floordiv, floormod  # noqa: F401
+from tirkit.tir import (abs, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, floordiv, floormod,
+                        shift_left, shift_right, truncdiv, truncmod)
 
 bool = boolean  # noqa: A001  (``T.bool``)
 
@@ -98,9 +91,52 @@ def target(value: Any, host: Any = None) -> dict[str, Any]:
     return t
 
 
-def let(v: Any, value: Any, body: Any) -> Any:
-    """``T.let(v, value, body)``: a ``Let`` expression (TVM's ``T.let``)."""
-    return Let(v, value, body)
+def let(v: Any, value: Any, body: Any = None) -> Any:
+    """``T.let(v, value, body)``: a ``Let`` expression; without ``body`` the legacy ``LetStmt``
+    frame binding ``v`` (TVM v0.20's ``T.let``)."""
+    if body is None:
+        return LetStmt(value, var=v)
+    return _tir.Let(v, value, body)
+
+
+def Let(*args: Any, where: dict[Any, Any] | None = None) -> Any:  # pylint: disable=invalid-name
+    """``T.Let(var, value, body)`` or TVM's printed form ``T.Let(body, where={var: value})``."""
+    if where is None:
+        return _tir.Let(*args)
+    body = args[0]
+    for var, value in reversed(list(where.items())):
+        body = _tir.Let(var, value, body)
+    return body
+
+
+def fabs(x: Any) -> Any:
+    """``T.fabs``: absolute value (TVM's alias of ``T.abs``)."""
+    return abs(x)
+
+
+def cast(value: Any, dtype: Any) -> Any:
+    """``T.cast(value, dtype)`` (TVM's ``tvm.tir.Cast`` helper, folding constants)."""
+    return _tir.cast(dtype, value)
+
+
+def ceildiv(a: Any, b: Any) -> Any:
+    """``ceil(a / b)`` for integers as ``floordiv(a + b - 1, b)`` (TVM's ``T.ceildiv``)."""
+    return _tir.floordiv(_tir.add(a, _tir.subtract(b, 1)), b)
+
+
+def ramp(base: Any, stride: Any, lanes: int) -> Any:
+    """Lower-case alias of ``T.Ramp``."""
+    x, y = _tir.convert_pair(base, stride)
+    return Ramp(x, y, lanes)
+
+
+def broadcast(value: Any, lanes: int) -> Any:
+    """Lower-case alias of ``T.Broadcast``."""
+    return Broadcast(value, lanes)
+
+
+tvm_call_packed = call_packed  # noqa: F405
+tvm_call_cpacked = call_cpacked  # noqa: F405
 
 
 def prim_func(func: Any = None, *, private: bool = False, s_tir: bool = False,

@@ -64,6 +64,8 @@ def convert(value: Any, dtype: str | DataType | None = None) -> PrimExpr:
     """
     if isinstance(value, PrimExpr):
         return value
+    if isinstance(value, E.IterVar):  # TVM converts an IterVar to its var
+        return value.var
     hint = _dtype(dtype).element_of() if dtype is not None else None
     if isinstance(value, bool):
         return IntImm("bool", int(value))
@@ -84,6 +86,8 @@ def convert(value: Any, dtype: str | DataType | None = None) -> PrimExpr:
 def convert_pair(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
     """Convert two operands, Python numbers taking the other side's dtype (the conversion TVM's
     ``tvm.tir.generic`` binary ops apply before ``BinaryOpMatchTypes``)."""
+    a = a.var if isinstance(a, E.IterVar) else a
+    b = b.var if isinstance(b, E.IterVar) else b
     if isinstance(a, PrimExpr):
         return a, convert(b, a.dtype)
     if isinstance(b, PrimExpr):

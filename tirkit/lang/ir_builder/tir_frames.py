@@ -226,7 +226,8 @@ class WhileFrame(_BodyFrame):
 
 
 class AllocateFrame(_BodyFrame):
-    """``T.allocate(extents, dtype, scope)`` (``AllocateFrame``) → ``Allocate``; binds the buffer."""
+    """``T.allocate(extents, dtype, scope)`` (``AllocateFrame``) → ``Allocate``; binds the data
+    pointer Var, as TVM v0.20 does (view it with ``T.Buffer(shape, dtype, data=ptr)``)."""
 
     def __init__(self, buffer: tir.Buffer, extents: list[PrimExpr], condition: Any,
                  annotations: dict[str, Any] | None) -> None:
@@ -235,7 +236,7 @@ class AllocateFrame(_BodyFrame):
         self.condition, self.annotations = condition, annotations
 
     def enter(self) -> Any:
-        return self.buffer
+        return self.buffer.data
 
     def wrap(self, body: tir.Stmt) -> tir.Stmt:
         return tir.Allocate(self.buffer.data, self.buffer.dtype, self.extents, self.condition,
@@ -250,7 +251,7 @@ class AllocateConstFrame(_BodyFrame):
         self.buffer, self.data, self.annotations = buffer, data, annotations
 
     def enter(self) -> Any:
-        return self.buffer
+        return self.buffer.data
 
     def wrap(self, body: tir.Stmt) -> tir.Stmt:
         return tir.AllocateConst(self.buffer.data, self.buffer.dtype, self.buffer.shape,

@@ -141,8 +141,8 @@ def _data_var(dtype: Any, scope: str) -> tir.Var:
 
 def allocate(extents: Any, dtype: Any, scope: str = "global", condition: Any = True,
              annotations: dict[str, Any] | None = None) -> F.AllocateFrame:
-    """Allocate memory over the rest of the scope (``T.allocate``); binds a flat-indexable
-    buffer over the new data pointer."""
+    """Allocate memory over the rest of the scope (``T.allocate``); binds the new data pointer
+    Var (TVM v0.20), which ``T.Buffer(shape, dtype, data=ptr)`` views."""
     extents = list(extents) if isinstance(extents, (list, tuple)) else [extents]
     buf = tir.decl_buffer(extents, dtype, "", _data_var(dtype, scope))
     return F.AllocateFrame(buf, list(buf.shape), tir.convert(condition), annotations)

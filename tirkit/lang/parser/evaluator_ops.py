@@ -52,7 +52,7 @@ def auto_broadcast(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
 
 
 def _is_ir(*values: Any) -> bool:
-    return any(isinstance(v, PrimExpr) for v in values)
+    return any(isinstance(v, (PrimExpr, tir.IterVar)) for v in values)
 
 
 def binary(name: str, a: Any, b: Any) -> Any:

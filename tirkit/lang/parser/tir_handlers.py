@@ -189,6 +189,8 @@ def visit_assign(self: Parser, node: Any) -> None:
 
 def _assign(self: Parser, target: Any, value: Any, node: Any) -> None:
     kind = type(target).__name__
+    if isinstance(value, MetaVar) and kind != "Name":
+        value = value.value
     if kind == "Subscript":
         _store(self, target, value, node)
     elif kind == "Name":
@@ -244,8 +246,10 @@ def _store(self: Parser, target: Any, value: Any, node: Any) -> None:
 def _slice_to_ramp(index: Any) -> Any:
     if not isinstance(index, slice):
         return index
+    from tirkit.arith import Analyzer  # pylint: disable=import-outside-toplevel
+
     start = tir.convert(index.start if index.start is not None else 0)
-    lanes = tir.convert(index.stop) - start
+    lanes = Analyzer().simplify(tir.convert(index.stop) - start)
     if not isinstance(lanes, tir.IntImm):
         raise ValueError("a vector store needs a constant-length slice")
     step = index.step if index.step is not None else 1
