@@ -1,0 +1,204 @@
+"""Printing of buffers, buffer accesses and regions (mirrors TVM's ``printer/tir/buffer.cc``).
+
+A buffer declaration prints ``T.alloc_buffer((16, 16))``, ``T.match_buffer(a, (n,))``,
+``T.decl_buffer((64,), data=buf)`` or ``T.Buffer((128,), "float32")`` with only the
+non-default attributes as keyword arguments, in TVM's order (data, strides, elem_offset, scope,
+align, offset_factor, buffer_type, axis_separators). Shape vars not yet defined get a
+``n = T.int32()`` line before the declaration; a match_buffer defines new strides / elem_offset
+var inline (``A.elem_offset``, with ``offset_factor`` printed so the parser makes it).
+"""
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+from tirkit.ir.expr import IntImm
+from tirkit.tir import BufferLoad, BufferRegion, Ramp, Var
+from tirkit.tir import op as O
+from tirkit.tir.buffer import DEFAULT_ALIGNMENT, Buffer, BufferType
+
+from .context import E, Frame, Printer, register
+from .doc import Doc, Text, bracket, concat, join
+from .expr import call, dtype_lit, str_lit, var_creation
+from .stmt_doc import LineDoc
+
+
+class VarDef(IntEnum):
+    """Where a buffer declaration may define its vars (TVM ``BufferVarDefinition``)."""
+
+    NONE = 0          # ``T.Buffer(...)`` in a body: every new var out of line
+    DATA_POINTER = 1  # data defined inline as ``A.data``
+    MATCH_BUFFER = 2  # data and elem_offset defined inline (``A.elem_offset``)
+
+
+def _is_new_var(p: Printer, e: Any) -> bool:
+    return isinstance(e, Var) and not p.is_defined(e)
+
+
+class _Attrs:
+    def __init__(self, p: Printer, buf: Buffer, frame: Frame, mode: VarDef) -> None:
+        self.p, self.buf, self.frame, self.mode = p, buf, frame, mode
+        self.lhs: list[Doc] = []
+        self.rhs: list[Doc] = []
+        self.kw: dict[str, Doc] = {}
+
+    def out_of_line(self, v: Var) -> None:
+        self.lhs.append(self.p.define(v, self.frame, v.name_hint))
+        self.rhs.append(var_creation(self.p, v).doc)
+
+    def self_doc(self) -> Doc:
+        doc = self.p.var_doc(self.buf)
+        return doc if doc is not None else Text(self.buf.name)
+
+    def shape(self) -> None:
+        for e in self.buf.shape:
+            if _is_new_var(self.p, e):
+                self.out_of_line(e)
+        items = [self.p.expr(e).doc for e in self.buf.shape]
+        self.kw["shape"] = bracket("(", items, ")", 4, "," if len(items) == 1 else "")
+
+    def data(self) -> None:
+        data = self.buf.data
+        if _is_new_var(self.p, data):
+            if self.mode >= VarDef.DATA_POINTER:
+                self.p.define_as(data, self.frame, concat(self.self_doc(), ".data"))
+                return
+            self.out_of_line(data)
+        self.kw["data"] = self.p.expr(data).doc
+
+    def strides(self) -> None:
+        if not self.buf.strides:
+            return
+        items: list[Doc] = []
+        for e in self.buf.strides:
+            if _is_new_var(self.p, e):
+                self.out_of_line(e)
+            items.append(self.p.expr(e).doc)
+        self.kw["strides"] = bracket("(", items, ")", 4, "," if len(items) == 1 else "")
+
+    def elem_offset(self) -> bool:
+        off = self.buf.elem_offset
+        if isinstance(off, IntImm):
+            if off.value != 0:
+                self.kw["elem_offset"] = self.p.expr(off).doc
+            return False
+        if _is_new_var(self.p, off) and self.mode >= VarDef.MATCH_BUFFER:
+            self.p.define_as(off, self.frame, concat(self.self_doc(), ".elem_offset"))
+            return True
+        if _is_new_var(self.p, off):
+            self.out_of_line(off)
+        self.kw["elem_offset"] = self.p.expr(off).doc
+        return False
+
+    def rest(self, needs_factor: bool) -> None:
+        buf = self.buf
+        if buf.scope() != "global":
+            self.kw["scope"] = str_lit(buf.scope())
+        if buf.data_alignment != DEFAULT_ALIGNMENT:
+            self.kw["align"] = Text(str(buf.data_alignment))
+        if needs_factor or buf.offset_factor != 1:
+            self.kw["offset_factor"] = Text(str(buf.offset_factor))
+        if buf.buffer_type != BufferType.DEFAULT:
+            self.kw["buffer_type"] = str_lit("auto")
+        if buf.axis_separators:
+            self.kw["axis_separators"] = self.p.expr(list(buf.axis_separators)).doc
+
+    def flush_defs(self) -> None:
+        if len(self.lhs) == 1:
+            self.frame.stmts.append(LineDoc(concat(self.lhs[0], " = ", self.rhs[0])))
+        elif self.lhs:
+            self.frame.stmts.append(LineDoc(concat(join(", ", self.lhs), " = ",
+                                                   join(", ", self.rhs))))
+
+
+def buffer_attrs(p: Printer, buf: Buffer, frame: Frame, mode: VarDef,
+                 force_dtype: bool = False) -> dict[str, Doc]:
+    """The keyword docs describing ``buf`` (TVM ``BufferAttrs``); new vars are defined in
+    ``frame`` as ``mode`` allows."""
+    a = _Attrs(p, buf, frame, mode)
+    a.shape()
+    if buf.dtype != p.cfg.buffer_dtype or force_dtype:
+        a.kw["dtype"] = dtype_lit(buf.dtype)
+    a.data()
+    a.strides()
+    needs_factor = a.elem_offset()
+    a.rest(needs_factor)
+    a.flush_defs()
+    return a.kw
+
+
+_KW_ORDER = ("data", "strides", "elem_offset", "scope", "align", "offset_factor", "buffer_type",
+             "axis_separators")
+
+
+def buffer_call(p: Printer, method: str, attrs: dict[str, Doc], args: list[Doc]) -> E:
+    """``T.method(args..., shape, dtype, key=value...)`` (TVM ``BufferCall``)."""
+    pos = list(args) + [attrs[k] for k in ("shape", "dtype") if k in attrs]
+    kwargs = [(k, attrs[k]) for k in _KW_ORDER if k in attrs]
+    return call(p, p.T(method), pos, kwargs)
+
+
+def buffer_decl(p: Printer, buf: Buffer, method: str, args: list[Doc], frame: Frame,
+                mode: VarDef) -> E:
+    """A buffer declaration call (TVM ``BufferDecl``)."""
+    return buffer_call(p, method, buffer_attrs(p, buf, frame, mode), args)
+
+
+def define_buffer(p: Printer, buf: Buffer, frame: Frame) -> Doc:
+    """Define ``buf`` under its name (TVM ``DefineBuffer``)."""
+    return p.define(buf, frame, buf.name)
+
+
+@register(Buffer)
+def _buffer(p: Printer, buf: Buffer) -> E:
+    doc = p.var_doc(buf)
+    if doc is None and p.define_free:
+        frame = p.lowest_def_frame(buf)
+        if frame is not None:
+            lhs = define_buffer(p, buf, frame)
+            rhs = buffer_decl(p, buf, "Buffer", [], frame, VarDef.DATA_POINTER)
+            frame.stmts.append(LineDoc(concat(lhs, " = ", rhs.doc)))
+            doc = lhs
+    return E(doc if doc is not None else Text(buf.name))
+
+
+def buffer_indices(p: Printer, indices: Any, slices: bool) -> list[Doc]:
+    """Index docs; with ``slices`` a constant-stride Ramp prints as ``a:b`` / ``a:b:s`` (TVM
+    ``BufferIndices``, used for stores)."""
+    out: list[Doc] = []
+    for idx in indices:
+        if slices and isinstance(idx, Ramp) and isinstance(idx.stride, IntImm):
+            start = p.expr(idx.base).doc
+            stop = p.expr(O.add(idx.base, O.multiply(idx.stride, idx.lanes))).doc
+            step = [] if idx.stride.value == 1 else [":", p.expr(idx.stride).doc]
+            out.append(concat(start, ":", stop, *step))
+        else:
+            out.append(p.expr(idx).doc)
+    return out
+
+
+def subscript(p: Printer, buf: Doc, items: list[Doc]) -> Doc:
+    """``A[i, j]`` (``buf`` is the buffer's doc, printed before the indices as TVM does)."""
+    return concat(buf, bracket("[", items, "]", p.cfg.indent_spaces))
+
+
+@register(BufferLoad)
+def _buffer_load(p: Printer, load: BufferLoad) -> E:
+    if load.predicate is not None:
+        return call(p, concat(p.expr(load.buffer).doc, ".vload"),
+                    [p.expr(list(load.indices)).doc],
+                    [("predicate", p.expr(load.predicate).doc)])
+    buf = p.expr(load.buffer).doc
+    return E(subscript(p, buf, buffer_indices(p, load.indices, False)))
+
+
+@register(BufferRegion)
+def _buffer_region(p: Printer, region: BufferRegion) -> E:
+    buf = p.expr(region.buffer).doc
+    items: list[Doc] = []
+    for r in region.region:
+        if isinstance(r.extent, IntImm) and r.extent.value == 1:
+            items.append(p.expr(r.min).doc)
+        else:
+            items.append(concat(p.expr(r.min).doc, ":", p.expr(O.add(r.min, r.extent)).doc))
+    return E(subscript(p, buf, items))

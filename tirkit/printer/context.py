@@ -1,0 +1,323 @@
+"""The printing context: dispatch table, frames, variable naming (mirrors TVM's ``IRDocsifier``).
+
+One registration table maps IR node types to printing functions (``@register(tir.For)``); the
+functions live in small modules (:mod:`.expr`, :mod:`.stmt`, :mod:`.block`, :mod:`.buffer`,
+:mod:`.func`, :mod:`.module`). Expression printers return :class:`E` (a doc and its Python
+precedence); statement printers return a list of statement docs.
+
+Names follow TVM: a definition takes the object's name hint, sanitized to an identifier and made
+unique among the names currently defined (``i``, ``i_1``, ``i_2``...); leaving a frame frees the
+names defined in it, so sibling loops reuse ``i``.
+"""
+from __future__ import annotations
+
+import keyword
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from tirkit.ir.node import Node, node_fields
+from tirkit.tir import stmt as S
+
+from .config import Comments, PrinterConfig
+from .doc import Doc, Mark, Text
+from .stmt_doc import LineDoc, SDoc
+
+# Python precedences (higher binds tighter)
+P_TUPLE, P_IF, P_OR, P_AND, P_NOT, P_CMP = 0, 1, 2, 3, 4, 5
+P_BOR, P_BXOR, P_BAND, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM = 6, 7, 8, 9, 10, 11, 12, 13, 14
+
+
+@dataclass(frozen=True)
+class E:
+    """An expression doc with its precedence (``P_ATOM`` for names, calls, literals)."""
+
+    doc: Doc
+    prec: int = P_ATOM
+
+
+PrintFn = Callable[["Printer", Any], Any]
+_TABLE: dict[type, PrintFn] = {}
+
+
+def register(*types: type) -> Callable[[PrintFn], PrintFn]:
+    """Register the printing function of node ``types`` (TVM's ``set_dispatch``)."""
+    def deco(fn: PrintFn) -> PrintFn:
+        for t in types:
+            _TABLE[t] = fn
+        return fn
+    return deco
+
+
+def lookup(obj: Any) -> PrintFn | None:
+    """The printing function of ``obj``'s type (nearest registered base class)."""
+    for t in type(obj).__mro__:
+        fn = _TABLE.get(t)
+        if fn is not None:
+            return fn
+    return None
+
+
+@dataclass
+class Frame:
+    """A scope of the output (TVM ``TIRFrame``): ``node`` is the IR node that opened it (None for
+    the root), ``stmts`` the docs printed into it, ``defined`` the objects defined in it."""
+
+    node: Any
+    stmts: list[SDoc] = field(default_factory=list)
+    defined: list[int] = field(default_factory=list)
+    allow_concise: bool = False
+
+
+_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"range", "metadata"}
+# statement bodies: fields whose contents print inside the node's own frame
+BODY_FIELDS = {"body", "then_case", "else_case", "init"}
+
+
+def sanitize(name: str) -> str:
+    """``name`` as a Python identifier (TVM's ``GenerateUniqueName`` rules, empty → ``v``)."""
+    out = "".join(c if c == "_" or c.isalnum() else "_" for c in name)
+    if not out:
+        return "v"
+    return "_" + out if out[0].isdigit() else out
+
+
+class Printer:
+    """Turns IR into docs (TVM ``IRDocsifier``); see :func:`tirkit.printer.script`."""
+
+    def __init__(self, cfg: PrinterConfig) -> None:
+        self.cfg = cfg
+        self.frames: list[Frame] = []
+        self.docs: dict[int, Doc] = {}
+        self.names: dict[int, str] = {}
+        self.defined_names: set[str] = {cfg.tir_prefix, cfg.ir_prefix} | _RESERVED
+        self.keep: list[Any] = []
+        self.common_prefix: dict[int, tuple[int, ...]] = {}
+        self.ir_usage: set[str] = set()
+        self.metadata: dict[str, list[Any]] = {}
+        self.underline: set[int] = {id(o) for o in cfg.obj_to_underline}
+        self.module: Any = None
+        self.gvar_docs: dict[int, Doc] = {}
+        self._comment_index: dict[tuple[str, Any], Any] | None = None
+        self._comments_used: set[tuple[str, Any]] = set()
+        self.define_free = True  # define free vars/buffers where used (False: expression root)
+
+    # ------------------------------------------------------------------------- prefixes
+    def T(self, name: str) -> Doc:  # pylint: disable=invalid-name
+        """``T.name`` (records that the tir namespace is used)."""
+        self.ir_usage.add("tir")
+        return Text(f"{self.cfg.tir_prefix}.{name}")
+
+    def I(self, name: str) -> Doc:  # pylint: disable=invalid-name
+        """``I.name``."""
+        self.ir_usage.add("ir")
+        return Text(f"{self.cfg.ir_prefix}.{name}")
+
+    @property
+    def tirx(self) -> bool:
+        """Whether the tirx (TVM 0.27) spelling is printed."""
+        return self.cfg.dialect == "tirx"
+
+    # --------------------------------------------------------------------------- frames
+    @contextmanager
+    def frame(self, node: Any) -> Iterator[Frame]:
+        """Open a frame for ``node``; names defined in it are freed on exit."""
+        f = Frame(node)
+        self.frames.append(f)
+        try:
+            yield f
+        finally:
+            self.frames.pop()
+            for key in f.defined:
+                self._undefine(key)
+
+    def _undefine(self, key: int) -> None:
+        self.docs.pop(key, None)
+        name = self.names.pop(key, None)
+        if name is not None:
+            self.defined_names.discard(name)
+
+    def allow_concise(self) -> bool:
+        """Whether the statement being printed may use concise scoping (TVM
+        ``AllowConciseScoping``): it is the last of its frame and not underlined."""
+        return bool(self.frames) and self.frames[-1].allow_concise and self.cfg.syntax_sugar
+
+    # ----------------------------------------------------------------------- definitions
+    def unique_name(self, hint: str) -> str:
+        """A fresh name from ``hint`` (``i``, ``i_1``, ``i_2``...)."""
+        base = sanitize(hint)
+        name, i = base, 1
+        while name in self.defined_names:
+            name, i = f"{base}_{i}", i + 1
+        return name
+
+    def define(self, obj: Any, frame: Frame, hint: str) -> Doc:
+        """Define ``obj`` in ``frame`` under a fresh name derived from ``hint``; its doc."""
+        name = self.unique_name(hint)
+        self.defined_names.add(name)
+        self.names[id(obj)] = name
+        doc = Text(name)
+        self.docs[id(obj)] = doc
+        self.keep.append(obj)
+        frame.defined.append(id(obj))
+        return doc
+
+    def define_as(self, obj: Any, frame: Frame, doc: Doc) -> None:
+        """Define ``obj`` as an expression (``A.data``, ``A.elem_offset``) without a name."""
+        self.docs[id(obj)] = doc
+        self.keep.append(obj)
+        frame.defined.append(id(obj))
+
+    def is_defined(self, obj: Any) -> bool:
+        """Whether ``obj`` has a doc in the current scopes."""
+        return id(obj) in self.docs
+
+    def var_doc(self, obj: Any) -> Doc | None:
+        """The doc of a defined var/buffer, or None."""
+        return self.docs.get(id(obj))
+
+    def lowest_def_frame(self, obj: Any) -> Frame | None:
+        """The innermost open frame enclosing every use of ``obj`` (TVM ``FindLowestVarDef``);
+        the root frame when ``obj`` was not seen by :meth:`set_common_prefix`."""
+        path = self.common_prefix.get(id(obj))
+        if path is not None:
+            by_node = {id(f.node): f for f in self.frames if f.node is not None}
+            for key in reversed(path):
+                if key in by_node:
+                    return by_node[key]
+        return self.frames[0] if self.frames else None
+
+    def set_common_prefix(self, root: Any) -> None:
+        """Record for each Var/Buffer the chain of frame-opening nodes enclosing all its uses
+        (TVM ``IRDocsifier::SetCommonPrefix``)."""
+        _PrefixFinder(self.common_prefix).visit(root, ())
+
+    # --------------------------------------------------------------------------- dispatch
+    def expr(self, obj: Any) -> E:
+        """Print ``obj`` as an expression (TVM ``AsDoc<ExprDoc>``)."""
+        fn = lookup(obj)
+        if fn is None:
+            result = self.meta_ref(obj)
+        else:
+            result = fn(self, obj)
+        if not isinstance(result, E):
+            result = E(result)
+        if id(obj) in self.underline and isinstance(obj, Node):
+            return E(Mark(id(obj), result.doc), result.prec)
+        return result
+
+    def stmts(self, obj: Any) -> list[SDoc]:
+        """Print a statement (or a function, module) as statement docs (TVM ``AsDoc``)."""
+        fn = lookup(obj)
+        if fn is None:
+            return [LineDoc(self.expr(obj).doc)]
+        result = fn(self, obj)
+        docs = result if isinstance(result, list) else [result]
+        if isinstance(result, E):
+            docs = [LineDoc(result.doc)]
+        self._attach(obj, docs)
+        return docs
+
+    def _attach(self, obj: Any, docs: list[SDoc]) -> None:
+        if not docs or not isinstance(obj, Node):
+            return
+        if id(obj) in self.underline:
+            docs[0].keys.append(id(obj))
+        com = self.comments_of(obj)
+        if com is not None:
+            docs[0].leading[:0] = com.leading
+            docs[0].trailing.extend(com.trailing)
+
+    def comments_of(self, obj: Any) -> Comments | None:
+        """Comments configured for ``obj`` (by node identity, then by span); each entry of the
+        table is printed once, with the first statement it matches."""
+        if not self.cfg.comments:
+            return None
+        if self._comment_index is None:
+            self._comment_index = {}
+            for key, value in self.cfg.comments.items():
+                k = ("id", id(key)) if isinstance(key, Node) else ("span", _span_key(key))
+                self._comment_index[k] = value
+        found = None
+        for k in (("id", id(obj)), ("span", _span_key(obj.span))):
+            if k in self._comment_index and k not in self._comments_used and k[1] is not None:
+                found = self._comment_index[k]
+                self._comments_used.add(k)
+                break
+        if found is None:
+            return None
+        if isinstance(found, Comments):
+            return found
+        return Comments([found]) if isinstance(found, str) else Comments(list(found))
+
+    def body(self, stmt: Any, frame: Frame) -> None:
+        """Print a statement body into ``frame`` (TVM ``AsDocBody``): a SeqStmt's items one by
+        one, the last one allowed concise scoping."""
+        items = stmt.seq if isinstance(stmt, S.SeqStmt) else (stmt,)
+        for i, s in enumerate(items):
+            frame.allow_concise = i == len(items) - 1
+            frame.stmts.extend(self.stmts(s))
+
+    def meta_ref(self, obj: Any) -> Doc:
+        """``metadata["Kind"][i]`` for an object with no TVMScript form (TVM's metadata)."""
+        kind = type(obj).__name__
+        items = self.metadata.setdefault(kind, [])
+        for i, o in enumerate(items):
+            if o is obj:
+                return Text(f'metadata["{kind}"][{i}]')
+        items.append(obj)
+        return Text(f'metadata["{kind}"][{len(items) - 1}]')
+
+
+def _span_key(span: Any) -> Any:
+    if span is None:
+        return None
+    try:
+        hash(span)
+        return span
+    except TypeError:
+        return repr(span)
+
+
+class _PrefixFinder:
+    """Computes :attr:`Printer.common_prefix` over the frame-opening nodes."""
+
+    def __init__(self, out: dict[int, tuple[int, ...]]) -> None:
+        self.out = out
+        self.seen: set[int] = set()
+
+    def visit(self, obj: Any, path: tuple[int, ...]) -> None:
+        from tirkit.tir import Buffer, Var  # pylint: disable=import-outside-toplevel
+
+        if isinstance(obj, (list, tuple)):
+            for x in obj:
+                self.visit(x, path)
+            return
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                self.visit(k, path)
+                self.visit(v, path)
+            return
+        if not isinstance(obj, Node):
+            return
+        if isinstance(obj, (Var, Buffer)):
+            self._record(obj, path)
+            if isinstance(obj, Var):
+                return
+        opens = isinstance(obj, (S.Stmt,)) or type(obj).__name__ == "PrimFunc"
+        inner = path + (id(obj),) if opens else path
+        whole = isinstance(obj, (S.Block,)) or type(obj).__name__ == "PrimFunc"
+        for f in node_fields(type(obj)):
+            value = getattr(obj, f.name, None)
+            self.visit(value, inner if (whole or f.name in BODY_FIELDS) else path)
+
+    def _record(self, obj: Any, path: tuple[int, ...]) -> None:
+        key = id(obj)
+        old = self.out.get(key)
+        if old is None:
+            self.out[key] = path
+            return
+        n = 0
+        while n < min(len(old), len(path)) and old[n] == path[n]:
+            n += 1
+        self.out[key] = old[:n]

@@ -1,0 +1,190 @@
+"""The document model of the printer: Wadler/Prettier-style docs that wrap only where needed.
+
+TVM's printer builds a Python AST-like ``Doc`` tree (``tvm.script.printer.doc``) and prints it
+without ever wrapping. tirkit keeps the two levels apart:
+
+- *expression docs* (this module): :class:`Text`, :class:`Concat`, :class:`Group`, :class:`Nest`,
+  :class:`Line` (a break that is a space or nothing when its group fits on the line) and
+  :class:`Mark` (records where the text of an IR object lands, for ``obj_to_underline``);
+- *statement docs* (:mod:`tirkit.printer.stmt_doc`): lines and indented scopes of lines.
+
+:func:`render` lays an expression doc out at a width; groups break only when their flat form does
+not fit, so short code prints exactly as TVM prints it and long argument lists wrap inside their
+brackets (valid Python: implicit line joining).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+
+class Doc:
+    """Base of expression docs (mirrors ``tvm.script.printer.doc.Doc``)."""
+
+    __slots__ = ()
+
+    def __add__(self, other: "Doc | str") -> "Doc":
+        return concat(self, other)
+
+    def __radd__(self, other: "Doc | str") -> "Doc":
+        return concat(other, self)
+
+
+@dataclass(frozen=True, slots=True)
+class Text(Doc):
+    """Literal text without newlines."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Concat(Doc):
+    """Docs one after the other."""
+
+    parts: tuple[Doc, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Group(Doc):
+    """Print ``doc`` flat when it fits in the remaining width, else break its lines."""
+
+    doc: Doc
+
+
+@dataclass(frozen=True, slots=True)
+class Nest(Doc):
+    """Indent the lines broken inside ``doc`` by ``indent`` more columns."""
+
+    indent: int
+    doc: Doc
+
+
+@dataclass(frozen=True, slots=True)
+class Line(Doc):
+    """A possible line break: ``flat`` (``" "`` or ``""``) when the enclosing group is flat."""
+
+    flat: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark(Doc):
+    """Record the extent of ``doc`` in the output under ``key`` (for underlining)."""
+
+    key: int
+    doc: Doc
+
+
+EMPTY = Text("")
+SOFTLINE = Line("")
+LINE = Line(" ")
+
+
+def as_doc(value: "Doc | str") -> Doc:
+    """A doc for ``value`` (strings become :class:`Text`)."""
+    return Text(value) if isinstance(value, str) else value
+
+
+def concat(*parts: "Doc | str") -> Doc:
+    """Concatenate docs and strings (nested concatenations are flattened)."""
+    out: list[Doc] = []
+    for p in parts:
+        d = as_doc(p)
+        if isinstance(d, Concat):
+            out.extend(d.parts)
+        elif not (isinstance(d, Text) and not d.text):
+            out.append(d)
+    return out[0] if len(out) == 1 else Concat(tuple(out))
+
+
+def join(sep: "Doc | str", docs: Iterable["Doc | str"]) -> Doc:
+    """``docs`` with ``sep`` between them."""
+    parts: list[Doc | str] = []
+    for i, d in enumerate(docs):
+        if i:
+            parts.append(sep)
+        parts.append(d)
+    return concat(*parts)
+
+
+def bracket(open_: str, items: Sequence[Doc], close: str, indent: int = 4,
+            trailing: str = "") -> Doc:
+    """``open_ item, item close`` that wraps one item per line, indented, when too long."""
+    if not items:
+        return Text(open_ + trailing + close)
+    body = concat(join(concat(",", LINE), items), trailing)
+    return Group(concat(open_, Nest(indent, concat(SOFTLINE, body)), SOFTLINE, close))
+
+
+@dataclass
+class Rendered:
+    """The lines of a rendered doc and the spans marked in them: ``marks[key]`` is a list of
+    ``(line, start_col, end_col)``."""
+
+    lines: list[str]
+    marks: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
+
+
+def _fits(items: list[tuple[int, bool, Doc]], width: int) -> bool:
+    """Whether the rest of the current line fits in ``width`` (Wadler's ``fits``)."""
+    stack = list(items)
+    while stack and width >= 0:
+        indent, flat, d = stack.pop()
+        if isinstance(d, Text):
+            width -= len(d.text)
+        elif isinstance(d, Concat):
+            stack.extend((indent, flat, p) for p in reversed(d.parts))
+        elif isinstance(d, (Group, Nest, Mark)):
+            stack.append((indent, flat, d.doc))
+        elif isinstance(d, Line):
+            if not flat:
+                return True
+            width -= len(d.flat)
+    return width >= 0
+
+
+def render(doc: Doc, width: int) -> Rendered:
+    """Lay ``doc`` out in at most ``width`` columns where possible (groups that cannot fit
+    break; text longer than the width is never split)."""
+    out = Rendered([""])
+    stack: list[tuple[int, bool, Doc]] = [(0, False, doc)]
+    open_marks: dict[int, list[tuple[int, int]]] = {}
+    while stack:
+        indent, flat, d = stack.pop()
+        if isinstance(d, Text):
+            out.lines[-1] += d.text
+        elif isinstance(d, Concat):
+            stack.extend((indent, flat, p) for p in reversed(d.parts))
+        elif isinstance(d, Nest):
+            stack.append((indent + d.indent, flat, d.doc))
+        elif isinstance(d, Group):
+            fits = flat or _fits(stack + [(indent, True, d.doc)], width - len(out.lines[-1]))
+            stack.append((indent, fits, d.doc))
+        elif isinstance(d, Line):
+            if flat:
+                out.lines[-1] += d.flat
+            else:
+                out.lines.append(" " * indent)
+        elif isinstance(d, Mark):
+            open_marks.setdefault(d.key, []).append((len(out.lines) - 1, len(out.lines[-1])))
+            stack.append((indent, flat, _EndMark(d.key)))
+            stack.append((indent, flat, d.doc))
+        elif isinstance(d, _EndMark):
+            _close_mark(out, d.key, open_marks)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _EndMark(Doc):
+    key: int
+
+
+def _close_mark(out: Rendered, key: int, open_marks: dict[int, list[tuple[int, int]]]) -> None:
+    line0, col0 = open_marks[key].pop()
+    spans = out.marks.setdefault(key, [])
+    last = len(out.lines) - 1
+    for ln in range(line0, last + 1):
+        text = out.lines[ln]
+        start = col0 if ln == line0 else len(text) - len(text.lstrip(" "))
+        end = len(text) if ln < last else len(out.lines[last])
+        if end > start:
+            spans.append((ln, start, end))

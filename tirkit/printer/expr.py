@@ -1,0 +1,370 @@
+"""Printing of expressions and Python values (mirrors TVM's ``printer/tir/expr.cc`` and
+``printer/ir/misc.cc``): Python operators with minimal parentheses where the parser rebuilds
+the same node, ``T.`` calls otherwise."""
+from __future__ import annotations
+
+import json
+import math
+from enum import Enum
+from typing import Any, Callable
+
+from tirkit import tir
+from tirkit.ir import Op
+from tirkit.ir.dtype import DataType
+from tirkit.ir.expr import GlobalVar, Range
+from tirkit.ir.type import PointerType, PrimType, TupleType
+from tirkit.tir import expr as X
+from tirkit.tir import op as O
+
+from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_MUL, P_NOT, P_OR,
+                      P_SHIFT, P_UNARY, Printer, register)
+from .doc import Doc, Text, bracket, concat, join
+
+
+# ------------------------------------------------------------------------------- literals
+def str_lit(s: str) -> Doc:
+    """A double-quoted Python string literal (TVM ``LiteralDoc::Str``)."""
+    return Text(json.dumps(s, ensure_ascii=False))
+
+
+def float_lit(v: float) -> str:
+    """TVM's float spelling: ``1.0`` for integral values, ``%.17g`` otherwise, ``"inf"``."""
+    if math.isinf(v) or math.isnan(v):
+        return f'"{v}"'
+    if v == math.floor(v) and abs(v) < 1e300:
+        return f"{v:.1f}"
+    return f"{v:.17g}"
+
+
+def dtype_lit(t: Any) -> Doc:
+    """``"float32"``: a dtype as a string literal (TVM ``LiteralDoc::DataType``)."""
+    return str_lit(str(t))
+
+
+def call(p: Printer, fn: Doc | str, args: list[Doc], kwargs: list[tuple[str, Doc]] = ()) -> E:
+    """``fn(args..., key=value...)`` that wraps its arguments when too long."""
+    items = list(args) + [concat(k, "=", v) for k, v in kwargs]
+    head = Text(fn) if isinstance(fn, str) else fn
+    return E(concat(head, bracket("(", items, ")", p.cfg.indent_spaces)))
+
+
+def tcall(p: Printer, name: str, args: list[Any], kwargs: list[tuple[str, Any]] = ()) -> E:
+    """``T.name(...)`` with IR or Python arguments."""
+    return call(p, p.T(name), [p.expr(a).doc for a in args],
+                [(k, p.expr(v).doc) for k, v in kwargs])
+
+
+@register(int, bool)
+def _py_int(p: Printer, v: int) -> E:
+    if isinstance(v, bool):
+        return E(Text("True" if v else "False"))
+    return E(Text(str(v)), P_UNARY if v < 0 else P_ATOM)
+
+
+@register(float)
+def _py_float(p: Printer, v: float) -> E:
+    return E(Text(float_lit(v)), P_UNARY if v < 0 else P_ATOM)
+
+
+@register(str)
+def _py_str(p: Printer, v: str) -> E:
+    return E(str_lit(v))
+
+
+@register(type(None))
+def _py_none(p: Printer, v: None) -> E:
+    return E(Text("None"))
+
+
+@register(DataType)
+def _py_dtype(p: Printer, v: DataType) -> E:
+    return E(dtype_lit(v))
+
+
+@register(Enum)
+def _py_enum(p: Printer, v: Enum) -> E:
+    return E(Text(str(int(v.value)) if isinstance(v.value, int) else repr(v.value)))
+
+
+@register(list)
+def _py_list(p: Printer, v: list) -> E:
+    return E(bracket("[", [p.expr(x).doc for x in v], "]", p.cfg.indent_spaces))
+
+
+@register(tuple)
+def _py_tuple(p: Printer, v: tuple) -> E:
+    items = [p.expr(x).doc for x in v]
+    return E(bracket("(", items, ")", p.cfg.indent_spaces, "," if len(items) == 1 else ""))
+
+
+@register(dict)
+def _py_dict(p: Printer, v: dict) -> E:
+    keys = list(v)
+    if all(isinstance(k, str) for k in keys):
+        keys.sort()
+    items = [concat(p.expr(k).doc, ": ", p.expr(v[k]).doc) for k in keys]
+    return E(bracket("{", items, "}", p.cfg.indent_spaces))
+
+
+# ---------------------------------------------------------------------------- constants
+@register(X.IntImm)
+def _int_imm(p: Printer, imm: X.IntImm) -> E:
+    if imm.dtype == p.cfg.int_dtype:
+        return E(Text(str(imm.value)), P_UNARY if imm.value < 0 else P_ATOM)
+    if imm.dtype.is_bool():
+        return call(p, p.T("bool"), [Text("True" if imm.value else "False")])
+    return call(p, p.T(str(imm.dtype)), [Text(str(imm.value))])
+
+
+@register(X.FloatImm)
+def _float_imm(p: Printer, imm: X.FloatImm) -> E:
+    text = Text(float_lit(imm.value))
+    if imm.dtype == p.cfg.float_dtype:
+        return E(text, P_UNARY if imm.value < 0 else P_ATOM)
+    return call(p, p.T(str(imm.dtype)), [text])
+
+
+@register(X.StringImm)
+def _string_imm(p: Printer, s: X.StringImm) -> E:
+    return E(str_lit(s.value))
+
+
+# -------------------------------------------------------------------------------- variables
+@register(X.Var)
+def _var(p: Printer, v: X.Var) -> E:
+    doc = p.var_doc(v)
+    if doc is None and p.define_free:
+        frame = p.lowest_def_frame(v)
+        if frame is not None:
+            from .stmt_doc import LineDoc  # pylint: disable=import-outside-toplevel
+
+            lhs = p.define(v, frame, v.name_hint)
+            frame.stmts.append(LineDoc(concat(lhs, " = ", var_creation(p, v).doc)))
+            doc = lhs
+    if doc is None:
+        doc = Text(v.name_hint or "v")
+    return E(doc)
+
+
+def var_creation(p: Printer, v: X.Var) -> E:
+    """``T.int32()``, ``T.handle("float32", "global")``, ``T.int64(is_size_var=True)``
+    (TVM ``PrintVarCreation``)."""
+    kwargs = [("is_size_var", Text("True"))] if isinstance(v, X.SizeVar) else []
+    ann = v.type_annotation
+    if isinstance(ann, PointerType):
+        args = []
+        if isinstance(ann.element_type, PrimType):
+            args = [dtype_lit(ann.element_type.dtype), str_lit(ann.storage_scope)]
+        return call(p, p.T("handle"), args, kwargs)
+    return call(p, p.T(str(v.dtype)), [], kwargs)
+
+
+def type_doc(p: Printer, t: Any) -> E:
+    """A type annotation: ``T.int32``, ``T.handle``, ``T.handle("float32", "global")``."""
+    if isinstance(t, X.Var):  # a dtype var used as a type (``-> T.int32`` parsed as a var)
+        t = t.type_annotation
+    if isinstance(t, (DataType, str)):
+        t = PrimType(t) if str(t) != "void" else TupleType(())
+    if isinstance(t, PointerType):
+        if isinstance(t.element_type, PrimType):
+            return call(p, p.T("handle"), [dtype_lit(t.element_type.dtype),
+                                           str_lit(t.storage_scope)])
+        return E(p.T("handle"))
+    if isinstance(t, PrimType):
+        return E(p.T(str(t.dtype)))
+    if isinstance(t, TupleType) and not t.fields:
+        return E(p.T("void"))
+    return E(p.meta_ref(t))
+
+
+# ------------------------------------------------------------------------------ operators
+_BIN: dict[type, tuple[str, int, Callable[..., Any], str]] = {
+    X.Add: ("+", P_ADD, O.add, "Add"), X.Sub: ("-", P_ADD, O.subtract, "Sub"),
+    X.Mul: ("*", P_MUL, O.multiply, "Mul"), X.FloorDiv: ("//", P_MUL, O.floordiv, "FloorDiv"),
+    X.FloorMod: ("%", P_MUL, O.floormod, "FloorMod"),
+    X.EQ: ("==", P_CMP, O.equal, "EQ"), X.NE: ("!=", P_CMP, O.not_equal, "NE"),
+    X.LT: ("<", P_CMP, O.less, "LT"), X.LE: ("<=", P_CMP, O.less_equal, "LE"),
+    X.GT: (">", P_CMP, O.greater, "GT"), X.GE: (">=", P_CMP, O.greater_equal, "GE"),
+    X.And: ("and", P_AND, O.logical_and, "And"), X.Or: ("or", P_OR, O.logical_or, "Or"),
+}
+
+
+def binop(p: Printer, sym: str, prec: int, a: Any, b: Any) -> E:
+    """``a sym b`` with the parentheses Python needs (left-associative operators; comparisons
+    never chain)."""
+    ea, eb = p.expr(a), p.expr(b)
+    left = ea.doc if ea.prec > prec or (ea.prec == prec and prec != P_CMP) else _paren(ea.doc)
+    right = eb.doc if eb.prec > prec else _paren(eb.doc)
+    return E(concat(left, f" {sym} ", right), prec)
+
+
+def _paren(d: Doc) -> Doc:
+    return concat("(", d, ")")
+
+
+def _rebuilds(fn: Callable[..., Any], node: Any) -> bool:
+    """Whether the parser's operator on the printed operands gives back this node's type
+    (TVM prints ``T.Add(1, 2)`` when ``1 + 2`` would fold)."""
+    try:
+        out = fn(node.a, node.b)
+    except (TypeError, ValueError):
+        return False
+    return type(out) is type(node) and out.a is node.a and out.b is node.b
+
+
+@register(*_BIN)
+def _binary(p: Printer, node: Any) -> E:
+    sym, prec, fn, name = _BIN[type(node)]
+    if p.cfg.syntax_sugar and _rebuilds(fn, node):
+        return binop(p, sym, prec, node.a, node.b)
+    return tcall(p, name, [node.a, node.b])
+
+
+@register(X.Div)
+def _div(p: Printer, node: X.Div) -> E:
+    if node.dtype.is_floating() and p.cfg.syntax_sugar and _rebuilds(O.true_divide, node):
+        return binop(p, "/", P_MUL, node.a, node.b)
+    return tcall(p, "Div", [node.a, node.b])
+
+
+@register(X.Mod)
+def _mod(p: Printer, node: X.Mod) -> E:
+    return tcall(p, "truncmod", [node.a, node.b])
+
+
+@register(X.Min)
+def _min(p: Printer, node: X.Min) -> E:
+    return tcall(p, "min", [node.a, node.b])
+
+
+@register(X.Max)
+def _max(p: Printer, node: X.Max) -> E:
+    return tcall(p, "max", [node.a, node.b])
+
+
+@register(X.Not)
+def _not(p: Printer, node: X.Not) -> E:
+    ea = p.expr(node.a)
+    return E(concat("not ", ea.doc if ea.prec >= P_NOT else _paren(ea.doc)), P_NOT)
+
+
+@register(X.Cast)
+def _cast(p: Printer, node: X.Cast) -> E:
+    return call(p, p.T("Cast"), [dtype_lit(node.dtype), p.expr(node.value).doc])
+
+
+@register(X.Select)
+def _select(p: Printer, node: X.Select) -> E:
+    return tcall(p, "Select", [node.condition, node.true_value, node.false_value])
+
+
+@register(X.Ramp)
+def _ramp(p: Printer, node: X.Ramp) -> E:
+    return tcall(p, "Ramp", [node.base, node.stride, node.lanes])
+
+
+@register(X.Broadcast)
+def _broadcast(p: Printer, node: X.Broadcast) -> E:
+    return tcall(p, "Broadcast", [node.value, node.lanes])
+
+
+@register(X.Shuffle)
+def _shuffle(p: Printer, node: X.Shuffle) -> E:
+    return tcall(p, "Shuffle", [list(node.vectors), list(node.indices)])
+
+
+@register(X.Let)
+def _let(p: Printer, node: X.Let) -> E:
+    where = E(concat("{", p.expr(node.var).doc, ": ", p.expr(node.value).doc, "}"))
+    return call(p, p.T("Let"), [p.expr(node.body).doc], [("where", where.doc)])
+
+
+# ---------------------------------------------------------------------------------- calls
+@register(X.Call)
+def _call(p: Printer, node: X.Call) -> E:
+    op = node.op
+    args = [p.expr(a).doc for a in node.args]
+    if isinstance(op, GlobalVar):
+        return call(p, p.expr(op).doc, args)
+    sugar = _BITWISE.get(op.name)
+    if sugar is not None and p.cfg.syntax_sugar and _call_rebuilds(node, sugar[2]):
+        if len(node.args) == 1:
+            ea = p.expr(node.args[0])
+            return E(concat("~", ea.doc if ea.prec >= P_UNARY else _paren(ea.doc)), P_UNARY)
+        return binop(p, sugar[0], sugar[1], node.args[0], node.args[1])
+    name = op.attrs.get("TScriptPrinterName") or op.name
+    loc = op.attrs.get("TScriptDtypePrintLocation")
+    if loc == "first":
+        args.insert(0, dtype_lit(node.dtype))
+    elif loc == "last":
+        args.append(dtype_lit(node.dtype))
+    return call(p, p.T(name), args)
+
+
+_BITWISE: dict[str, tuple[str, int, str]] = {
+    "tir.shift_left": ("<<", P_SHIFT, "shift_left"), "tir.shift_right": (">>", P_SHIFT, "shift_right"),
+    "tir.bitwise_and": ("&", P_BAND, "bitwise_and"), "tir.bitwise_or": ("|", P_BOR, "bitwise_or"),
+    "tir.bitwise_xor": ("^", P_BXOR, "bitwise_xor"), "tir.bitwise_not": ("~", P_UNARY, "bitwise_not"),
+}
+
+
+def _call_rebuilds(node: X.Call, fn_name: str) -> bool:
+    fn = getattr(O, fn_name, None)
+    if fn is None:
+        return False
+    try:
+        out = fn(*node.args)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(out, X.Call) and out.op is node.op and out.dtype == node.dtype and all(
+        x is y for x, y in zip(out.args, node.args))
+
+
+@register(GlobalVar)
+def _global_var(p: Printer, gv: GlobalVar) -> E:
+    doc = p.gvar_docs.get(id(gv))
+    return E(doc if doc is not None else Text(gv.name_hint))
+
+
+@register(Op)
+def _op(p: Printer, op: Op) -> E:
+    return call(p, p.T("Op"), [str_lit(op.name)])
+
+
+@register(X.Reduce)
+def _reduce(p: Printer, node: X.Reduce) -> E:
+    kwargs = [("combiner", node.combiner), ("source", list(node.source)),
+              ("axis", list(node.axis)), ("condition", node.condition),
+              ("value_index", node.value_index)]
+    if node.init:
+        kwargs.append(("init", list(node.init)))
+    return tcall(p, "reduce", [], kwargs)
+
+
+@register(X.CommReducer)
+def _comm_reducer(p: Printer, node: X.CommReducer) -> E:
+    params = join(", ", [p.expr(v).doc for v in (*node.lhs, *node.rhs)])
+    result = [p.expr(r).doc for r in node.result]
+    body = result[0] if len(result) == 1 else concat("(", join(", ", result), ")")
+    lam = concat("lambda ", params, ": ", body)
+    return call(p, p.T("comm_reducer"), [lam, p.expr(list(node.identity_element)).doc])
+
+
+@register(X.IterVar)
+def _iter_var(p: Printer, iv: X.IterVar) -> E:
+    return tcall(p, "iter_var", [iv.var, iv.dom, iv.iter_type.name, iv.thread_tag])
+
+
+@register(Range)
+def _range(p: Printer, r: Range) -> E:
+    return call(p, p.I("Range"), [p.expr(r.min).doc, p.expr(O.add(r.min, r.extent)).doc])
+
+
+@register(PrimType, PointerType, TupleType)
+def _type(p: Printer, t: Any) -> E:
+    return type_doc(p, t)
+
+
+__all__ = ["str_lit", "float_lit", "dtype_lit", "call", "tcall", "binop", "var_creation",
+           "type_doc", "P_ATOM", "P_BOR", "P_BXOR", "P_BAND", "P_SHIFT", "P_OR"]
+del tir

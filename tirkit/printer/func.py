@@ -1,0 +1,159 @@
+"""Printing of PrimFuncs (mirrors TVM's ``printer/tir/function.cc``).
+
+``@T.prim_func`` (``private=True`` without a ``global_symbol`` attribute; tirx adds
+``s_tir=True`` when the function has blocks), parameters as ``A: T.Buffer((n,), "float32")``
+when the buffer is simple (TVM ``IsSimpleBuffer``), else ``a: T.handle`` plus
+``A = T.match_buffer(a, ...)`` in the body, ``T.func_attr`` without a ``global_symbol`` equal
+to the function's name, and the implicit root block as a comment.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tirkit.ir.expr import IntImm
+from tirkit.ir.type import TupleType
+from tirkit.tir import stmt as S
+from tirkit.tir.analysis import undefined_vars
+from tirkit.tir.buffer import DEFAULT_ALIGNMENT, Buffer, BufferType
+from tirkit.tir.function import PrimFunc
+from tirkit.tir.stmt_functor import post_order_visit
+
+from .block import alloc_buffers, implicit_root
+from .buffer import VarDef, buffer_attrs, buffer_decl, define_buffer
+from .context import Frame, Printer, register
+from .doc import Doc, Text, concat
+from .expr import call, str_lit, type_doc
+from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
+
+
+def is_simple_buffer(buf: Buffer) -> bool:
+    """Whether a buffer_map entry can print as a ``T.Buffer`` annotation (TVM
+    ``IsSimpleBuffer``): no strides, no vars in shape/offset, zero offset, default attrs."""
+    if buf.strides:
+        return False
+    if any(undefined_vars(s) for s in buf.shape) or undefined_vars(buf.elem_offset):
+        return False
+    if not isinstance(buf.elem_offset, IntImm) or buf.elem_offset.value != 0:
+        return False
+    return (buf.scope() == "global" and buf.data_alignment == DEFAULT_ALIGNMENT
+            and buf.offset_factor == 1 and buf.buffer_type == BufferType.DEFAULT
+            and not buf.axis_separators)
+
+
+def _count_uses(func: PrimFunc, var: Any) -> int:
+    """Occurrences of ``var`` in the body and buffers (TVM ``CountVarOccurrence`` minus the
+    param and the buffer_map key)."""
+    count = [0]
+
+    def visit(n: Any) -> None:
+        if n is var:
+            count[0] += 1
+    post_order_visit(func.body, visit)
+    for buf in func.buffer_map.values():
+        for e in (*buf.shape, *buf.strides, buf.elem_offset, buf.data):
+            post_order_visit(e, visit)
+    return count[0]
+
+
+def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
+    data_count: dict[int, int] = {}
+    for buf in func.buffer_map.values():
+        data_count[id(buf.data)] = data_count.get(id(buf.data), 0) + 1
+    args: list[Doc] = []
+    inlined: set[int] = set()
+    for var in func.params:
+        buf = func.buffer_map.get(var)
+        if (p.cfg.syntax_sugar and buf is not None and _count_uses(func, var) == 0
+                and is_simple_buffer(buf) and data_count[id(buf.data)] == 1):
+            lhs = define_buffer(p, buf, f)
+            attrs = buffer_attrs(p, buf, f, VarDef.DATA_POINTER, force_dtype=True)
+            ann = call(p, p.T("Buffer"), [attrs["shape"], attrs["dtype"]]).doc
+            args.append(concat(lhs, ": ", ann))
+            inlined.add(id(buf))
+            continue
+        ann = type_doc(p, var.type_annotation).doc
+        args.append(concat(p.define(var, f, var.name_hint), ": ", ann))
+    return args, inlined
+
+
+def _func_attrs(p: Printer, func: PrimFunc, name: str, f: Frame) -> None:
+    attrs = dict(func.attrs)
+    if attrs.get("global_symbol") == name:
+        del attrs["global_symbol"]
+    if attrs:
+        f.stmts.append(LineDoc(call(p, p.T("func_attr"), [p.expr(attrs).doc]).doc))
+
+
+def _match_buffers(p: Printer, func: PrimFunc, f: Frame, args: list[Doc],
+                   inlined: set[int]) -> None:
+    for var in func.params:
+        buf = func.buffer_map.get(var)
+        if buf is None or id(buf) in inlined:
+            continue
+        lhs = define_buffer(p, buf, f)
+        rhs = buffer_decl(p, buf, "match_buffer", [p.expr(var).doc], f, VarDef.MATCH_BUFFER)
+        f.stmts.append(LineDoc(concat(lhs, " = ", rhs.doc)))
+
+
+def _body(p: Printer, func: PrimFunc, f: Frame) -> None:
+    root = implicit_root(func.body) if p.cfg.syntax_sugar else None
+    if root is None:
+        p.body(func.body, f)
+        return
+    kw = "sblock" if p.tirx else "block"
+    f.stmts.append(CommentDoc(f'with {p.cfg.tir_prefix}.{kw}("root"):'))
+    alloc_buffers(p, root.alloc_buffers, f)
+    p.body(root.body, f)
+
+
+def _has_block(func: PrimFunc) -> bool:
+    found: list[Any] = []
+    post_order_visit(func.body, lambda n: found.append(n) if isinstance(n, S.Block) else None)
+    return bool(found)
+
+
+def _decorator(p: Printer, func: PrimFunc) -> Doc:
+    kwargs = []
+    if "global_symbol" not in func.attrs:
+        kwargs.append(("private", Text("True")))
+    if p.tirx and _has_block(func):
+        kwargs.append(("s_tir", Text("True")))
+    return call(p, p.T("prim_func"), [], kwargs).doc if kwargs else p.T("prim_func")
+
+
+def function_name(p: Printer, func: PrimFunc) -> str:
+    """The printed name: the binding name inside a module, else ``global_symbol`` or
+    ``main``."""
+    if p.cfg.binding_name:
+        return p.cfg.binding_name
+    sym = func.attrs.get("global_symbol")
+    return sym if isinstance(sym, str) and sym else "main"
+
+
+@register(PrimFunc)
+def print_prim_func(p: Printer, func: PrimFunc) -> SDoc:
+    """``@T.prim_func def name(params) -> ret: body`` (TVM's PrimFunc printer)."""
+    name = function_name(p, func)
+    with p.frame(func) as f:
+        p.set_common_prefix(func)
+        args, inlined = _params(p, func, f)
+        _func_attrs(p, func, name, f)
+        _match_buffers(p, func, f, args, inlined)
+        _body(p, func, f)
+    header = concat("def ", name, "(", _join_args(args), ")")
+    ret = func.ret_type
+    if not (isinstance(ret, TupleType) and not ret.fields) and ret is not None:
+        header = concat(header, " -> ", type_doc(p, ret).doc)
+    p.ir_usage.add("tir")
+    return ScopeDoc(header, f.stmts, decorators=[_decorator(p, func)])
+
+
+def _join_args(args: list[Doc]) -> Doc:
+    from .doc import LINE, SOFTLINE, Group, Nest, join  # pylint: disable=import-outside-toplevel
+
+    if not args:
+        return Text("")
+    return Group(concat(Nest(4, concat(SOFTLINE, join(concat(",", LINE), args))), SOFTLINE))
+
+
+__all__ = ["print_prim_func", "is_simple_buffer", "function_name", "str_lit"]

@@ -1,0 +1,299 @@
+"""Printing of statements (mirrors TVM's ``printer/tir/stmt.cc`` and ``for_loop.cc``).
+
+Scoped statements that are the last of their scope print concisely (seed 000): ``x: T.int32 =
+v``, ``assert c, "msg"``, ``buf = T.allocate(...)``, ``T.attr(...)``, ``T.launch_thread(...)``
+followed by their body at the same indentation; elsewhere they print as ``with ...:`` scopes.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tirkit.ir.expr import IntImm
+from tirkit.ir.type import PointerType, TupleType
+from tirkit.tir import op as O
+from tirkit.tir import stmt as S
+from tirkit.tir.expr import Call, IterVar, StringImm
+from tirkit.tir.analysis import expr_deep_equal
+from tirkit.tir.stmt_functor import post_order_visit
+
+from .buffer import VarDef, buffer_decl, buffer_indices, define_buffer, subscript
+from .context import E, Frame, Printer, register
+from .doc import Doc, Text, concat, join
+from .expr import call, dtype_lit, str_lit, tcall, type_doc
+from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
+
+
+def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
+    """``lhs = rhs`` + body at the same level, or ``with rhs as lhs:`` (TVM
+    ``DoConciseScoping``)."""
+    if is_concise:
+        head = concat(lhs, " = ", rhs) if lhs is not None else rhs
+        return [LineDoc(head)] + frame.stmts
+    header = concat("with ", rhs, " as ", lhs) if lhs is not None else concat("with ", rhs)
+    return ScopeDoc(header, frame.stmts)
+
+
+def _is_one(e: Any) -> bool:
+    return isinstance(e, IntImm) and e.value == 1
+
+
+@register(S.SeqStmt)
+def _seq(p: Printer, s: S.SeqStmt) -> list[SDoc]:
+    out: list[SDoc] = []
+    for item in s.seq:
+        out.extend(p.stmts(item))
+    return out
+
+
+@register(S.Evaluate)
+def _evaluate(p: Printer, s: S.Evaluate) -> SDoc:
+    value = p.expr(s.value).doc
+    if isinstance(s.value, Call):
+        return LineDoc(value)
+    return LineDoc(call(p, p.T("evaluate"), [value]).doc)
+
+
+@register(S.BufferStore)
+def _store(p: Printer, s: S.BufferStore) -> SDoc:
+    if s.predicate is not None:
+        buf = p.expr(s.buffer).doc
+        fn = concat(buf, ".vstore")
+        return LineDoc(call(p, fn, [p.expr(list(s.indices)).doc, p.expr(s.value).doc],
+                            [("predicate", p.expr(s.predicate).doc)]).doc)
+    buf = p.expr(s.buffer).doc
+    value = p.expr(s.value).doc
+    lhs = subscript(p, buf, buffer_indices(p, s.indices, p.cfg.syntax_sugar))
+    return LineDoc(concat(lhs, " = ", value))
+
+
+@register(S.LetStmt)
+def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
+    is_concise = p.allow_concise()
+    ann = s.var.type_annotation
+    tdoc = None if isinstance(ann, TupleType) and not ann.fields else type_doc(p, ann).doc
+    rhs = p.expr(s.value).doc
+    with p.frame(s) as f:
+        defined = p.is_defined(s.var)
+        lhs = p.expr(s.var).doc if defined else p.define(s.var, f, s.var.name_hint)
+        p.body(s.body, f)
+    if defined:
+        return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs], [("var", lhs)]).doc),
+                        f.stmts)
+    if is_concise and tdoc is not None:
+        return [LineDoc(concat(lhs, ": ", tdoc, " = ", rhs))] + f.stmts
+    return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs]).doc, " as ", lhs), f.stmts)
+
+
+@register(S.AssertStmt)
+def _assert(p: Printer, s: S.AssertStmt) -> Any:
+    is_concise = p.allow_concise()
+    cond, msg = p.expr(s.condition).doc, p.expr(s.message).doc
+    with p.frame(s) as f:
+        p.body(s.body, f)
+    if is_concise:
+        return [LineDoc(concat("assert ", cond, ", ", msg))] + f.stmts
+    return ScopeDoc(concat("with ", call(p, p.T("Assert"), [cond, msg]).doc), f.stmts)
+
+
+@register(S.While)
+def _while(p: Printer, s: S.While) -> SDoc:
+    cond = p.expr(s.condition).doc
+    with p.frame(s) as f:
+        p.body(s.body, f)
+    return ScopeDoc(concat("while ", cond), f.stmts)
+
+
+@register(S.IfThenElse)
+def _if(p: Printer, s: S.IfThenElse) -> SDoc:
+    cond = p.expr(s.condition).doc
+    with p.frame(s) as f:
+        p.body(s.then_case, f)
+    orelse = None
+    if s.else_case is not None:
+        with p.frame(s) as g:
+            p.body(s.else_case, g)
+        orelse = g.stmts
+    return ScopeDoc(concat("if ", cond), f.stmts, orelse=orelse)
+
+
+@register(S.Break)
+def _break(p: Printer, s: S.Break) -> SDoc:
+    return LineDoc(Text("break"))
+
+
+@register(S.Continue)
+def _continue(p: Printer, s: S.Continue) -> SDoc:
+    return LineDoc(Text("continue"))
+
+
+@register(S.Prefetch)
+def _prefetch(p: Printer, s: S.Prefetch) -> SDoc:
+    return LineDoc(tcall(p, "prefetch", [s.buffer, list(s.bounds)]).doc)
+
+
+@register(S.DeclBuffer)
+def _decl_buffer(p: Printer, s: S.DeclBuffer) -> Any:
+    is_concise = p.allow_concise()
+    outer = p.frames[-1]
+    with p.frame(s) as f:
+        lhs = define_buffer(p, s.buffer, f)
+        rhs = buffer_decl(p, s.buffer, "decl_buffer", [], outer, VarDef.DATA_POINTER).doc
+        p.body(s.body, f)
+    return concise(lhs, rhs, f, is_concise)
+
+
+def is_allocate_decl_buffer(s: S.Allocate) -> bool:
+    """An Allocate whose body declares a buffer of the same data, dtype and shape prints as
+    that ``T.decl_buffer`` alone (TVM ``IsAllocateDeclBufferPattern``)."""
+    decl = s.body
+    if not isinstance(decl, S.DeclBuffer) or s.annotations or not _is_one(s.condition):
+        return False
+    buf = decl.buffer
+    return (buf.data is s.buffer_var and buf.dtype == s.dtype
+            and len(buf.shape) == len(s.extents)
+            and all(expr_deep_equal(a, b) for a, b in zip(buf.shape, s.extents)))
+
+
+@register(S.Allocate)
+def _allocate(p: Printer, s: S.Allocate) -> Any:
+    if p.cfg.syntax_sugar and is_allocate_decl_buffer(s):
+        return p.stmts(s.body)
+    is_concise = p.allow_concise()
+    ann = s.buffer_var.type_annotation
+    scope = ann.storage_scope if isinstance(ann, PointerType) else "global"
+    args = [p.expr(list(s.extents)).doc, dtype_lit(s.dtype), str_lit(scope)]
+    if not _is_one(s.condition):
+        args.append(p.expr(s.condition).doc)
+    kwargs = [("annotations", p.expr(s.annotations).doc)] if s.annotations else []
+    lhs = p.define(s.buffer_var, p.frames[-1], s.buffer_var.name_hint)
+    with p.frame(s) as f:
+        rhs = call(p, p.T("allocate"), args, kwargs).doc
+        p.body(s.body, f)
+    return concise(lhs, rhs, f, is_concise)
+
+
+@register(S.AllocateConst)
+def _allocate_const(p: Printer, s: S.AllocateConst) -> Any:
+    is_concise = p.allow_concise()
+    data = s.data
+    values = data.flatten().tolist() if hasattr(data, "flatten") else list(_flat(data))
+    args = [p.expr(values).doc if _printable(values) else p.meta_ref(data),
+            dtype_lit(s.dtype), p.expr(list(s.extents)).doc]
+    kwargs = [("annotations", p.expr(s.annotations).doc)] if s.annotations else []
+    lhs = p.define(s.buffer_var, p.frames[-1], s.buffer_var.name_hint)
+    with p.frame(s) as f:
+        rhs = call(p, p.T("allocate_const"), args, kwargs).doc
+        p.body(s.body, f)
+    return concise(lhs, rhs, f, is_concise)
+
+
+def _flat(data: Any) -> Any:
+    for x in data:
+        if isinstance(x, (list, tuple)):
+            yield from _flat(x)
+        else:
+            yield x
+
+
+def _printable(values: list[Any]) -> bool:
+    return all(isinstance(v, (int, float)) for v in values)
+
+
+@register(S.AttrStmt)
+def _attr(p: Printer, s: S.AttrStmt) -> Any:
+    is_concise = p.allow_concise()
+    rhs = None
+    if s.attr_key in ("thread_extent", "virtual_thread") and isinstance(s.node, IterVar):
+        rhs = _launch_thread(p, s)
+    if rhs is None:
+        rhs = call(p, p.T("attr"), [p.expr(s.node).doc, str_lit(s.attr_key),
+                                    p.expr(s.value).doc]).doc
+    with p.frame(s) as f:
+        p.body(s.body, f)
+    return concise(None, rhs, f, is_concise)
+
+
+def _launch_thread(p: Printer, s: S.AttrStmt) -> Doc:
+    iv: IterVar = s.node
+    if not p.is_defined(iv.var):
+        frame = p.lowest_def_frame(iv.var) or p.frames[-1]
+        name = p.define(iv.var, frame, iv.var.name_hint)
+        args = [str_lit(iv.thread_tag)]
+        if iv.var.dtype != p.cfg.int_dtype:
+            args.append(dtype_lit(iv.var.dtype))
+        frame.stmts.append(LineDoc(concat(name, " = ", call(p, p.T("env_thread"), args).doc)))
+    return call(p, p.T("launch_thread"), [p.expr(iv.var).doc, p.expr(s.value).doc]).doc
+
+
+@register(S.BufferRealize)
+def _realize(p: Printer, s: S.BufferRealize) -> SDoc:
+    region = S.BufferRegion(s.buffer, s.bounds)
+    args = [p.expr(region).doc, str_lit(s.buffer.scope())]
+    if not _is_one(s.condition):
+        args.append(p.expr(s.condition).doc)
+    with p.frame(s) as f:
+        p.body(s.body, f)
+    return ScopeDoc(concat("with ", call(p, p.T("realize"), args).doc), f.stmts)
+
+
+# ------------------------------------------------------------------------------------ loops
+def _grid(p: Printer, loop: S.For) -> list[S.For]:
+    grid: list[S.For] = []
+    loop_vars: set[int] = set()
+    node: Any = loop
+    while isinstance(node, S.For) and p.cfg.syntax_sugar:
+        if (node.kind != S.ForKind.SERIAL or not _is_zero(node.min) or node.annotations
+                or _uses(node.extent, loop_vars)):
+            break
+        grid.append(node)
+        loop_vars.add(id(node.loop_var))
+        node = node.body
+    return grid
+
+
+def _is_zero(e: Any) -> bool:
+    return isinstance(e, IntImm) and e.value == 0
+
+
+def _uses(e: Any, var_ids: set[int]) -> bool:
+    found = []
+    post_order_visit(e, lambda n: found.append(n) if id(n) in var_ids else None)
+    return bool(found)
+
+
+_KIND = {S.ForKind.PARALLEL: "parallel", S.ForKind.UNROLLED: "unroll",
+         S.ForKind.VECTORIZED: "vectorized", S.ForKind.THREAD_BINDING: "thread_binding"}
+
+
+@register(S.For)
+def _for(p: Printer, loop: S.For) -> SDoc:
+    grid = _grid(p, loop)
+    with p.frame(loop) as f:
+        if len(grid) > 1:
+            lhs = [p.define(g.loop_var, f, g.loop_var.name_hint) for g in grid]
+            rhs = tcall(p, "grid", [g.extent for g in grid]).doc
+            p.body(grid[-1].body, f)
+            return ScopeDoc(concat("for ", join(", ", lhs), " in ", rhs), f.stmts)
+        var = p.define(loop.loop_var, f, loop.loop_var.name_hint)
+        args = [loop.extent] if _is_zero(loop.min) else [loop.min, O.add(loop.min, loop.extent)]
+        kwargs: list[tuple[str, Any]] = []
+        if loop.kind == S.ForKind.THREAD_BINDING:
+            tag = loop.thread_binding.thread_tag if loop.thread_binding is not None else ""
+            kwargs.append(("thread", tag))
+        if loop.annotations:
+            kwargs.append(("annotations", loop.annotations))
+        if loop.kind == S.ForKind.SERIAL:
+            rhs = (call(p, "range", [p.expr(a).doc for a in args]).doc
+                   if not loop.annotations else tcall(p, "serial", args, kwargs).doc)
+        else:
+            rhs = tcall(p, _KIND[loop.kind], args, kwargs).doc
+        p.body(loop.body, f)
+    return ScopeDoc(concat("for ", var, " in ", rhs), f.stmts)
+
+
+def comment(text: str) -> CommentDoc:
+    """A ``# text`` line."""
+    return CommentDoc(text)
+
+
+__all__ = ["concise", "comment", "E", "StringImm"]
