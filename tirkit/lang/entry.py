@@ -4,6 +4,7 @@ behind ``@T.prim_func`` / ``@I.ir_module`` (mirrors ``tvm.script.from_source`` a
 from __future__ import annotations
 
 import ast
+import re
 import inspect
 import textwrap
 from dataclasses import dataclass, field
@@ -106,13 +107,23 @@ def parse_file(source: str, path: str = "<string>") -> list[ParsedUnit]:
     return out
 
 
+_IMPORTS = re.compile(r"^\s*(from|import)\s+(tvm|tirkit)\b", re.M)
+_DEFAULT_IMPORTS = "from tvm.script import tir as T\nfrom tvm.script import ir as I\n"
+
+
 def from_source(source: str, path: str = "<string>") -> Any:
     """Parse TVMScript text to its IR (mirrors ``tvm.script.from_source``): a ``PrimFunc`` or
     ``IRModule`` for a single unit, an ``IRModule`` of the functions when there are several.
 
+    Text without import lines (as printed, where they are comments) reads ``T`` and ``I`` as
+    ``tvm.script.tir``/``tvm.script.ir``, as TVM's ``from_source`` does.
+
     Raises:
         DiagnosticError: carrying every diagnostic when the text has errors or no unit.
     """
+    if not _IMPORTS.search(source):
+        # appended, so every offset and line of ``source`` stays where it is
+        source = source + "\n" + _DEFAULT_IMPORTS
     units = parse_file(source, path)
     diags = [d for u in units for d in u.diagnostics]
     if any(d.severity == 1 for d in diags):

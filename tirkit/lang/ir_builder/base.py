@@ -159,3 +159,13 @@ def rename(v: Any, name: str) -> None:
         object.__setattr__(v, "name", name)
     elif isinstance(v, IterVar):
         object.__setattr__(v.var, "name_hint", name)
+
+
+class ScriptError(ValueError):
+    """An error in a ``T.xxx(...)`` call that names the argument at fault, so the parser can
+    underline exactly it: ``arg`` is a positional index or keyword name, ``item`` an index into a
+    list/tuple argument. Mirrors the ``ValueError``s TVM's IRBuilder raises, with a location."""
+
+    def __init__(self, message: str, arg: int | str | None = None, item: int | None = None):
+        super().__init__(message)
+        self.arg, self.item = arg, item

@@ -15,13 +15,16 @@ from tirkit.ir import PointerType, PrimExpr, PrimType, Range
 from tirkit.ir.dtype import dtype as _dtype
 
 from . import tir_frames as F
-from .base import IRBuilder
+from .base import IRBuilder, ScriptError
+
+
+_WHERE = {F.BlockFrame: "a block", F.PrimFuncFrame: "a prim_func"}
 
 
 def _frame(kind: type, what: str) -> Any:
-    frame = IRBuilder.current().find_frame(kind)
+    frame = IRBuilder.current().find_frame(kind) if IRBuilder.is_in_scope() else None
     if frame is None:
-        raise RuntimeError(f"{what} must be used inside {kind.__name__.replace('Frame', '')}")
+        raise ScriptError(f"{what}() must be inside {_WHERE.get(kind, kind.__name__)}")
     return frame
 
 
@@ -128,7 +131,12 @@ def block(name: str = "", no_realize: bool = False) -> F.BlockFrame:
 
 
 def init() -> F.BlockInitFrame:
-    """The reduction-init part of the enclosing block (``T.init``)."""
+    """The reduction-init part of the enclosing block (``T.init``).
+
+    Raises:
+        ScriptError: outside a block.
+    """
+    _frame(F.BlockFrame, "T.init")
     return F.BlockInitFrame()
 
 
@@ -139,7 +147,7 @@ def where(predicate: Any) -> None:
 
 def _regions(items: Sequence[Any]) -> list[tir.BufferRegion]:
     out = []
-    for item in items:
+    for index, item in enumerate(items):
         if isinstance(item, (list, tuple)):
             out.extend(_regions(item))
         elif isinstance(item, tir.BufferLoad):
@@ -149,18 +157,33 @@ def _regions(items: Sequence[Any]) -> list[tir.BufferRegion]:
         elif isinstance(item, tir.Buffer):
             out.append(tir.BufferRegion.full_region(item))
         else:
-            raise TypeError(f"expected a buffer region such as A[i, 0:4], got {type(item).__name__}")
+            raise ScriptError(f"expected a buffer region such as A[i, 0:4], got "
+                              f"{type(item).__name__}", arg=index)
     return out
 
 
 def reads(*regions: Any) -> None:
-    """Declare the regions the block reads (``T.reads``)."""
-    _frame(F.BlockFrame, "T.reads").reads = _regions(regions)
+    """Declare the regions the block reads (``T.reads``).
+
+    Raises:
+        ScriptError: outside a block, for a non-region argument, or when repeated.
+    """
+    frame = _frame(F.BlockFrame, "T.reads")
+    if frame.reads is not None:
+        raise ScriptError("duplicate T.reads in one block: list every region in one call")
+    frame.reads = _regions(regions)
 
 
 def writes(*regions: Any) -> None:
-    """Declare the regions the block writes (``T.writes``)."""
-    _frame(F.BlockFrame, "T.writes").writes = _regions(regions)
+    """Declare the regions the block writes (``T.writes``).
+
+    Raises:
+        ScriptError: outside a block, for a non-region argument, or when repeated.
+    """
+    frame = _frame(F.BlockFrame, "T.writes")
+    if frame.writes is not None:
+        raise ScriptError("duplicate T.writes in one block: list every region in one call")
+    frame.writes = _regions(regions)
 
 
 def block_attr(attrs: dict[str, Any]) -> None:
@@ -237,21 +260,23 @@ class axis:  # pylint: disable=invalid-name
             the var of an enclosing loop.
         """
         if len(kinds) != len(bindings):
-            raise ValueError(f"T.axis.remap: {len(kinds)} kinds but {len(bindings)} bindings")
+            raise ScriptError(f"T.axis.remap: {len(kinds)} kind(s) but {len(bindings)} "
+                              "binding(s)")
         table = {"S": axis.spatial, "R": axis.reduce}
-        out = []
-        for kind, var in zip(kinds, bindings):
-            if kind not in table:
-                raise ValueError(f"T.axis.remap: unknown kind {kind!r} (expected 'S' or 'R')")
-            out.append(table[kind](_loop_dom(var), var, dtype))
+        bad = [k for k in kinds if k not in table]
+        if bad:
+            raise ScriptError(f"T.axis.remap: invalid iter kind {bad[0]!r} (expected 'S' for "
+                              "spatial or 'R' for reduce)", arg=(0, "kinds"))
+        doms = [_loop_dom(var, i) for i, var in enumerate(bindings)]
+        out = [table[kind](dom, var, dtype) for kind, var, dom in zip(kinds, bindings, doms)]
         return out[0] if len(out) == 1 else out
 
 
-def _loop_dom(var: Any) -> Range:
+def _loop_dom(var: Any, index: int) -> Range:
     for frame in reversed(IRBuilder.current().frames):
         if isinstance(frame, F.ForFrame):
             for v, dom in zip(frame.vars, frame.doms):
                 if v is var:
                     return dom
-    name = getattr(var, "name_hint", repr(var))
-    raise ValueError(f"T.axis.remap: {name} is not the var of an enclosing loop")
+    raise ScriptError("T.axis.remap: each binding must be a loop variable of an enclosing loop",
+                      arg=(1, "bindings"), item=index)

@@ -9,7 +9,7 @@ from tirkit.ir import PointerType, PrimExpr, PrimType, Range
 from tirkit.ir.dtype import dtype as _dtype
 
 from . import tir_frames as F
-from .base import IRBuilder
+from .base import IRBuilder, ScriptError
 
 
 # ------------------------------------------------------------------------------------ loops
@@ -76,8 +76,38 @@ def thread_binding(start: Any, stop: Any = None, thread: str | None = None, *,
         if isinstance(stop, str):
             start, stop, thread = 0, start, stop
         else:
-            raise ValueError("T.thread_binding needs thread='blockIdx.x'/'threadIdx.x'/...")
+            raise ValueError("T.thread_binding needs a thread tag: thread=\"threadIdx.x\", "
+                             "\"blockIdx.x\"...")
+    _check_thread_tag(thread, (2, "thread"))
     return _loop(tir.ForKind.THREAD_BINDING, start, stop, annotations, thread)
+
+
+def range_(*args: Any, annotations: dict[str, Any] | None = None) -> F.ForFrame:
+    """Python's ``range`` inside a prim_func: a serial loop (``range(stop)``,
+    ``range(start, stop)``; a step other than 1 is not supported, as in TVM).
+
+    Raises:
+        TypeError: for more than three arguments; ScriptError: for a step other than 1.
+    """
+    if not 1 <= len(args) <= 3:
+        raise TypeError(f"range expected at most 3 arguments, got {len(args)}" if args
+                        else "range expected at least 1 argument, got 0")
+    if len(args) == 3 and not (isinstance(args[2], int) and args[2] == 1):
+        raise ScriptError("range() with a step is not supported in TVMScript", arg=2)
+    return serial(args[0], args[1] if len(args) > 1 else None, annotations=annotations)
+
+
+range_.__name__ = "range"
+
+THREAD_TAGS = frozenset(
+    [f"{k}.{a}" for k in ("blockIdx", "threadIdx") for a in "xyz"]
+    + ["vthread", "vthread.x", "vthread.y", "vthread.z", "cthread"])
+
+
+def _check_thread_tag(tag: str, arg: Any) -> None:
+    if tag not in THREAD_TAGS:
+        raise ScriptError(f"unknown thread tag {tag!r}: expected one of blockIdx.x/y/z, "
+                          "threadIdx.x/y/z, vthread", arg=arg)
 
 
 def grid(*extents: Any) -> F.ForFrame:
@@ -187,6 +217,7 @@ def launch_thread(thread: Any, extent: Any) -> F.LaunchThreadFrame:
     ``thread`` is an IterVar from ``T.env_thread`` or a tag string like ``"threadIdx.x"``.
     """
     if isinstance(thread, str):
+        _check_thread_tag(thread, (0, "thread"))
         thread = env_thread(thread)
     extent = tir.convert(extent, thread.var.dtype)
     iv = thread.with_changes(dom=Range.from_min_extent(tir.convert(0, extent.dtype), extent))

@@ -19,7 +19,7 @@ from tirkit.ir.span import LineIndex, Span
 from ..ir_builder.base import IRBuilder, IRBuilderFrame
 from ..ir_builder.tir_frames import TIRFrame
 from . import dispatch
-from .evaluator import EvalError, Evaluator, attach_span
+from .evaluator import POISON, EvalError, Evaluator, attach_span
 from .evaluator_ops import bind_target
 from .var_table import VarTable
 
@@ -55,6 +55,8 @@ class Parser:
         self.token = "ir"
         self.builder = IRBuilder()
         self.evaluator = Evaluator(self.table, env, static=static, span_of=self.span_of)
+        self.loop_depth = 0  # enclosing for/while loops (for break/continue)
+        self.s_tir = False  # the current prim_func was declared with s_tir=True
 
     # ------------------------------------------------------------------ entry and plumbing
     def parse(self, tree: Any) -> Any:
@@ -93,7 +95,10 @@ class Parser:
 
     def report(self, node: Any, message: str, code: str = "parse", notes: Sequence[str] = (),
                fixes: Sequence[Fix] = ()) -> None:
-        """Record an error diagnostic at ``node``."""
+        """Record an error diagnostic at ``node`` (follow-on errors of a poisoned name are
+        dropped)."""
+        if code == "poisoned":
+            return
         self.diagnostics.append(Diagnostic.error(code, self.span_of(node), message,
                                                  [Note(n) for n in notes], fixes))
 
@@ -114,17 +119,33 @@ class Parser:
 
     def _visit(self, node: Any, handler: Any) -> None:
         if handler is None:
-            self.report(node, f"{type(node).__name__} statements are not supported in "
-                        f"{self.token} code", code="unsupported")
+            kind = _STATEMENT_NAMES.get(type(node).__name__, f"{type(node).__name__} statements")
+            self.report(node, f"{kind} are not supported in TVMScript", code="unsupported")
             return
         try:
             handler(self, node)
+            return
         except EvalError as err:
             self.report(err.node, err.message, err.code, err.notes)
         except ParseError as err:
             self.report(err.node, err.message, err.code, err.notes, err.fixes)
         except (TypeError, ValueError, RuntimeError, KeyError, IndexError) as err:
             self.report(node, str(err) or type(err).__name__)
+        self.poison(node)
+
+    def poison(self, node: Any) -> None:
+        """After a failed statement, mark the names it would have bound so their uses are not
+        reported again (one error, not a cascade)."""
+        targets = list(getattr(node, "targets", []) or [])
+        for attr in ("target", "optional_vars"):
+            if getattr(node, attr, None) is not None:
+                targets.append(getattr(node, attr))
+        for item in getattr(node, "items", []) or []:
+            if item.optional_vars is not None:
+                targets.append(item.optional_vars)
+        for target in targets:
+            for name_node in _names(target):
+                self.table.add(name_node.id, POISON)
 
     def visit_body(self, stmts: Sequence[Any]) -> None:
         """Visit a statement list (``visit_body``)."""
@@ -145,7 +166,7 @@ class Parser:
         with self.table.frame(), _Throwaway():
             for target in targets:
                 for name_node in _names(target):
-                    self.table.add(name_node.id, tir.Var(name_node.id, "int32"))
+                    self.table.add(name_node.id, POISON)
             self.visit_body(body)
 
     def bind(self, target: Any, value: Any) -> None:
@@ -159,6 +180,14 @@ class Parser:
         for name_node, item in zip(_names(target), _flatten(value)):
             IRBuilder.name(name_node.id, item)
             fill_missing_spans(item, self.span_of(name_node))
+
+
+_STATEMENT_NAMES = {
+    "Import": "import statements", "ImportFrom": "import statements",
+    "FunctionDef": "nested function definitions", "ClassDef": "class definitions",
+    "Try": "try statements", "Raise": "raise statements", "Global": "global statements",
+    "Nonlocal": "nonlocal statements", "Delete": "del statements", "Lambda": "lambdas",
+}
 
 
 class _Throwaway(TIRFrame):

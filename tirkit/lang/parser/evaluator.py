@@ -19,9 +19,10 @@ import builtins
 from typing import Any, Callable, Mapping
 
 from tirkit import tir
-from tirkit.ir import GlobalVar, Node
+from tirkit.ir import GlobalVar, Node, PrimExpr
 from tirkit.ir.span import Span
 
+from ..ir_builder.base import ScriptError
 from .var_table import MISSING, VarTable
 
 Handler = Callable[["Evaluator", Any], Any]
@@ -33,6 +34,16 @@ SAFE_BUILTINS: dict[str, Any] = {
         "min", "range", "reversed", "round", "sorted", "str", "sum", "tuple", "zip", "slice",
         "isinstance", "print")
 }
+
+
+class _Poison:
+    """Bound to names whose definition failed: uses of them are not reported again."""
+
+    def __repr__(self) -> str:
+        return "<error>"
+
+
+POISON: Any = _Poison()
 
 
 class EvalError(Exception):
@@ -66,6 +77,9 @@ class Evaluator:
     def __init__(self, table: VarTable, env: Mapping[str, Any], *, static: bool,
                  span_of: Callable[[Any], Span | None]) -> None:
         self.table, self.env, self.static, self.span_of = table, env, static, span_of
+        # hooks the parser sets: called on every resolved name / attribute of a namespace
+        self.on_name: Callable[[Any, Any], None] | None = None
+        self.on_attribute: Callable[[Any, Any, str], None] | None = None
 
     def eval(self, node: Any) -> Any:
         """Evaluate ``node``; IR built from it gets its span.
@@ -89,7 +103,11 @@ class Evaluator:
     def lookup(self, node: Any, name: str) -> Any:
         """Resolve a name: parser scopes, then the environment, then safe builtins."""
         value = self.table.lookup(name)
+        if value is POISON:
+            raise EvalError(node, "", code="poisoned")
         if value is not MISSING:
+            if self.on_name is not None:
+                self.on_name(node, value)
             return value
         if name in self.env:
             return self.env[name]
@@ -101,8 +119,8 @@ class Evaluator:
 
         candidates = self.table.names() + [n for n in self.env if not n.startswith("_")]
         close = difflib.get_close_matches(name, candidates, n=1)
-        notes = (f"did you mean `{close[0]}`?",) if close else ()
-        raise EvalError(node, f"name {name!r} is not defined", notes, code="undefined-name")
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise EvalError(node, f"name {name!r} is not defined{hint}", code="undefined-name")
 
     def check_callable(self, node: Any, fn: Any) -> None:
         """In static mode, refuse to call anything but trusted callables."""
@@ -152,19 +170,47 @@ def _attribute(ev: Evaluator, node: Any) -> Any:
     value = ev.eval(node.value)
     if node.attr.startswith("__"):
         raise EvalError(node, f"attribute {node.attr!r} cannot be read", code="not-static")
+    if ev.on_attribute is not None:
+        ev.on_attribute(node, value, node.attr)
     try:
         return getattr(value, node.attr)
     except AttributeError:
-        owner = getattr(value, "__name__", type(value).__name__)
-        raise EvalError(node, f"{owner} has no attribute {node.attr!r}",
-                        _suggest(node.attr, dir(value)), code="undefined-name") from None
+        raise _attribute_error(node, value) from None
 
 
-def _suggest(name: str, options: Any) -> tuple[str, ...]:
+def dotted_name(node: Any) -> str | None:
+    """``"T.axis.spatial"`` for a Name/Attribute chain, else ``None``."""
+    kind = type(node).__name__
+    if kind == "Name":
+        return node.id
+    if kind == "Attribute":
+        base = dotted_name(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def _attribute_error(node: Any, value: Any) -> EvalError:
     import difflib  # pylint: disable=import-outside-toplevel
 
-    close = difflib.get_close_matches(name, [o for o in options if not o.startswith("_")], n=1)
-    return (f"did you mean `{close[0]}`?",) if close else ()
+    options = [o for o in dir(value) if not o.startswith("_")]
+    close = difflib.get_close_matches(node.attr, options, n=1)
+    if _is_namespace(value):
+        full = dotted_name(node) or node.attr
+        base = full.rsplit(".", 1)[0]
+        hint = f"; did you mean `{base}.{close[0]}`?" if close else ""
+        return EvalError(node, f"`{full}` is not a TVMScript name{hint}", code="unknown-name")
+    owner = getattr(value, "__name__", type(value).__name__)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return EvalError(node, f"{owner} has no attribute {node.attr!r}{hint}", code="unknown-name")
+
+
+def _is_namespace(value: Any) -> bool:
+    import types  # pylint: disable=import-outside-toplevel
+
+    if isinstance(value, types.ModuleType):
+        return value.__name__.startswith("tirkit.")
+    return isinstance(value, type) and _from_tirkit(value) or \
+        type(value).__name__ == "TirxNamespace"
 
 
 @register("Tuple")
@@ -213,13 +259,16 @@ def _slice(ev: Evaluator, node: Any) -> Any:
 @register("Subscript")
 def _subscript(ev: Evaluator, node: Any) -> Any:
     value = ev.eval(node.value)
+    if isinstance(value, PrimExpr):
+        name = dotted_name(node.value) or "this expression"
+        raise EvalError(node.value, f"{name!r} is not a buffer", code="type")
     index = ev.eval(node.slice)
     return value[index]
 
 
 @register("Call")
 def _call(ev: Evaluator, node: Any) -> Any:
-    fn = ev.eval(node.func)
+    fn = _callee(ev, node)
     args: list[Any] = []
     for a in node.args:
         if type(a).__name__ == "Starred":
@@ -236,8 +285,79 @@ def _call(ev: Evaluator, node: Any) -> Any:
         return tir.Call("int32", fn, args)
     ev.check_callable(node, fn)
     if not callable(fn):
-        raise EvalError(node.func, f"{type(fn).__name__} object is not callable")
-    return fn(*args, **kwargs)
+        what = dotted_name(node.func)
+        raise EvalError(node, f"{what!r} is not callable" if what
+                        else f"{type(fn).__name__} object is not callable", code="type")
+    try:
+        return fn(*args, **kwargs)
+    except ScriptError as err:
+        raise EvalError(_arg_node(node, err.arg, err.item), str(err), code="bad-argument") from err
+    except TypeError as err:
+        raise _call_type_error(node, fn, err) from err
+
+
+def _callee(ev: Evaluator, node: Any) -> Any:
+    try:
+        return ev.eval(node.func)
+    except EvalError as err:
+        plain = type(node.func).__name__ == "Name" and err.code == "undefined-name"
+        if ev.static and (err.code == "not-static" or plain):
+            raise EvalError(node, "this call's value is not known statically: tirkit does not run "
+                            "user code when it reads a file (run the file with Python to use "
+                            "host helpers)", code="not-static") from err
+        raise
+
+
+def _arg_node(node: Any, arg: Any, item: int | None) -> Any:
+    target = node
+    index, name = arg if isinstance(arg, tuple) else (arg, arg)
+    if isinstance(index, int) and index < len(node.args):
+        target = node.args[index]
+    elif isinstance(name, str):
+        target = next((kw.value for kw in node.keywords if kw.arg == name), node)
+    if item is not None and type(target).__name__ in ("List", "Tuple") and \
+            item < len(target.elts):
+        target = target.elts[item]
+    return target
+
+
+def _call_type_error(node: Any, fn: Any, err: TypeError) -> EvalError:
+    import difflib  # pylint: disable=import-outside-toplevel
+    import inspect  # pylint: disable=import-outside-toplevel
+    import re  # pylint: disable=import-outside-toplevel
+
+    text = str(err)
+    name = dotted_name(node.func) or getattr(fn, "__name__", "function")
+    m = re.search(r"unexpected keyword argument '(\w+)'", text)
+    if m:
+        kw = next((k for k in node.keywords if k.arg == m.group(1)), None)
+        try:
+            params = list(inspect.signature(fn).parameters)
+        except (TypeError, ValueError):
+            params = []
+        close = difflib.get_close_matches(m.group(1), params, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        target = _keyword_name_node(kw) if kw is not None else node
+        return EvalError(target, f"{name}() got an unexpected keyword argument "
+                         f"{m.group(1)!r}{hint}", code="bad-argument")
+    text = re.sub(r"^[\w.]+\(\)", f"{name}()", text)
+    text = re.sub(r"missing (\d+) required positional argument", r"missing \1 required argument",
+                  text)
+    return EvalError(node, text, code="bad-argument")
+
+
+class _KeywordName:
+    """The span of a keyword argument's name only (``dtyp`` of ``dtyp="float32"``)."""
+
+    def __init__(self, kw: Any) -> None:
+        span = getattr(kw, "span", None)
+        self.span = None if span is None else span.__class__(
+            span.source_name, span.line, span.column, span.line, span.column + len(kw.arg),
+            span.start_offset, span.start_offset + len(kw.arg))
+
+
+def _keyword_name_node(kw: Any) -> Any:
+    return _KeywordName(kw) if getattr(kw, "span", None) is not None else kw
 
 
 @register("Lambda")

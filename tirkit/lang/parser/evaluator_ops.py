@@ -56,18 +56,35 @@ def _is_ir(*values: Any) -> bool:
 
 
 def binary(name: str, a: Any, b: Any) -> Any:
-    """Apply binary operator ``name`` (Python-``ast`` spelling) with TVMScript semantics."""
+    """Apply binary operator ``name`` (Python-``ast`` spelling) with TVMScript semantics.
+
+    Raises:
+        TypeError: "unsupported operand ..." for operands the operator does not take.
+    """
+    for v in (a, b):
+        if isinstance(v, tir.Buffer):
+            raise TypeError(f"buffer {v.name!r} used as a value: index it (`{v.name}[i]`) or "
+                            f"use `{v.name}.data`")
     if _is_ir(a, b) and name in _IR_BINOPS:
         x, y = auto_broadcast(a, b)
         return _IR_BINOPS[name](x, y)
     if name not in _PY_BINOPS:
-        raise TypeError(f"operator {name} is not supported on {type(a).__name__}")
-    return _PY_BINOPS[name](a, b)
+        raise TypeError(f"unsupported operand: {name} is not defined on {type(a).__name__}")
+    try:
+        return _PY_BINOPS[name](a, b)
+    except TypeError:
+        raise TypeError(f"unsupported operand types for {name}: {type(a).__name__!r} and "
+                        f"{type(b).__name__!r}") from None
 
 
 @register("BinOp")
 def _binop(ev: Evaluator, node: Any) -> Any:
-    return binary(op_name(node.op), ev.eval(node.left), ev.eval(node.right))
+    left, right = ev.eval(node.left), ev.eval(node.right)
+    for value, sub in ((left, node.left), (right, node.right)):
+        if isinstance(value, tir.Buffer):
+            raise EvalError(sub, f"buffer {value.name!r} used as a value: index it "
+                            f"(`{value.name}[i]`) or use `{value.name}.data`", code="type")
+    return binary(op_name(node.op), left, right)
 
 
 @register("UnaryOp")

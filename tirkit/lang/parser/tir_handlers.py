@@ -17,7 +17,7 @@ from ..ir_builder.base import IRBuilderFrame
 from ..ir_builder.tir_frames import ForFrame
 from .core import ParseError, Parser
 from .dispatch import register
-from .evaluator import EvalError, attach_span
+from .evaluator import POISON, EvalError, attach_span
 from tirkit.ir.node import fill_missing_spans
 from .evaluator_ops import binary, op_name
 
@@ -37,28 +37,49 @@ def _is_docstring(node: Any) -> bool:
 @register("tir", "FunctionDef")
 def visit_function_def(self: Parser, node: Any) -> None:
     """``def f(A: T.Buffer(...), n: T.int32) -> ...:`` → a PrimFunc frame."""
-    private = _decorator_flag(self, node, "private")
+    flags = _decorator_flags(self, node)
+    self.s_tir = bool(flags.get("s_tir", False))
     with self.table.frame():
-        self.table.add("range", TS.serial)
-        frame = TB.prim_func(is_private=private)
+        self.table.add("range", TS.range_)
+        frame = TB.prim_func(is_private=bool(flags.get("private", False)))
         with frame:
             TB.func_name(node.name)
             _visit_params(self, node)
             if node.returns is not None:
                 try:
-                    TB.func_ret(_annotation_value(self, node.returns))
+                    TB.func_ret(_return_type(self, node.returns))
                 except EvalError as err:
                     self.report(err.node, err.message, err.code, err.notes)
             body = node.body[1:] if node.body and _is_docstring(node.body[0]) else node.body
             self.visit_body(body)
 
 
-def _decorator_flag(self: Parser, node: Any, key: str) -> bool:
+def _decorator_flags(self: Parser, node: Any) -> dict[str, Any]:
+    """Keyword arguments of the prim_func decorator, evaluated statically (``private``,
+    ``s_tir``); errors in them are reported."""
+    flags: dict[str, Any] = {}
     for deco in getattr(node, "decorator_list", []):
         for kw in getattr(deco, "keywords", []) or []:
-            if kw.arg == key and type(kw.value).__name__ == "Constant":
-                return bool(kw.value.value)
-    return False
+            try:
+                flags[kw.arg] = self.eval_expr(kw.value)
+            except EvalError as err:
+                self.report(err.node, err.message, err.code, err.notes)
+    return flags
+
+
+def _return_type(self: Parser, node: Any) -> Any:
+    """``-> T.int32`` / ``-> T.handle`` / ``-> None``: the function's return ``Type``."""
+    from tirkit.ir.type import PointerType, type_of_dtype  # pylint: disable=import-outside-toplevel
+
+    value = self.eval_expr(node)
+    if value is None:
+        return type_of_dtype("void")
+    if callable(value) and not isinstance(value, PrimExpr):
+        value = value()
+    if isinstance(value, tir.Var):
+        ann = value.type_annotation
+        return ann if isinstance(ann, PointerType) else type_of_dtype(value.dtype)
+    return type_of_dtype(value)
 
 
 def _annotation_value(self: Parser, node: Any) -> Any:
@@ -70,18 +91,22 @@ def _annotation_value(self: Parser, node: Any) -> Any:
 
 def _visit_params(self: Parser, node: Any) -> None:
     args = node.args
+    for default in list(args.defaults) + [d for d in args.kw_defaults if d is not None]:
+        try:
+            self.eval_expr(default)  # TVMScript ignores defaults; they must still be static
+        except EvalError as err:
+            self.report(err.node, err.message, err.code, err.notes)
     for a in list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs):
         if a.annotation is None:
-            self.report(a, f"parameter {a.arg!r} needs a type annotation such as "
-                        "`T.handle`, `T.int32` or `T.Buffer((n,), \"float32\")`",
-                        code="missing-annotation")
-            self.table.add(a.arg, tir.Var(a.arg, "handle"))
+            self.report(a, f"parameter {a.arg!r} has no type annotation: use `T.handle`, "
+                        "`T.int32` or `T.Buffer((n,), \"float32\")`", code="missing-annotation")
+            self.table.add(a.arg, POISON)
             continue
         try:
             value = _annotation_value(self, a.annotation)
         except EvalError as err:
             self.report(err.node, err.message, err.code, err.notes)
-            self.table.add(a.arg, tir.Var(a.arg, "handle"))
+            self.table.add(a.arg, POISON)
             continue
         if not isinstance(value, (tir.Var, tir.Buffer)):
             self.report(a.annotation, f"parameter {a.arg!r}: expected a Buffer or a scalar type, "
@@ -97,19 +122,34 @@ def visit_for(self: Parser, node: Any) -> None:
     try:
         frame = self.eval_expr(node.iter)
         if not isinstance(frame, ForFrame):
-            raise ParseError(node.iter, "a TVMScript for loop must iterate over range(), "
-                             "T.serial/parallel/vectorized/unroll/thread_binding or T.grid, got "
-                             f"{type(frame).__name__}", code="bad-loop")
+            raise ParseError(node.iter, f"{type(frame).__name__} is not a loop range: iterate "
+                             "over range(), T.serial/parallel/vectorized/unroll/thread_binding "
+                             "or T.grid", code="bad-loop")
+        _check_loop_arity(node, frame)
     except (EvalError, ParseError) as err:
         _report_err(self, err)
+        self.loop_depth += 1
         self.recover_body([node.target], node.body)
+        self.loop_depth -= 1
         return
-    with self.table.frame(), frame as loop_vars:
-        try:
+    self.loop_depth += 1
+    try:
+        with self.table.frame(), frame as loop_vars:
             self.bind(node.target, loop_vars)
-        except EvalError as err:
-            _report_err(self, err)
-        self.visit_body(node.body)
+            self.visit_body(node.body)
+    finally:
+        self.loop_depth -= 1
+
+
+def _check_loop_arity(node: Any, frame: ForFrame) -> None:
+    kind = type(node.target).__name__
+    count = len(node.target.elts) if kind in ("Tuple", "List") else 1
+    if count != len(frame.vars) and not (count == 1 and kind == "Name"):
+        raise ParseError(node.iter, f"{len(frame.vars)} extent(s) but {count} loop "
+                         "variable(s)", code="bad-loop")
+    if count == 1 and kind == "Name" and len(frame.vars) != 1:
+        raise ParseError(node.iter, f"{len(frame.vars)} extent(s) but 1 loop variable(s)",
+                         code="bad-loop")
 
 
 def _report_err(self: Parser, err: Any) -> None:
@@ -124,10 +164,16 @@ def visit_while(self: Parser, node: Any) -> None:
         cond = self.eval_expr(node.test)
     except EvalError as err:
         _report_err(self, err)
+        self.loop_depth += 1
         self.recover_body([], node.body)
+        self.loop_depth -= 1
         return
-    with self.table.frame(), TS.While(cond):
-        self.visit_body(node.body)
+    self.loop_depth += 1
+    try:
+        with self.table.frame(), TS.While(cond):
+            self.visit_body(node.body)
+    finally:
+        self.loop_depth -= 1
 
 
 @register("tir", "With")
@@ -144,8 +190,8 @@ def _visit_with_items(self: Parser, node: Any, items: list[Any]) -> None:
     try:
         frame = self.eval_expr(item.context_expr)
         if not isinstance(frame, IRBuilderFrame):
-            raise ParseError(item.context_expr, "`with` needs a TVMScript scope such as "
-                             f"T.block, T.init, T.allocate; got {type(frame).__name__}",
+            raise ParseError(item.context_expr, f"{type(frame).__name__} is not a scope handler: "
+                             "`with` takes T.block, T.init, T.allocate, T.launch_thread...",
                              code="bad-with")
     except (EvalError, ParseError) as err:
         _report_err(self, err)
@@ -231,8 +277,9 @@ def bind_assign_value(self: Parser, target: Any, value: Any) -> Any:
 def _store(self: Parser, target: Any, value: Any, node: Any) -> None:
     buffer = self.eval_expr(target.value)
     if not isinstance(buffer, tir.Buffer):
-        raise ParseError(target.value, f"only buffers can be stored into, got "
-                         f"{type(buffer).__name__}", code="bad-store")
+        name = getattr(target.value, "id", None) or type(buffer).__name__
+        raise ParseError(target.value, f"{name!r} is not a buffer: only buffer elements can be "
+                         "assigned to", code="bad-store")
     index = self.eval_expr(target.slice)
     indices = list(index) if isinstance(index, tuple) else [index]
     if len(indices) != len(buffer.shape):
@@ -319,10 +366,14 @@ def visit_pass(self: Parser, node: Any) -> None:
 @register("tir", "Break")
 def visit_break(self: Parser, node: Any) -> None:
     """``break`` (tirx) → ``Break``."""
+    if self.loop_depth == 0:
+        raise ParseError(node, "'break' outside loop", code="syntax")
     TS.break_()
 
 
 @register("tir", "Continue")
 def visit_continue(self: Parser, node: Any) -> None:
     """``continue`` (tirx) → ``Continue``."""
+    if self.loop_depth == 0:
+        raise ParseError(node, "'continue' not properly in loop", code="syntax")
     TS.continue_()
