@@ -20,13 +20,13 @@ def _vars():
 # ------------------------------------------------------------------------- constructor checks
 def test_buffer_store_wrong_index_count():
     A = decl_buffer((4, 8), "float32", "A")
-    with pytest.raises(ValueError, match="'A': buffer has 2 dimension\\(s\\), got 1 index"):
+    with pytest.raises(ValueError, match=r"buffer 'A' has 2 dimension\(s\) but 1 index"):
         BufferStore(A, 1.0, [0])
 
 
 def test_buffer_load_wrong_index_count():
     A = decl_buffer((4, 8), "float32", "A")
-    with pytest.raises(ValueError, match="'A': buffer has 2 dimension\\(s\\), got 3 index"):
+    with pytest.raises(ValueError, match=r"buffer 'A' has 2 dimension\(s\) but 3 index"):
         BufferLoad(A, [0, 1, 2])
 
 

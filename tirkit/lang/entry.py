@@ -18,10 +18,18 @@ from . import tir as _T
 from .parser import ir_handlers, tir_handlers  # noqa: F401  (register handlers)
 from .parser import evaluator_ops  # noqa: F401  (register operator handlers)
 from .parser.core import Parser
-from .parser.evaluator import EvalError, Evaluator
+from .parser.evaluator import EvalError, Evaluator, NotStatic
 from .parser.var_table import VarTable
 
 NAMESPACES = {"tir": _T, "tirx": _T, "ir": _I}
+
+
+def _namespace(module: str) -> Any:
+    if module == "tirx":
+        from .tirx import TirxNamespace  # pylint: disable=import-outside-toplevel
+
+        return TirxNamespace()
+    return NAMESPACES[module]
 
 
 @dataclass
@@ -39,7 +47,7 @@ class ParsedUnit:
 def module_constants(text: str, aliases: dict[str, str]) -> dict[str, Any]:
     """Values of simple module-level assignments (``N = 128``, ``DT = "float32"``), evaluated in
     static mode; anything not statically known is skipped. Parsing with ``ast`` runs nothing."""
-    env: dict[str, Any] = {alias: NAMESPACES[mod] for alias, mod in aliases.items()}
+    env: dict[str, Any] = {alias: _namespace(mod) for alias, mod in aliases.items()}
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -50,10 +58,21 @@ def module_constants(text: str, aliases: dict[str, str]) -> dict[str, Any]:
             try:
                 value = ev.eval(stmt.value)
             except EvalError:
-                continue
+                value = NotStatic()
             for t in stmt.targets:
                 env[t.id] = value
+        else:
+            for name in _bound_names(stmt):
+                env.setdefault(name, NotStatic())
     return env
+
+
+def _bound_names(stmt: ast.stmt) -> list[str]:
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".")[0] for a in stmt.names]
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [stmt.name]
+    return []
 
 
 def _parse_tree(unit_text: str, line_index: LineIndex, base_offset: int) -> tuple[Any, list]:
@@ -95,15 +114,48 @@ def parse_file(source: str, path: str = "<string>") -> list[ParsedUnit]:
     host = HostFile.parse(source, path)
     line_index = LineIndex(source, path)
     out: list[ParsedUnit] = []
-    host_diags = list(getattr(host, "diagnostics", []))
+    # a unit reports its own syntax errors (more precisely, and all of them)
+    host_diags = [d for d in host.diagnostics if not _inside_unit(d, host.units, line_index)]
+    host_diags += decorator_typos(host, line_index)
     if host_diags:
         out.append(ParsedUnit("<file>", "file", None, host_diags))
     for unit in host.units:
         aliases = dict(unit.aliases) or {"T": "tir", "I": "ir"}
-        env = module_constants(source, aliases)
+        env = module_constants(source, aliases)  # fresh per unit: namespaces carry state
         ir, diags = parse_unit_text(unit.text, env, static=True, line_index=line_index,
                                     base_offset=unit.start, dialect=unit.dialect)
         out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span))
+    return out
+
+
+def _inside_unit(diag: Diagnostic, units: Any, line_index: LineIndex) -> bool:
+    if diag.span is None:
+        return False
+    start, _ = line_index.char_range(diag.span)
+    return any(u.start <= start <= u.end for u in units)
+
+
+_DECORATOR = re.compile(r"^[ \t]*@(([A-Za-z_]\w*)\.([A-Za-z_]\w*))", re.M)
+_UNIT_DECORATORS = ("prim_func", "ir_module")
+
+
+def decorator_typos(host: Any, line_index: LineIndex) -> list[Diagnostic]:
+    """``@T.prim_fun``-style decorators: a T/I name that is close to ``prim_func``/``ir_module``
+    but is not a TVMScript name; the function is then no unit, so say why."""
+    import difflib  # pylint: disable=import-outside-toplevel
+
+    out = []
+    for m in _DECORATOR.finditer(host.text):
+        alias, attr = m.group(2), m.group(3)
+        canonical = host.imports.resolve(f"{alias}.{attr}", m.start())
+        if canonical is None or attr in _UNIT_DECORATORS or \
+                canonical.split(".")[0] not in NAMESPACES or hasattr(_T, attr) or hasattr(_I, attr):
+            continue
+        close = difflib.get_close_matches(attr, _UNIT_DECORATORS, n=1)
+        if close:
+            out.append(Diagnostic.error(
+                "unknown-name", line_index.span(m.start(1), m.end(1)),
+                f"`{m.group(1)}` is not a TVMScript decorator; did you mean `{alias}.{close[0]}`?"))
     return out
 
 

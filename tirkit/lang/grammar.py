@@ -194,7 +194,7 @@ class _Driver:
         if tok.type == "_INDENT" and i + 1 < len(tokens):
             span = self.spans.token(tokens[i + 1])
         if span is None:        # a missing piece: point right after the previous token
-            at = self.prev.end_pos if self.prev is not None else tok.start_pos
+            at = int((self.prev.end_pos if self.prev is not None else tok.start_pos) or 0)
             text = self.spans.text
             width = 1 if at < len(text) and text[at] not in "\r\n" else 0
             span = self.spans.span(at, at + width)
@@ -205,7 +205,8 @@ class _Driver:
         if kind == "BAD_STRING":
             return "unterminated string literal", self.spans.token(tok)
         if kind == "BAD_LONG_STRING":
-            return "unterminated triple-quoted string literal", self.spans.point(tok.start_pos)
+            return ("unterminated triple-quoted string literal",
+                    self.spans.point(int(tok.start_pos or 0)))
         if kind == "BAD_CHAR":
             return f"invalid character '{tok}' (U+{ord(tok[0]):04X})", self.spans.token(tok)
         if kind == "_INDENT":
@@ -235,7 +236,8 @@ class _Driver:
             return f"unexpected end of {where}: expected an expression", None
         if tok.type == "_DEDENT":
             return "unexpected dedent", None
-        return "unexpected end of line" if tok.type == "_NEWLINE" else "unexpected end of input", None
+        where = "line" if tok.type == "_NEWLINE" else "input"
+        return f"unexpected end of {where}", None
 
 
 def _skip_line(tokens: list[Token], i: int) -> int:
@@ -284,7 +286,7 @@ def _parse(text: str, spans: SpanMaker, base_indent: Optional[int]) -> ParseResu
         tree = _Driver(parser, spans, indenter, diagnostics).run(tokens)
         comments = tuple(comment_of(tok, text, spans) for tok in comment_tokens)
     finally:
-        CONTEXT.spans, CONTEXT.text, CONTEXT.diagnostics = None, "", []
+        CONTEXT.spans, CONTEXT.text, CONTEXT.diagnostics = None, "", []  # type: ignore[assignment]
         CONTEXT.bare_tuples = set()
     if tree is None and not diagnostics:
         tree = S.Module((), span=spans.span(0, len(text)))

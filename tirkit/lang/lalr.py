@@ -160,12 +160,11 @@ class LalrState:
                     top = chains[key] = self._unit_chain(key)
                 states[-1] = top
                 continue
-            else:
-                children = values[-size:] if size else []
-                if size:
-                    del states[-size:]
-                    del values[-size:]
-                value = callback(children)
+            children = values[-size:] if size else []
+            if size:
+                del states[-size:]
+                del values[-size:]
+            value = callback(children)
             states.append(actions[states[-1]][origin][1])
             values.append(value)
 

@@ -108,7 +108,7 @@ class SpanMaker:
 
     def token(self, tok: Token) -> Span:
         """The span of a Lark token."""
-        return self.span(tok.start_pos, tok.end_pos)
+        return self.span(tok.start_pos, tok.end_pos)  # type: ignore[arg-type]  # set by lexer
 
     def point(self, offset: int) -> Span:
         """A zero-width span at unit character ``offset``."""
@@ -132,7 +132,7 @@ class Scanner:
         # Leading blanks are skipped by the same match (they are an ignored terminal).
         self.pattern = re.compile(f"[\\t\\f ]*(?:{alternatives})")
         self.ignore = frozenset(lexer.ignore_types) - {"COMMENT"}
-        unless = lexer.callback["NAME"].scanner.terminals
+        unless = getattr(lexer.callback["NAME"], "scanner").terminals
         self.keywords = {t.pattern.value: t.name for t in unless}
 
     def tokens(self, text: str, comments: list[Token]) -> list[Token]:
@@ -150,7 +150,7 @@ class Scanner:
                     out.append(new("BAD_CHAR", text[pos], pos, None, None, None, None, pos + 1))
                     pos += 1
                 continue
-            kind, end = found.lastgroup, found.end()
+            kind, end = found.lastgroup or "", found.end()
             if kind == "LINE_CONT" and out and out[-1].type == "_NEWLINE" \
                     and text[found.start(kind) - 1] == "\n":
                 out[-1] = _continued_newline(out[-1], text, end)
@@ -265,12 +265,12 @@ class IndentProcessor:
         brackets = self.unclosed
         if not brackets:
             self._error(tok, f"unmatched '{tok}'")
-            self.flagged.add(tok.start_pos)
+            self.flagged.add(int(tok.start_pos or 0))
         elif _PAIRS[brackets[-1].type] != tok.type:
             opening = brackets[-1]
             self._error(tok, f"closing parenthesis '{tok}' does not match opening "
                              f"parenthesis '{opening}'")
-            self.flagged.add(tok.start_pos)
+            self.flagged.add(int(tok.start_pos or 0))
             brackets.clear()
         else:
             brackets.pop()

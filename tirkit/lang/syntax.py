@@ -22,7 +22,7 @@ from typing import Iterator, Optional
 
 from ..ir.span import Span
 
-_NODE = dict(frozen=True, slots=True)
+_NODE = {"frozen": True, "slots": True}
 
 
 @dataclass(**_NODE)
@@ -166,7 +166,8 @@ class AugAssign(StmtNode):
 
 @dataclass(**_NODE)
 class AnnAssign(StmtNode):
-    """``target: annotation [= value]``; ``simple`` is 1 for a bare name (TVM: ``doc.AnnAssign``)."""
+    """``target: annotation [= value]``; ``simple`` is 1 for a bare name
+    (TVM: ``doc.AnnAssign``)."""
 
     target: ExprNode
     annotation: ExprNode
@@ -536,10 +537,10 @@ In = _op(CmpOpNode, "In", "in")
 NotIn = _op(CmpOpNode, "NotIn", "not in")
 
 #: Operator class by source spelling, per syntactic position.
-BINARY_OPERATORS: dict[str, type] = {c.symbol: c for c in (
+BINARY_OPERATORS: dict[str, type] = {getattr(c, "symbol"): c for c in (
     Add, Sub, Mult, MatMult, Div, FloorDiv, Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd)}
-UNARY_OPERATORS: dict[str, type] = {c.symbol: c for c in (Not, Invert, UAdd, USub)}
-COMPARISON_OPERATORS: dict[str, type] = {c.symbol: c for c in (
+UNARY_OPERATORS: dict[str, type] = {getattr(c, "symbol"): c for c in (Not, Invert, UAdd, USub)}
+COMPARISON_OPERATORS: dict[str, type] = {getattr(c, "symbol"): c for c in (
     Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn)}
 
 

@@ -31,7 +31,7 @@ class ParseContext:
     __slots__ = ("spans", "text", "diagnostics", "bare_tuples")
 
     def __init__(self) -> None:
-        self.spans: SpanMaker | None = None
+        self.spans: SpanMaker = None  # type: ignore[assignment]  # set during each parse
         self.text = ""
         self.diagnostics: list[Diagnostic] = []
         self.bare_tuples: set[int] = set()
@@ -66,7 +66,7 @@ def _edge(x: Any, last: bool) -> int:
     if isinstance(x, Token):
         if x.type in _LAYOUT:
             return -1
-        return x.end_pos if last else x.start_pos
+        return x.end_pos if last else x.start_pos  # type: ignore[return-value]  # set by lexer
     if isinstance(x, list):
         for item in (reversed(x) if last else x):
             found = _edge(item, last)
@@ -107,8 +107,14 @@ def _empty_arguments(at: Span) -> S.arguments:
     return S.arguments((), (), None, (), (), None, (), span=at)
 
 
+def _spans() -> SpanMaker:
+    spans = CONTEXT.spans
+    assert spans is not None, "tree callbacks run inside a parse only"
+    return spans
+
+
 def _after(tok: Token) -> Span:
-    return CONTEXT.spans.point(tok.end_pos)
+    return _spans().point(int(tok.end_pos or 0))
 
 
 class TreeBuilder(Transformer):
@@ -560,7 +566,7 @@ def _literal(tok: Token) -> tuple[object, str]:
             return _pyast.literal_eval(tok), prefix
         except (SyntaxError, ValueError) as err:
             CONTEXT.diagnostics.append(Diagnostic.error(
-                "syntax", CONTEXT.spans.token(tok), f"invalid string literal: {err.msg}"
+                "syntax", _spans().token(tok), f"invalid string literal: {err.msg}"
                 if isinstance(err, SyntaxError) else f"invalid string literal: {err}"))
             return "", prefix
 
@@ -574,7 +580,7 @@ def _check_fstring(tok: Token) -> None:
             _pyast.parse(str(tok), mode="eval")
         except SyntaxError as err:
             CONTEXT.diagnostics.append(Diagnostic.error(
-                "syntax", CONTEXT.spans.token(tok), f"invalid f-string: {err.msg}"))
+                "syntax", _spans().token(tok), f"invalid f-string: {err.msg}"))
 
 
 def string_node(tokens: list) -> S.ExprNode:
@@ -584,11 +590,11 @@ def string_node(tokens: list) -> S.ExprNode:
     if any(value is None for value, _ in literals):
         return S.JoinedStr(CONTEXT.text[tokens[0].start_pos:tokens[-1].end_pos], span=span)
     values = [value for value, _ in literals]
-    kinds = {isinstance(v, bytes) for v in values}
-    if len(kinds) > 1:
+    chunks = [v for v in values if isinstance(v, bytes)]
+    texts = [v for v in values if isinstance(v, str)]
+    if chunks and texts:
         CONTEXT.diagnostics.append(Diagnostic.error(
             "syntax", span, "cannot mix bytes and nonbytes literals"))
-        values = [v for v in values if not isinstance(v, bytes)]
-    value = b"".join(values) if kinds == {True} else "".join(values)
+    value: object = "".join(texts) if texts else b"".join(chunks)
     kind = "u" if tokens[0][0] == "u" else None
     return S.Constant(value, kind, span=span)

@@ -314,8 +314,8 @@ class BufferLoad(PrimExpr):
     def __post_init__(self) -> None:
         indices = _index_list(self.indices)
         if len(indices) != len(self.buffer.shape) and self.buffer.shape:
-            raise ValueError(f"BufferLoad from {self.buffer.name!r}: buffer has "
-                             f"{len(self.buffer.shape)} dimension(s), got {len(indices)} index(es)")
+            raise ValueError(f"buffer {self.buffer.name!r} has {len(self.buffer.shape)} "
+                             f"dimension(s) but {len(indices)} index(es) are given")
         _set(self, "indices", indices)
         lanes = indices[-1].dtype.lanes if indices else 1
         _set(self, "dtype", self.buffer.dtype.with_lanes(self.buffer.dtype.lanes * lanes))

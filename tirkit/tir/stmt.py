@@ -106,8 +106,8 @@ class BufferStore(Stmt):
             indices = (indices,)
         indices = tuple(_expr(i) for i in indices)
         if len(indices) != len(self.buffer.shape) and self.buffer.shape:
-            raise ValueError(f"BufferStore to {self.buffer.name!r}: buffer has "
-                             f"{len(self.buffer.shape)} dimension(s), got {len(indices)} index(es)")
+            raise ValueError(f"buffer {self.buffer.name!r} has {len(self.buffer.shape)} "
+                             f"dimension(s) but {len(indices)} index(es) are given")
         value = _expr(self.value, self.buffer.dtype)
         if value.dtype.element_of() != self.buffer.dtype.element_of():
             raise TypeError(f"BufferStore to {self.buffer.name!r}: value dtype {value.dtype} "

@@ -1,4 +1,6 @@
 # Static mode: calls to Python functions are not evaluated, so their values are not known statically.
+import math
+
 from tvm.script import tir as T
 
 
@@ -25,6 +27,6 @@ def helper_shape(A: T.Buffer((compute_segment(64, 8),), "float32")):  # error: n
 
 # a non-literal module attribute (the math module is never imported by the evaluator)
 @T.prim_func
-def module_attr_shape(A: T.Buffer((int(2.5 * 4),), "float32")):  # error: not known statically
-#                                  ^^^^^^^^^^^^
+def module_attr_shape(A: T.Buffer((math.floor(2.5),), "float32")):  # error: not known statically
+#                                  ^^^^^^^^^^^^^^^
     A[0] = T.float32(0)

@@ -166,6 +166,7 @@ class ScriptError(ValueError):
     underline exactly it: ``arg`` is a positional index or keyword name, ``item`` an index into a
     list/tuple argument. Mirrors the ``ValueError``s TVM's IRBuilder raises, with a location."""
 
-    def __init__(self, message: str, arg: int | str | None = None, item: int | None = None):
+    def __init__(self, message: str, arg: Any = None, item: int | None = None,
+                 code: str = "bad-argument"):
         super().__init__(message)
-        self.arg, self.item = arg, item
+        self.arg, self.item, self.code = arg, item, code

@@ -24,7 +24,8 @@ _WHERE = {F.BlockFrame: "a block", F.PrimFuncFrame: "a prim_func"}
 def _frame(kind: type, what: str) -> Any:
     frame = IRBuilder.current().find_frame(kind) if IRBuilder.is_in_scope() else None
     if frame is None:
-        raise ScriptError(f"{what}() must be inside {_WHERE.get(kind, kind.__name__)}")
+        raise ScriptError(f"{what}() must be inside {_WHERE.get(kind, kind.__name__)}",
+                          code="context")
     return frame
 
 

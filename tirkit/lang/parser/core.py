@@ -56,6 +56,32 @@ class Parser:
         self.builder = IRBuilder()
         self.evaluator = Evaluator(self.table, env, static=static, span_of=self.span_of)
         self.loop_depth = 0  # enclosing for/while loops (for break/continue)
+        self.recovering = 0  # > 0 while visiting a body whose scope header failed
+        self.iter_binding_nodes: dict[int, tuple[str, Any]] = {}  # iter var -> (name, node)
+        self.evaluator.on_name = self._check_block_scope
+        from ..ir_builder import tir_api  # pylint: disable=import-outside-toplevel
+
+        ax = tir_api.axis
+        self.evaluator.binding_funcs = {ax.spatial, ax.reduce, ax.scan, ax.opaque, ax.remap,
+                                        tir_api.where}
+
+    def _check_block_scope(self, node: Any, value: Any) -> None:
+        """A loop var of a loop outside the innermost block (with iter vars) may only appear in
+        that block's bindings (``T.axis.*``, ``T.where``), as TVM's well-formedness check says."""
+        if not isinstance(value, tir.Var) or self.evaluator.binding_depth:
+            return
+        from ..ir_builder.tir_frames import BlockFrame, ForFrame  # pylint: disable=import-outside-toplevel
+
+        frames = self.builder.frames
+        inner = next((k for k in range(len(frames) - 1, -1, -1)
+                      if isinstance(frames[k], BlockFrame)), None)
+        if inner is None or not frames[inner].iter_vars:
+            return
+        for frame in frames[:inner]:
+            if isinstance(frame, ForFrame) and any(v is value for v in frame.vars):
+                raise EvalError(node, f"loop variable {value.name_hint!r} is used inside block "
+                                f"{frames[inner].name!r}: use the block's iter vars",
+                                code="scope")
         self.s_tir = False  # the current prim_func was declared with s_tir=True
 
     # ------------------------------------------------------------------ entry and plumbing
@@ -97,7 +123,7 @@ class Parser:
                fixes: Sequence[Fix] = ()) -> None:
         """Record an error diagnostic at ``node`` (follow-on errors of a poisoned name are
         dropped)."""
-        if code == "poisoned":
+        if code == "poisoned" or (code == "context" and self.recovering):
             return
         self.diagnostics.append(Diagnostic.error(code, self.span_of(node), message,
                                                  [Note(n) for n in notes], fixes))
@@ -163,11 +189,15 @@ class Parser:
     def recover_body(self, targets: Sequence[Any], body: Sequence[Any]) -> None:
         """Visit ``body`` after its header failed: names in ``targets`` become placeholder vars
         and the IR built is discarded; only the diagnostics remain."""
-        with self.table.frame(), _Throwaway():
-            for target in targets:
-                for name_node in _names(target):
-                    self.table.add(name_node.id, POISON)
-            self.visit_body(body)
+        self.recovering += 1
+        try:
+            with self.table.frame(), _Throwaway():
+                for target in targets:
+                    for name_node in _names(target):
+                        self.table.add(name_node.id, POISON)
+                self.visit_body(body)
+        finally:
+            self.recovering -= 1
 
     def bind(self, target: Any, value: Any) -> None:
         """Bind an assignment/loop target to ``value``, naming IR vars and buffers after it."""

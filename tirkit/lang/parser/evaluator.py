@@ -46,6 +46,14 @@ class _Poison:
 POISON: Any = _Poison()
 
 
+class NotStatic:
+    """What a module-level name bound by an import, a def or a non-static assignment stands for
+    in static mode: using it is an error saying its value is not known statically."""
+
+    def __repr__(self) -> str:
+        return "<not known statically>"
+
+
 class EvalError(Exception):
     """A parse-time expression could not be evaluated; carries the syntax ``node`` to blame."""
 
@@ -80,6 +88,9 @@ class Evaluator:
         # hooks the parser sets: called on every resolved name / attribute of a namespace
         self.on_name: Callable[[Any, Any], None] | None = None
         self.on_attribute: Callable[[Any, Any, str], None] | None = None
+        # calls whose arguments may use loop vars inside a block (T.axis.*, T.where)
+        self.binding_funcs: set[Any] = set()
+        self.binding_depth = 0
 
     def eval(self, node: Any) -> Any:
         """Evaluate ``node``; IR built from it gets its span.
@@ -110,7 +121,11 @@ class Evaluator:
                 self.on_name(node, value)
             return value
         if name in self.env:
-            return self.env[name]
+            value = self.env[name]
+            if isinstance(value, NotStatic):
+                raise EvalError(node, f"the value of {name!r} is not known statically: tirkit "
+                                "does not run user code when it reads a file", code="not-static")
+            return value
         if name in SAFE_BUILTINS:
             return SAFE_BUILTINS[name]
         if not self.static and hasattr(builtins, name):
@@ -174,7 +189,9 @@ def _attribute(ev: Evaluator, node: Any) -> Any:
         ev.on_attribute(node, value, node.attr)
     try:
         return getattr(value, node.attr)
-    except AttributeError:
+    except AttributeError as err:
+        if getattr(value, "__tirkit_exact_errors__", False):
+            raise EvalError(node, str(err), code="unknown-name") from None
         raise _attribute_error(node, value) from None
 
 
@@ -193,7 +210,8 @@ def _attribute_error(node: Any, value: Any) -> EvalError:
     import difflib  # pylint: disable=import-outside-toplevel
 
     options = [o for o in dir(value) if not o.startswith("_")]
-    close = difflib.get_close_matches(node.attr, options, n=1)
+    explicit = getattr(value, "__tirkit_suggest__", {}).get(node.attr)
+    close = [explicit] if explicit else difflib.get_close_matches(node.attr, options, n=1)
     if _is_namespace(value):
         full = dotted_name(node) or node.attr
         base = full.rsplit(".", 1)[0]
@@ -269,6 +287,15 @@ def _subscript(ev: Evaluator, node: Any) -> Any:
 @register("Call")
 def _call(ev: Evaluator, node: Any) -> Any:
     fn = _callee(ev, node)
+    binding = fn in ev.binding_funcs
+    ev.binding_depth += binding
+    try:
+        return _call_with(ev, node, fn)
+    finally:
+        ev.binding_depth -= binding
+
+
+def _call_with(ev: Evaluator, node: Any, fn: Any) -> Any:
     args: list[Any] = []
     for a in node.args:
         if type(a).__name__ == "Starred":
@@ -291,9 +318,23 @@ def _call(ev: Evaluator, node: Any) -> Any:
     try:
         return fn(*args, **kwargs)
     except ScriptError as err:
-        raise EvalError(_arg_node(node, err.arg, err.item), str(err), code="bad-argument") from err
+        raise EvalError(_arg_node(node, err.arg, err.item), str(err), code=err.code) from err
     except TypeError as err:
         raise _call_type_error(node, fn, err) from err
+    except ValueError as err:
+        raise EvalError(_dtype_arg_node(node, str(err)), str(err), code="bad-argument") from err
+
+
+def _dtype_arg_node(node: Any, message: str) -> Any:
+    """For "unknown dtype 'x'", the string literal argument spelling ``x``; else the call."""
+    import re  # pylint: disable=import-outside-toplevel
+
+    m = re.match(r"unknown dtype '(.*?)'", message)
+    if m:
+        for arg in list(node.args) + [kw.value for kw in node.keywords]:
+            if type(arg).__name__ == "Constant" and arg.value == m.group(1):
+                return arg
+    return node
 
 
 def _callee(ev: Evaluator, node: Any) -> Any:

@@ -182,8 +182,8 @@ def bind_target(ev: Evaluator, target: Any, value: Any) -> None:
     elif kind in ("Tuple", "List"):
         values = list(value)
         if len(values) != len(target.elts):
-            raise EvalError(target, f"cannot unpack {len(values)} value(s) into "
-                            f"{len(target.elts)} target(s)")
+            raise EvalError(target, f"expected {len(target.elts)} values to unpack, got "
+                            f"{len(values)}")
         for t, v in zip(target.elts, values):
             bind_target(ev, t, v)
     else:

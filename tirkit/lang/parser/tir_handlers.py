@@ -14,7 +14,7 @@ from tirkit.ir import PrimExpr
 from ..ir_builder import tir_api as TB
 from ..ir_builder import tir_stmts as TS
 from ..ir_builder.base import IRBuilderFrame
-from ..ir_builder.tir_frames import ForFrame
+from ..ir_builder.tir_frames import BlockFrame, ForFrame, PrimFuncFrame
 from .core import ParseError, Parser
 from .dispatch import register
 from .evaluator import POISON, EvalError, attach_span
@@ -37,8 +37,14 @@ def _is_docstring(node: Any) -> bool:
 @register("tir", "FunctionDef")
 def visit_function_def(self: Parser, node: Any) -> None:
     """``def f(A: T.Buffer(...), n: T.int32) -> ...:`` → a PrimFunc frame."""
+    if self.builder.find_frame(PrimFuncFrame) is not None:
+        raise ParseError(_Keyword(node, "def"), "nested function definitions are not supported "
+                         "in TVMScript", code="unsupported")
     flags = _decorator_flags(self, node)
     self.s_tir = bool(flags.get("s_tir", False))
+    for value in self.evaluator.env.values():
+        if type(value).__name__ == "TirxNamespace":
+            value.s_tir = self.s_tir
     with self.table.frame():
         self.table.add("range", TS.range_)
         frame = TB.prim_func(is_private=bool(flags.get("private", False)))
@@ -52,6 +58,16 @@ def visit_function_def(self: Parser, node: Any) -> None:
                     self.report(err.node, err.message, err.code, err.notes)
             body = node.body[1:] if node.body and _is_docstring(node.body[0]) else node.body
             self.visit_body(body)
+
+
+class _Keyword:
+    """Stands for a statement's leading keyword (``def``, ``try``) in a diagnostic."""
+
+    def __init__(self, node: Any, keyword: str) -> None:
+        span = getattr(node, "span", None)
+        self.span = None if span is None else span.__class__(
+            span.source_name, span.line, span.column, span.line, span.column + len(keyword),
+            span.start_offset, span.start_offset + len(keyword))
 
 
 def _decorator_flags(self: Parser, node: Any) -> dict[str, Any]:
@@ -202,6 +218,8 @@ def _visit_with_items(self: Parser, node: Any, items: list[Any]) -> None:
         if item.optional_vars is not None:
             self.bind(item.optional_vars, value)
         _visit_with_items(self, node, items[1:])
+        if isinstance(frame, BlockFrame):
+            check_block_bindings(self, frame)
 
 
 @register("tir", "If")
@@ -241,15 +259,48 @@ def _assign(self: Parser, target: Any, value: Any, node: Any) -> None:
         _store(self, target, value, node)
     elif kind == "Name":
         self.table.add(target.id, bind_assign_value(self, target, value))
+        _note_iter_binding(self, target.id, value, node.value)
     elif kind in ("Tuple", "List"):
         values = list(value)
         if len(values) != len(target.elts):
-            raise ParseError(target, f"cannot unpack {len(values)} value(s) into "
-                             f"{len(target.elts)} target(s)")
+            raise ParseError(target, f"expected {len(target.elts)} values to unpack, got "
+                             f"{len(values)}")
         for t, v in zip(target.elts, values):
             _assign(self, t, v, node)
     else:
         raise ParseError(target, f"cannot assign to a {kind}")
+
+
+def _note_iter_binding(self: Parser, name: str, value: Any, value_node: Any) -> None:
+    """Remember where ``vi = T.axis.spatial(8, i)`` named an iter var, for the domain check
+    when its block closes."""
+    block = self.builder.find_frame(BlockFrame)
+    if block is not None and block.iter_vars and block.iter_vars[-1].var is value:
+        self.iter_binding_nodes[id(value)] = (name, value_node)
+
+
+def check_block_bindings(self: Parser, block: BlockFrame) -> None:
+    """Each binding of a block without ``T.where`` must stay inside its iter var's domain over
+    the enclosing loops' ranges (TVM's well-formedness check)."""
+    from tirkit.arith import Analyzer  # pylint: disable=import-outside-toplevel
+
+    if block.predicate is not None:
+        return
+    ana = Analyzer()
+    for frame in self.builder.frames:
+        if isinstance(frame, ForFrame):
+            for v, dom in zip(frame.vars, frame.doms):
+                ana.bind(v, dom)
+    for iv, binding in zip(block.iter_vars, block.iter_values):
+        lo, ext = iv.dom.min, iv.dom.extent
+        where = self.iter_binding_nodes.get(id(iv.var))
+        if where is None or not isinstance(lo, tir.IntImm) or not isinstance(ext, tir.IntImm):
+            continue
+        bound = ana.const_int_bound(binding)
+        if bound.min_value < lo.value or bound.max_value > lo.value + ext.value - 1:
+            shown = getattr(binding, "name_hint", None) or binding
+            self.report(where[1], f"binding {str(shown)!r} of {where[0]!r} exceeds its domain "
+                        f"[{lo.value}, {lo.value + ext.value})", code="bad-binding")
 
 
 def bind_assign_value(self: Parser, target: Any, value: Any) -> Any:
@@ -286,8 +337,33 @@ def _store(self: Parser, target: Any, value: Any, node: Any) -> None:
         raise ParseError(target, f"buffer {buffer.name!r} has {len(buffer.shape)} dimension(s) "
                          f"but {len(indices)} index(es) are given", code="rank-mismatch")
     indices = [_slice_to_ramp(i) for i in indices]
+    _check_store(buffer, value, indices, target, node)
     TS.buffer_store(buffer, value, indices)
     attach_span(self.builder.last_frame().stmts[-1], self.span_of(node))  # type: ignore[union-attr]
+
+
+def _check_store(buffer: tir.Buffer, value: Any, indices: list, target: Any, node: Any) -> None:
+    index_nodes = getattr(target.slice, "elts", None) or [target.slice]
+    for idx, sub in zip(indices, index_nodes):
+        if isinstance(idx, (PrimExpr, float)) and not isinstance(idx, int):
+            t = tir.convert(idx).dtype
+            if not (t.is_int() or t.is_uint()):
+                raise ParseError(sub, f"a buffer index must be an integer, got {t}",
+                                 code="dtype")
+    value_node = getattr(node, "value", node)
+    if not isinstance(value, PrimExpr):
+        return
+    lanes = tir.convert(indices[-1]).dtype.lanes if indices else 1
+    want = buffer.dtype.with_lanes(buffer.dtype.lanes * lanes)
+    if value.dtype.element_of() != buffer.dtype.element_of() and not value.dtype.is_handle() \
+            and value.dtype.lanes == want.lanes:
+        return  # a Python-number store or a cast the constructor reports precisely
+    if value.dtype.is_handle() or value.dtype.element_of() != buffer.dtype.element_of():
+        raise ParseError(value_node, f"cannot store a value of dtype {value.dtype} into buffer "
+                         f"{buffer.name!r} of dtype {buffer.dtype}", code="dtype")
+    if value.dtype.lanes != want.lanes:
+        raise ParseError(value_node, f"the value has {value.dtype.lanes} lanes but the store to "
+                         f"{buffer.name!r} writes {want.lanes}", code="dtype")
 
 
 def _slice_to_ramp(index: Any) -> Any:
