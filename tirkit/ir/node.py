@@ -140,7 +140,7 @@ def fill_missing_spans(root: Any, span: Any) -> None:
             stack.extend(obj.keys())
             stack.extend(obj.values())
             continue
-        if not isinstance(obj, Node) or id(obj) in seen:
+        if not isinstance(obj, Node) or id(obj) in seen or getattr(obj, "__interned__", False):
             continue
         seen.add(id(obj))
         if obj.span is None:

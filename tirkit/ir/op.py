@@ -41,6 +41,8 @@ class Op(BaseExpr):
     doc: str = ""
     attrs: dict[str, Any] = field(default_factory=dict)
 
+    __interned__ = True  # one object per name, shared by every Call: it has no source span
+
     def __hash__(self) -> int:
         return hash(self.name)
 

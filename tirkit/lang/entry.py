@@ -99,7 +99,23 @@ def parse_unit_text(unit_text: str, env: dict[str, Any], *, static: bool,
         from .complete import script_complete  # pylint: disable=import-outside-toplevel
 
         ir = script_complete(ir)
+        problem = _well_formed_problem(ir)
+        if problem is not None:
+            diags.append(Diagnostic.error("well-formed", getattr(ir, "span", None), problem))
+            ir = None
     return ir, diags
+
+
+def _well_formed_problem(ir: Any) -> str | None:
+    """TVM's well-formedness check on freshly parsed IR (every var defined before use, block
+    iter vars used only inside their block...); the message, or ``None``."""
+    from tirkit.tir.analysis import verify_well_formed  # pylint: disable=import-outside-toplevel
+
+    try:
+        verify_well_formed(ir)
+    except ValueError as err:
+        return str(err)
+    return None
 
 
 def parse_file(source: str, path: str = "<string>") -> list[ParsedUnit]:

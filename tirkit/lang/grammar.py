@@ -2,7 +2,8 @@
 :mod:`tirkit.lang.syntax` tree, collecting comments and syntax diagnostics.
 
 TVM's parser hands the source to Python's ``ast.parse`` and stops at the first
-``SyntaxError``; here an LALR(1) Lark parser reports every syntax error of a unit: after an
+``SyntaxError``; here the LALR(1) table Lark builds from the grammar (run by
+:mod:`tirkit.lang.lalr`) reports every syntax error of a unit: after an
 error it discards the broken statement (classic yacc-style recovery: pop the parser stack to
 the innermost point where a statement may start, skip the rest of the offending line, and the
 indented block under a broken header) and carries on with the next one.
@@ -22,7 +23,7 @@ from lark import Lark, Token
 from lark.lark import PostLex
 
 from ..ir.diagnostics import Diagnostic
-from ..ir.span import LineIndex
+from ..ir.span import LineIndex, Span
 from . import syntax as S
 from .lalr import LalrState, ParseError, Tables
 from .lexing import Comment, IndentProcessor, Scanner, SpanMaker, comment_of
@@ -192,7 +193,7 @@ class _Driver:
             return              # the bracket matcher has said it already
         message, span = self._message(tok, expected)
         if tok.type == "_INDENT" and i + 1 < len(tokens):
-            span = self.spans.token(tokens[i + 1])
+            span = self._word(tokens[i + 1])
         if span is None:        # a missing piece: point right after the previous token
             at = int((self.prev.end_pos if self.prev is not None else tok.start_pos) or 0)
             text = self.spans.text
@@ -200,10 +201,19 @@ class _Driver:
             span = self.spans.span(at, at + width)
         self.diagnostics.append(Diagnostic.error("syntax", span, message))
 
+    def _word(self, tok: Token) -> Span:
+        """The span from ``tok`` to the next blank: what carets underline for errors about a
+        whole line (unexpected indent, missing block, unterminated string)."""
+        text, start = self.spans.text, int(tok.start_pos or 0)
+        end = start + 1
+        while end < len(text) and text[end] not in " \t\f\r\n":
+            end += 1
+        return self.spans.span(start, end)
+
     def _message(self, tok: Token, expected: set[str]):
         kind = tok.type
         if kind == "BAD_STRING":
-            return "unterminated string literal", self.spans.token(tok)
+            return "unterminated string literal", self._word(tok)
         if kind == "BAD_LONG_STRING":
             return ("unterminated triple-quoted string literal",
                     self.spans.point(int(tok.start_pos or 0)))
@@ -212,8 +222,7 @@ class _Driver:
         if kind == "_INDENT":
             return "unexpected indent", None
         if "_INDENT" in expected:
-            return "expected an indented block", (None if kind in _LAYOUT
-                                                  else self.spans.token(tok))
+            return "expected an indented block", (None if kind in _LAYOUT else self._word(tok))
         if kind in _LAYOUT:
             return self._layout_message(tok, expected)
         if len(expected) == 1:

@@ -15,8 +15,9 @@ def let_assign(A: T.Buffer((16,), "float32"), n: T.int32):
 @T.prim_func
 def let_legacy(A: T.Buffer((8,), "int32")):
     x = T.int32()
+    y = T.int32()
     with T.let(x, 3):
-        A[x] = T.let(x, 4, x * 2)
+        A[x] = T.let(y, 4, y * 2)
 
 
 # T.Let expression with a where-dict

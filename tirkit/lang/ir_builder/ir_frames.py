@@ -27,7 +27,7 @@ class IRModuleFrame(IRBuilderFrame):
         self.functions[self.decl_function(name)] = func
 
     def exit(self) -> None:
-        IRBuilder.current().set_result(IRModule(self.functions, self.attrs))
+        IRBuilder.current().set_result(IRModule(self.functions, self.attrs, span=self.span))
 
 
 def ir_module() -> IRModuleFrame:

@@ -127,7 +127,15 @@ def match_buffer(param: Any, shape: Any = None, dtype: Any = "float32", data: An
 
 # ---------------------------------------------------------------------------------- blocks
 def block(name: str = "", no_realize: bool = False) -> F.BlockFrame:
-    """Start a block (``T.block`` / tirx ``T.sblock``)."""
+    """Start a block (``T.block`` / tirx ``T.sblock``).
+
+    Raises:
+        ScriptError: for the legacy ``T.block([extents], name) as [vi, ...]`` form.
+    """
+    if not isinstance(name, str):
+        raise ScriptError("T.block takes the block's name; the `T.block([extents]) as [vi, ...]` "
+                          "form is the legacy hybrid script: declare iter vars with "
+                          "T.axis.spatial/reduce/remap inside the block", arg=0)
     return F.BlockFrame(name, no_realize)
 
 
