@@ -195,6 +195,34 @@ class While(StmtNode):
 
 
 @dataclass(**_NODE)
+class Try(StmtNode):
+    """``try``/``except``/``else``/``finally`` (Python's ``ast.Try``); not TVMScript, parsed so it
+    can be reported precisely."""
+
+    body: Stmts
+    handlers: tuple["ExceptHandler", ...]
+    orelse: Stmts
+    finalbody: Stmts
+
+
+@dataclass(**_NODE)
+class ExceptHandler(Node):
+    """``except [type [as name]]: body`` (Python's ``ast.ExceptHandler``)."""
+
+    type: Optional[ExprNode]
+    name: Optional[str]
+    body: Stmts
+
+
+@dataclass(**_NODE)
+class Raise(StmtNode):
+    """``raise [exc [from cause]]`` (Python's ``ast.Raise``); not TVMScript."""
+
+    exc: Optional[ExprNode]
+    cause: Optional[ExprNode]
+
+
+@dataclass(**_NODE)
 class If(StmtNode):
     """``if``; an ``elif`` is an :class:`If` alone in ``orelse`` (TVM: ``doc.If``)."""
 

@@ -239,6 +239,32 @@ class TreeBuilder(Transformer):
     def elif_clause(self, c):
         return _Part("elif", (_val(c[1]), c[3]), _join(c))
 
+    def try_stmt(self, c):
+        parts: dict[str, list] = {"try": [], "else": [], "finally": []}
+        handlers, key = [], "try"
+        for x in c:
+            if isinstance(x, Token) and str(x) in parts:
+                key = str(x)
+            elif isinstance(x, _Part):
+                handlers.append(x.value)
+            elif isinstance(x, list):
+                parts[key] = x
+        return S.Try(tuple(parts["try"]), tuple(handlers), tuple(parts["else"]),
+                     tuple(parts["finally"]), span=_join(c))
+
+    def except_clause(self, c):
+        values = [_val(x) for x in c if x is not None and not isinstance(x, (Token, list))]
+        name = next((str(x) for x in c if isinstance(x, Token) and x.type == "NAME"), None)
+        body = next(x for x in c if isinstance(x, list))
+        handler = S.ExceptHandler(values[0] if values else None, name, tuple(body),
+                                  span=_join(c))
+        return _Part("except", handler, _join(c))
+
+    def raise_stmt(self, c):
+        values = [_val(x) for x in c if x is not None and not isinstance(x, Token)]
+        return S.Raise(values[0] if values else None, values[1] if len(values) > 1 else None,
+                       span=_join(c))
+
     def while_stmt(self, c):
         orelse = c[6] if len(c) > 4 else []
         return S.While(_val(c[1]), tuple(c[3]), tuple(orelse), span=_join(c))

@@ -145,8 +145,10 @@ class Parser:
 
     def _visit(self, node: Any, handler: Any) -> None:
         if handler is None:
-            kind = _STATEMENT_NAMES.get(type(node).__name__, f"{type(node).__name__} statements")
-            self.report(node, f"{kind} are not supported in TVMScript", code="unsupported")
+            name = type(node).__name__
+            kind = _STATEMENT_NAMES.get(name, f"{name} statements")
+            where = _Keyword(node, _COMPOUND[name]) if name in _COMPOUND else node
+            self.report(where, f"{kind} are not supported in TVMScript", code="unsupported")
             return
         try:
             handler(self, node)
@@ -218,6 +220,19 @@ _STATEMENT_NAMES = {
     "Try": "try statements", "Raise": "raise statements", "Global": "global statements",
     "Nonlocal": "nonlocal statements", "Delete": "del statements", "Lambda": "lambdas",
 }
+
+
+_COMPOUND = {"Try": "try", "ClassDef": "class", "FunctionDef": "def"}
+
+
+class _Keyword:
+    """Stands for a compound statement's leading keyword in a diagnostic."""
+
+    def __init__(self, node: Any, keyword: str) -> None:
+        span = getattr(node, "span", None)
+        self.span = None if span is None else Span(
+            span.source_name, span.line, span.column, span.line, span.column + len(keyword),
+            span.start_offset, span.start_offset + len(keyword))
 
 
 class _Throwaway(TIRFrame):
