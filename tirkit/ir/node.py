@@ -121,7 +121,7 @@ def map_fields(obj: N, fn: Callable[[Any], Any]) -> N:
     return obj.with_changes(**changes)  # type: ignore[attr-defined]
 
 
-def fill_missing_spans(root: Any, span: Any) -> None:
+def fill_missing_spans(root: Any, span: Any, stop_at: tuple[type, ...] = ()) -> None:
     """Give ``span`` to ``root`` and every node under it that has none (TVM keeps a ``span`` on
     every node too; DESIGN.md contract 3:
     IR built from source carries the span of the text it came from). Nodes that already have a
@@ -145,6 +145,8 @@ def fill_missing_spans(root: Any, span: Any) -> None:
         seen.add(id(obj))
         if obj.span is None:
             object.__setattr__(obj, "span", span)
+        elif obj is not root and isinstance(obj, stop_at):
+            continue  # already complete: filled when it was built
         for f in node_fields(type(obj)):
             value = getattr(obj, f.name, None)
             if isinstance(value, (Node, tuple, list, dict)):

@@ -67,6 +67,15 @@ def module_constants(text: str, aliases: dict[str, str]) -> dict[str, Any]:
     return env
 
 
+def _fresh_namespaces(env: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``env`` whose stateful namespaces (tirx's ``s_tir`` flag) are new objects."""
+    out = dict(env)
+    for name, value in env.items():
+        if type(value).__name__ == "TirxNamespace":
+            out[name] = type(value)()
+    return out
+
+
 def _bound_names(stmt: ast.stmt) -> list[str]:
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         return [(a.asname or a.name).split(".")[0] for a in stmt.names]
@@ -135,9 +144,13 @@ def parse_file(source: str, path: str = "<string>") -> list[ParsedUnit]:
     host_diags += decorator_typos(host, line_index)
     if host_diags:
         out.append(ParsedUnit("<file>", "file", None, host_diags))
+    constants: dict[tuple, dict[str, Any]] = {}
     for unit in host.units:
         aliases = dict(unit.aliases) or {"T": "tir", "I": "ir"}
-        env = module_constants(source, aliases)  # fresh per unit: namespaces carry state
+        key = tuple(sorted(aliases.items()))
+        if key not in constants:
+            constants[key] = module_constants(source, aliases)
+        env = _fresh_namespaces(constants[key])
         ir, diags = parse_unit_text(unit.text, env, static=True, line_index=line_index,
                                     base_offset=unit.start, dialect=unit.dialect)
         out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span))

@@ -21,6 +21,9 @@ def as_stmt(stmts: Sequence[tir.Stmt]) -> tir.Stmt:
     return tir.SeqStmt.flatten(list(stmts))
 
 
+_COMPLETE = (tir.Stmt, tir.Buffer, tir.Var)
+
+
 def add_to_parent(stmt: Any, span: Any = None) -> None:
     """Append ``stmt`` to the innermost open TIR frame, or make it the builder's result
     (``AddToParent``). Nodes of ``stmt`` without a span get ``span`` (default: the span of the
@@ -30,7 +33,7 @@ def add_to_parent(stmt: Any, span: Any = None) -> None:
         RuntimeError: when the innermost frame cannot hold statements.
     """
     builder = IRBuilder.current()
-    fill_missing_spans(stmt, span if span is not None else builder.current_span)
+    fill_missing_spans(stmt, span if span is not None else builder.current_span, _COMPLETE)
     frame = builder.last_frame()
     if frame is None:
         builder.set_result(stmt)
@@ -69,7 +72,7 @@ class PrimFuncFrame(TIRFrame):
         func = tir.PrimFunc(self.args, as_stmt(self.stmts), self.ret_type, self.buffer_map,
                             attrs, span=self.span)
         func = _root_block(func, self.root_alloc_buffers)
-        fill_missing_spans(func, self.span)
+        fill_missing_spans(func, self.span, _COMPLETE)
         from .ir_frames import IRModuleFrame  # pylint: disable=import-outside-toplevel
 
         builder = IRBuilder.current()
@@ -115,7 +118,7 @@ class BlockFrame(TIRFrame):
             annotations[DETECT_ACCESS] = IntImm("int64", detect)
         block = tir.Block(self.iter_vars, self.reads or [], self.writes or [], self.name,
                           as_stmt(self.stmts), self.init, self.alloc_buffers,
-                          self.match_buffers, annotations, span=self.span)
+                          self.match_buffers, annotations)
         if self.no_realize:
             add_to_parent(block, self.span)
             return
