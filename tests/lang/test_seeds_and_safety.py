@@ -48,3 +48,11 @@ def test_static_mode_runs_no_user_code(tmp_path):
     with pytest.raises(DiagnosticError):
         from_source(path.read_text())
     assert not glob.glob("/tmp/tirkit_pwned_*")
+
+
+def test_parse_file_accepts_a_path():
+    path = HERE.parents[1] / "examples" / "matmul.py"
+    for source in (path, str(path)):
+        units = parse_file(source)
+        assert [u.name for u in units] == ["main"] and units[0].ir is not None
+        assert units[0].span.source_name == str(path)

@@ -4,6 +4,7 @@ behind ``@T.prim_func`` / ``@I.ir_module`` (mirrors ``tvm.script.from_source`` a
 from __future__ import annotations
 
 import ast
+import os
 import re
 import inspect
 import textwrap
@@ -127,14 +128,26 @@ def _well_formed_problem(ir: Any) -> str | None:
     return None
 
 
-def parse_file(source: str, path: str = "<string>") -> list[ParsedUnit]:
-    """Parse every TVMScript unit of a Python file's text without running it (static mode).
+def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list[ParsedUnit]:
+    """Parse every TVMScript unit of a Python file without running it (static mode).
 
-    Returns one :class:`ParsedUnit` per unit, each with its IR or its diagnostics; a unit with
-    errors does not stop the others. Host-level syntax errors are reported on a pseudo-unit
-    named ``"<file>"``.
+    ``source`` is the file's text, or a path (an ``os.PathLike``, or a ``str`` naming an
+    existing ``.py`` file with no newline in it), which is then read as UTF-8. Returns one
+    :class:`ParsedUnit` per unit, each with its IR or its diagnostics; a unit with errors does
+    not stop the others. Host-level syntax errors are reported on a pseudo-unit named
+    ``"<file>"``. Mirrors no single TVM function (TVM parses one object via ``from_source``).
+
+    Raises:
+        OSError: when a given path cannot be read.
     """
     from .host import HostFile  # pylint: disable=import-outside-toplevel
+
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+                                           and source.endswith(".py")
+                                           and os.path.isfile(source)):
+        path = os.fspath(source)
+        with open(path, encoding="utf-8") as fh:
+            source = fh.read()
 
     host = HostFile.parse(source, path)
     line_index = LineIndex(source, path)
