@@ -1,0 +1,128 @@
+"""The in-process JIT (tirkit.compiler.runtime.jit; TVM's LLVMModuleNode + the C runtime's
+TVMAPISetLastError / TVMBackendAllocWorkspace) and parallel loops on libgomp's GOMP_parallel."""
+import ctypes
+
+import numpy as np
+import pytest
+
+from test_codegen import HOST, compile_c, run  # noqa: E402  (tests/compiler is on sys.path)
+from tirkit.compiler.codegen import emit_llvm, optimize
+from tirkit.compiler.runtime.jit import JITModule, get_last_error, load_libgomp, set_last_error
+from tirkit.compiler.target import Target
+from tirkit.lang import from_source
+
+PARALLEL = '''
+@T.prim_func
+def f(a: T.handle("float32"), b: T.handle("float32"), tid: T.handle("int32"),
+      nth: T.handle("int32"), n: T.int32):
+    A = T.Buffer((n,), "float32", data=a)
+    B = T.Buffer((n,), "float32", data=b)
+    TID = T.Buffer((n,), "int32", data=tid)
+    NTH = T.Buffer((n,), "int32", data=nth)
+    for i in T.parallel(n):
+        B[i] = A[i] * T.float32(3) + T.float32(1)
+        TID[i] = T.call_extern("int32", "omp_get_thread_num")
+        NTH[i] = T.call_extern("int32", "omp_get_num_threads")
+'''
+
+
+def test_parallel_loop_runs_on_libgomp_threads():
+    text = emit_llvm(from_source(PARALLEL), HOST)
+    assert "GOMP_parallel" in text and "f_compute_" in text
+    n = 1001
+    a = np.random.default_rng(5).random(n, dtype="float32")
+    b = np.zeros(n, "float32")
+    tid, nth = np.full(n, -1, "int32"), np.zeros(n, "int32")
+    run(PARALLEL, "f", a, b, tid, nth, n)
+    np.testing.assert_allclose(b, a * 3 + 1, rtol=1e-6)
+    threads = int(nth[0])
+    assert threads >= 1 and (nth == threads).all()
+    # every thread of the team got one contiguous chunk, in order (TVM's ParallelFor split)
+    assert set(tid.tolist()) == set(range(min(threads, n)))
+    assert (np.diff(tid) >= 0).all()
+
+
+def test_parallel_loop_with_offset_min_and_nested_loops():
+    src = '''
+@T.prim_func
+def f(c: T.handle("int32"), m: T.int32, n: T.int32):
+    C = T.Buffer((m * n,), "int32", data=c)
+    for i in T.parallel(1, m):
+        for j in T.parallel(n):
+            C[i * n + j] = i * 100 + j
+'''
+    m, n = 7, 5
+    c = np.full(m * n, -1, "int32")
+    run(src, "f", c, m, n)
+    expect = (np.arange(m)[:, None] * 100 + np.arange(n)[None, :]).reshape(-1)
+    expect[:n] = -1
+    np.testing.assert_array_equal(c, expect)
+
+
+def test_assert_inside_parallel_loop_fails_the_caller():
+    src = '''
+@T.prim_func
+def f(a: T.handle("float32"), n: T.int32) -> T.int32:
+    A = T.Buffer((n,), "float32", data=a)
+    for i in T.parallel(n):
+        assert A[i] >= T.float32(0), "f: A must be non-negative"
+        A[i] = T.sqrt(A[i])
+    return 0
+'''
+    a = np.array([4.0, 9.0, 16.0, 25.0], "float32")
+    assert run(src, "f", a, 4, restype=ctypes.c_int32) == 0
+    np.testing.assert_array_equal(a, [2, 3, 4, 5])
+    bad = np.array([1.0, -1.0, 4.0, 9.0], "float32")
+    assert run(src, "f", bad, 4, restype=ctypes.c_int32) == -1
+    assert "f: A must be non-negative" in get_last_error()
+
+
+def test_workspace_is_64_byte_aligned_and_usable():
+    src = '''
+@T.prim_func
+def f(out: T.handle("int64"), n: T.int32) -> T.int32:
+    O = T.Buffer((2,), "int64", data=out)
+    ws: T.handle("float64") = T.TVMBackendAllocWorkspace(1, 0, T.Cast("uint64", n * 8), 2, 64)
+    O[0] = T.Cast("int64", ws) % T.int64(64)
+    W = T.decl_buffer((n,), "float64", data=ws)
+    for i in range(n):
+        W[i] = T.Cast("float64", i)
+    O[1] = T.Cast("int64", W[n - 1])
+    T.evaluate(T.TVMBackendFreeWorkspace(1, 0, ws))
+    return 0
+'''
+    out = np.full(2, -1, "int64")
+    for n in (1, 3, 1000):
+        assert run(src, "f", out, n, restype=ctypes.c_int32) == 0
+        assert out[0] == 0 and out[1] == n - 1
+
+
+def test_last_error_round_trip():
+    set_last_error("boom")
+    assert get_last_error() == "boom"
+    assert get_last_error() == ""
+
+
+def test_missing_function_and_cross_target_errors():
+    jit, _ = compile_c(PARALLEL)
+    with pytest.raises(KeyError, match="no function 'g'.*functions: f"):
+        jit.get_function_address("g")
+    with pytest.raises(ValueError, match="cannot JIT code for aarch64"):
+        JITModule(emit_llvm(from_source(PARALLEL), HOST), Target.parse(
+            "llvm -mtriple=aarch64-linux-gnu"))
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_every_opt_level_gives_the_same_result(level):
+    n = 64
+    a = np.arange(n, dtype="float32")
+    b = np.zeros(n, "float32")
+    tid, nth = np.zeros(n, "int32"), np.zeros(n, "int32")
+    text = optimize(emit_llvm(from_source(PARALLEL), HOST), HOST, opt_level=level)
+    fn = JITModule(text, HOST).get_cfunc("f", None, *[ctypes.c_void_p] * 4, ctypes.c_int32)
+    fn(a.ctypes.data, b.ctypes.data, tid.ctypes.data, nth.ctypes.data, n)
+    np.testing.assert_array_equal(b, a * 3 + 1)
+
+
+def test_libgomp_is_loaded():
+    assert "gomp" in load_libgomp()

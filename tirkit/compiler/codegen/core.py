@@ -1,0 +1,230 @@
+"""The LLVM code generator's state and dispatch (mirrors ``CodeGenLLVM`` / ``CodeGenCPU`` of TVM's
+``src/target/llvm/codegen_llvm.cc`` and ``codegen_cpu.cc``).
+
+One :class:`CodeGenLLVM` builds one llvmlite ``ir.Module``. Translation rules live in registration
+tables, one per node kind, filled by the sibling modules:
+
+- :data:`EXPR_RULES`: expression class -> ``rule(cg, expr) -> ir.Value`` (``@register(tir.Add)``);
+- :data:`STMT_RULES`: statement class -> ``rule(cg, stmt) -> None`` (``@register(tir.For)``);
+- :data:`CALL_RULES`: op name -> ``rule(cg, call) -> ir.Value`` (``@register_call("tir.ret")``).
+
+A class without a rule falls back to the rule of its nearest base class; none gives a
+:class:`CodegenError` naming the node.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from llvmlite import ir
+
+from ...ir.dtype import DataType
+from ...ir.expr import PrimExpr
+from ...tir.expr import Var
+from ...tir.stmt import Stmt
+from .types import I8, I32, PTR, CodegenError
+
+__all__ = ["CodeGenLLVM", "FunctionState", "EXPR_RULES", "STMT_RULES", "CALL_RULES", "register",
+           "register_call"]
+
+Rule = Callable[["CodeGenLLVM", Any], Any]
+EXPR_RULES: dict[type, Rule] = {}
+STMT_RULES: dict[type, Rule] = {}
+CALL_RULES: dict[str, Rule] = {}
+
+
+def register(*classes: type) -> Callable[[Rule], Rule]:
+    """Register ``rule`` as the translation of the given expression or statement classes."""
+    def deco(rule: Rule) -> Rule:
+        for cls in classes:
+            table = STMT_RULES if issubclass(cls, Stmt) else EXPR_RULES
+            table[cls] = rule
+        return rule
+    return deco
+
+
+def register_call(*op_names: str) -> Callable[[Rule], Rule]:
+    """Register ``rule`` as the translation of calls to the named ops (``"tir.ret"``)."""
+    def deco(rule: Rule) -> Rule:
+        for name in op_names:
+            CALL_RULES[name] = rule
+        return rule
+    return deco
+
+
+def _lookup(table: dict[type, Rule], cls: type) -> Rule | None:
+    for base in cls.__mro__:
+        rule = table.get(base)
+        if rule is not None:
+            if base is not cls:
+                table[cls] = rule
+            return rule
+    return None
+
+
+@dataclass
+class FunctionState:
+    """Per-function state: the LLVM function, its builder, the entry block for allocas, the TIR
+    return dtype (``None`` = void) and, inside a parallel closure, the shared error-flag pointer."""
+
+    name: str
+    func: ir.Function
+    builder: ir.IRBuilder
+    entry: ir.Block
+    ret_dtype: DataType | None
+    error_flag: ir.Value | None = None
+    loop_exits: list[tuple[ir.Block, ir.Block]] = field(default_factory=list)
+
+
+class CodeGenLLVM:
+    """Translate fully lowered TIR to an llvmlite module (TVM's ``CodeGenLLVM`` + ``CodeGenCPU``).
+
+    ``vars`` maps TIR ``Var`` objects to LLVM values; ``alignment`` records the known byte
+    alignment of data pointers (``storage_alignment`` attributes, allocations).
+    """
+
+    def __init__(self, target: Any, module_name: str = "tirkit") -> None:
+        self.target = target
+        self.module = ir.Module(name=module_name)
+        self.module.triple = target.triple
+        self.vars: dict[Var, ir.Value] = {}
+        self.alignment: dict[Var, int] = {}
+        self.fs: FunctionState | None = None
+        self._strings: dict[str, ir.GlobalVariable] = {}
+        self._names: dict[str, int] = {}
+
+    # -------------------------------------------------------------------------------- dispatch
+    def expr(self, e: PrimExpr) -> ir.Value:
+        """Translate an expression to an LLVM value."""
+        rule = _lookup(EXPR_RULES, type(e))
+        if rule is None:
+            raise CodegenError(f"the LLVM code generator cannot translate a {type(e).__name__} "
+                               "expression (is the function fully lowered?)")
+        return rule(self, e)
+
+    def stmt(self, s: Stmt) -> None:
+        """Translate a statement at the builder's position (a fresh block after a terminator)."""
+        if self.builder.block.is_terminated:
+            self.builder.position_at_end(self.new_block("dead"))
+        rule = _lookup(STMT_RULES, type(s))
+        if rule is None:
+            raise CodegenError(f"the LLVM code generator cannot translate a {type(s).__name__} "
+                               "statement (is the function fully lowered? blocks and "
+                               "multi-dimensional buffers must be lowered first)")
+        rule(self, s)
+
+    # ----------------------------------------------------------------------------- state helpers
+    @property
+    def builder(self) -> ir.IRBuilder:
+        """The builder of the function being emitted."""
+        assert self.fs is not None, "no function is being emitted"
+        return self.fs.builder
+
+    def fresh_name(self, base: str) -> str:
+        """A module-unique symbol name derived from ``base``."""
+        n = self._names.get(base, 0)
+        self._names[base] = n + 1
+        return base if n == 0 and base not in self.module.globals else f"{base}_{n}"
+
+    def new_block(self, name: str) -> ir.Block:
+        """A new basic block at the end of the current function."""
+        assert self.fs is not None
+        return self.fs.func.append_basic_block(name)
+
+    def lookup_var(self, var: Var) -> ir.Value:
+        """The LLVM value bound to ``var``."""
+        try:
+            return self.vars[var]
+        except KeyError:
+            fname = self.fs.name if self.fs else "?"
+            raise CodegenError(f"in function {fname!r}: variable {var.name_hint!r} is used "
+                               "outside the scope that defines it") from None
+
+    @contextmanager
+    def bind(self, var: Var, value: ir.Value) -> Iterator[None]:
+        """Bind ``var`` to ``value`` for the duration of the block."""
+        old = self.vars.get(var)
+        self.vars[var] = value
+        try:
+            yield
+        finally:
+            if old is None:
+                self.vars.pop(var, None)
+            else:
+                self.vars[var] = old
+
+    @contextmanager
+    def function(self, state: FunctionState, bindings: dict[Var, ir.Value]) -> Iterator[None]:
+        """Emit into another function (used for parallel closures) and come back afterwards."""
+        saved = (self.fs, self.vars, self.alignment)
+        self.fs, self.vars, self.alignment = state, dict(bindings), dict(self.alignment)
+        try:
+            yield
+        finally:
+            self.fs, self.vars, self.alignment = saved
+
+    def alloca(self, ty: ir.Type, count: int | ir.Value = 1, align: int = 0,
+               name: str = "") -> ir.Value:
+        """A stack slot in the function's entry block, so loops do not grow the stack."""
+        assert self.fs is not None
+        entry_builder = ir.IRBuilder(self.fs.entry)
+        first = self.fs.entry.instructions[0] if self.fs.entry.instructions else None
+        if first is not None:
+            entry_builder.position_before(first)
+        size = ir.Constant(I32, count) if isinstance(count, int) else count
+        slot = entry_builder.alloca(ty, size=None if count == 1 else size, name=name)
+        if align:
+            slot.align = align
+        slot.type = PTR  # opaque pointer (llvmlite's IR layer defaults to typed ones)
+        return slot
+
+    # ----------------------------------------------------------------------------- module helpers
+    def declare(self, name: str, ret: ir.Type, args: list[ir.Type],
+                var_arg: bool = False) -> ir.Function:
+        """Declare (once) an external function ``name``; a clash of signatures is an error."""
+        fnty = ir.FunctionType(ret, args, var_arg=var_arg)
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            if existing.function_type != fnty:
+                raise CodegenError(f"function {name!r} is called with signature {fnty} but was "
+                                   f"declared as {existing.function_type}")
+            return existing
+        return ir.Function(self.module, fnty, name=name)
+
+    def string_constant(self, text: str) -> ir.Value:
+        """A pointer to a private NUL-terminated string constant."""
+        gvar = self._strings.get(text)
+        if gvar is None:
+            data = bytearray(text.encode("utf-8")) + b"\0"
+            ty = ir.ArrayType(I8, len(data))
+            gvar = ir.GlobalVariable(self.module, ty, name=self.fresh_name(".str"))
+            gvar.linkage = "private"
+            gvar.global_constant = True
+            gvar.unnamed_addr = True
+            gvar.initializer = ir.Constant(ty, data)
+            gvar.type = PTR
+            self._strings[text] = gvar
+        return gvar
+
+    def set_error(self, message: str | ir.Value) -> None:
+        """Call ``TVMAPISetLastError(message)``."""
+        fn = self.declare("TVMAPISetLastError", ir.VoidType(), [PTR])
+        msg = self.string_constant(message) if isinstance(message, str) else message
+        self.builder.call(fn, [msg])
+
+    def return_error(self) -> None:
+        """Leave the function reporting failure: ``ret -1`` (TVM's packed convention); inside a
+        parallel closure, raise the shared error flag and return."""
+        fs = self.fs
+        assert fs is not None
+        if fs.error_flag is not None:
+            self.builder.store(ir.Constant(I32, 1), fs.error_flag)
+            self.builder.ret_void()
+        elif fs.ret_dtype is None:
+            self.builder.ret_void()
+        elif fs.ret_dtype.is_int() or fs.ret_dtype.is_uint():
+            self.builder.ret(ir.Constant(fs.func.function_type.return_type, -1))
+        else:
+            raise CodegenError(f"function {fs.name!r} returns {fs.ret_dtype}: an assertion "
+                               "failure cannot be reported (use an int32 return type)")

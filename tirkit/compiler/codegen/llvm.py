@@ -1,0 +1,119 @@
+"""LLVM code generation entry points (the counterpart of TVM's ``codegen.build_llvm``,
+``LLVMModuleNode`` and ``CodeGenLLVM::Finish`` / ``Optimize``).
+
+- :func:`emit_llvm` translates every PrimFunc of a fully lowered module to textual LLVM IR and
+  verifies it (``llvmlite.binding.parse_assembly(...).verify()``);
+- :func:`optimize` runs LLVM's new pass manager's default ``-O<level>`` pipeline for the target
+  (loop and SLP vectorization from -O2, as clang);
+- :func:`emit_assembly` / :func:`emit_object` produce ``.s`` text / ``.o`` bytes for any triple
+  LLVM was built for (x86-64, aarch64... cross emission needs no cross toolchain).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import llvmlite.binding as llvm
+
+from ...ir.module import IRModule
+from ...tir.function import PrimFunc
+from ..target import Target, initialize_llvm
+# importing the rule modules fills the registration tables of .core
+from . import casts, expr, intrin, memory, packed, parallel, stmt  # noqa: F401  pylint: disable=unused-import
+from .core import CodeGenLLVM
+from .functions import declare_function, emit_function
+from .types import CodegenError
+
+__all__ = ["emit_llvm", "optimize", "emit_assembly", "emit_object", "parse_and_verify",
+           "CodegenError"]
+
+
+def _as_target(target: "Target | str | None") -> Target:
+    return target if isinstance(target, Target) else Target.parse(target)
+
+
+def _as_module(mod: "IRModule | PrimFunc") -> IRModule:
+    if isinstance(mod, PrimFunc):
+        return IRModule.from_expr(mod)
+    if not isinstance(mod, IRModule):
+        raise TypeError(f"expected an IRModule or PrimFunc, got {type(mod).__name__}")
+    return mod
+
+
+def emit_llvm(mod: "IRModule | PrimFunc", target: "Target | str | None" = None,
+              module_name: str = "tirkit") -> str:
+    """Textual LLVM IR of every PrimFunc of ``mod``, verified.
+
+    Raises:
+        CodegenError: for TIR the generator cannot translate (names the node and function) or
+            IR that LLVM's verifier rejects (with LLVM's message).
+    """
+    target = _as_target(target)
+    mod = _as_module(mod)
+    cg = CodeGenLLVM(target, module_name)
+    cg.module.data_layout = str(target.target_machine().target_data)
+    funcs = [(gv, f) for gv, f in mod.functions.items() if isinstance(f, PrimFunc)]
+    for gv, func in funcs:
+        declare_function(cg, gv, func)
+    for gv, func in funcs:
+        try:
+            emit_function(cg, gv, func)
+        except CodegenError as exc:
+            raise CodegenError(f"in function {gv.name_hint!r}: {exc}") from None
+    text = str(cg.module)
+    parse_and_verify(text)
+    return text
+
+
+def parse_and_verify(llvm_ir: str) -> Any:
+    """Parse textual IR into an llvmlite ``ModuleRef`` and run LLVM's verifier.
+
+    Raises:
+        CodegenError: with LLVM's message when the IR does not parse or verify.
+    """
+    initialize_llvm()
+    try:
+        ref = llvm.parse_assembly(llvm_ir)
+        ref.verify()
+    except RuntimeError as exc:
+        raise CodegenError(f"LLVM rejected the generated IR: {exc}") from None
+    return ref
+
+
+def optimize(llvm_ir: str, target: "Target | str | None" = None,
+             opt_level: int | None = None) -> str:
+    """Run LLVM's ``-O<level>`` module pipeline (new pass manager) for ``target``.
+
+    ``opt_level`` defaults to ``target.opt_level``; the result is verified again.
+    """
+    target = _as_target(target)
+    level = target.opt_level if opt_level is None else opt_level
+    ref = parse_and_verify(llvm_ir)
+    tm = target.target_machine(opt_level=level)
+    ref.triple, ref.data_layout = target.triple, str(tm.target_data)
+    pto = llvm.create_pipeline_tuning_options(speed_level=level)
+    pto.loop_vectorization = level >= 2
+    pto.slp_vectorization = level >= 2
+    pto.loop_unrolling = level >= 1
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(ref, pb)
+    ref.verify()
+    return str(ref)
+
+
+def _retarget(llvm_ir: str, target: Target) -> tuple[Any, Any]:
+    ref = parse_and_verify(llvm_ir)
+    tm = target.target_machine()
+    ref.triple, ref.data_layout = target.triple, str(tm.target_data)
+    return ref, tm
+
+
+def emit_assembly(llvm_ir: str, target: "Target | str | None" = None) -> str:
+    """Assembly text of ``llvm_ir`` for ``target`` (the IR's triple is replaced by the target's)."""
+    ref, tm = _retarget(llvm_ir, _as_target(target))
+    return tm.emit_assembly(ref)
+
+
+def emit_object(llvm_ir: str, target: "Target | str | None" = None) -> bytes:
+    """A relocatable object file (ELF/Mach-O/COFF per the triple) of ``llvm_ir`` for ``target``."""
+    ref, tm = _retarget(llvm_ir, _as_target(target))
+    return tm.emit_object(ref)

@@ -1,0 +1,188 @@
+"""Statements: control flow, bindings, attributes and assertions (mirrors the ``VisitStmt_``
+methods of TVM's ``CodeGenLLVM`` and ``CodeGenCPU``).
+
+Serial loops are ``for_begin``/``for_body``/``for_end`` blocks with a ``phi`` induction variable
+(``CodeGenLLVM::CreateSerialFor``); parallel loops go to :mod:`.parallel`. ``AssertStmt`` calls
+``TVMAPISetLastError("Assert fail: <cond>, <message>")`` and returns -1, as ``CodeGenCPU`` does.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from llvmlite import ir
+
+from ...ir.expr import IntImm
+from ...tir import expr as E
+from ...tir import stmt as S
+from .core import CodeGenLLVM, register
+from .types import I64, CodegenError, const, llvm_type
+
+__all__ = ["serial_loop", "condition_of"]
+
+
+@register(S.SeqStmt)
+def _seq(cg: CodeGenLLVM, s: S.SeqStmt) -> None:
+    for item in s.seq:
+        cg.stmt(item)
+
+
+@register(S.Evaluate)
+def _evaluate(cg: CodeGenLLVM, s: S.Evaluate) -> None:
+    if not isinstance(s.value, (IntImm, E.FloatImm)):
+        cg.expr(s.value)
+
+
+@register(S.LetStmt)
+def _let_stmt(cg: CodeGenLLVM, s: S.LetStmt) -> None:
+    value = cg.expr(s.value)
+    with cg.bind(s.var, value):
+        cg.stmt(s.body)
+
+
+@register(S.AttrStmt)
+def _attr(cg: CodeGenLLVM, s: S.AttrStmt) -> None:
+    if s.attr_key == "storage_alignment" and isinstance(s.node, E.Var) and s.node in cg.vars:
+        align = int(s.value.value) if isinstance(s.value, IntImm) else 0
+        if align > 1:
+            cg.alignment[s.node] = align
+            _assume_aligned(cg, cg.vars[s.node], align)
+    cg.stmt(s.body)
+
+
+def _assume_aligned(cg: CodeGenLLVM, ptr: ir.Value, align: int) -> None:
+    """``llvm.assume((ptrtoint p & (align - 1)) == 0)`` (``CreateAlignmentAssumption``)."""
+    bld = cg.builder
+    low = bld.and_(bld.ptrtoint(ptr, I64), ir.Constant(I64, align - 1))
+    fn = cg.declare("llvm.assume", ir.VoidType(), [ir.IntType(1)])
+    bld.call(fn, [bld.icmp_unsigned("==", low, ir.Constant(I64, 0))])
+
+
+def _assert_message(s: S.AssertStmt) -> str:
+    from ...printer import script  # pylint: disable=import-outside-toplevel
+
+    try:
+        cond = script(s.condition)
+    except Exception:  # pylint: disable=broad-except  # a message is better than no message
+        cond = type(s.condition).__name__
+    msg = f"Assert fail: {cond}"
+    if isinstance(s.message, E.StringImm):
+        msg += f", {s.message.value}"
+    return msg
+
+
+@register(S.AssertStmt)
+def _assert(cg: CodeGenLLVM, s: S.AssertStmt) -> None:
+    cond = cg.expr(s.condition)
+    with cg.builder.if_then(cg.builder.not_(cond), likely=False):
+        cg.set_error(_assert_message(s))
+        cg.return_error()
+    cg.stmt(s.body)
+
+
+def condition_of(cg: CodeGenLLVM, cond: E.PrimExpr) -> tuple[ir.Value, bool | None]:
+    """The branch condition and whether it is marked ``T.likely``."""
+    if isinstance(cond, E.Call) and getattr(cond.op, "name", "") == "tir.likely":
+        return cg.expr(cond.args[0]), True
+    return cg.expr(cond), None
+
+
+@register(S.IfThenElse)
+def _if(cg: CodeGenLLVM, s: S.IfThenElse) -> None:
+    cond, likely = condition_of(cg, s.condition)
+    if s.else_case is None:
+        with cg.builder.if_then(cond, likely=likely):
+            cg.stmt(s.then_case)
+        return
+    with cg.builder.if_else(cond, likely=likely) as (then, otherwise):
+        with then:
+            cg.stmt(s.then_case)
+        with otherwise:
+            cg.stmt(s.else_case)
+
+
+@register(S.While)
+def _while(cg: CodeGenLLVM, s: S.While) -> None:
+    head, body, end = cg.new_block("while_cond"), cg.new_block("while_body"), \
+        cg.new_block("while_end")
+    cg.builder.branch(head)
+    cg.builder.position_at_end(head)
+    cg.builder.cbranch(cg.expr(s.condition), body, end)
+    cg.builder.position_at_end(body)
+    cg.fs.loop_exits.append((head, end))
+    try:
+        cg.stmt(s.body)
+    finally:
+        cg.fs.loop_exits.pop()
+    if not cg.builder.block.is_terminated:
+        cg.builder.branch(head)
+    cg.builder.position_at_end(end)
+
+
+@register(S.Break)
+def _break(cg: CodeGenLLVM, _s: S.Break) -> None:
+    if not cg.fs.loop_exits:
+        raise CodegenError("break outside a loop")
+    cg.builder.branch(cg.fs.loop_exits[-1][1])
+
+
+@register(S.Continue)
+def _continue(cg: CodeGenLLVM, _s: S.Continue) -> None:
+    if not cg.fs.loop_exits:
+        raise CodegenError("continue outside a loop")
+    cg.builder.branch(cg.fs.loop_exits[-1][0])
+
+
+def serial_loop(cg: CodeGenLLVM, var: E.Var, begin: ir.Value, end: ir.Value,
+                body: Callable[[], Any]) -> None:
+    """``for (var = begin; var < end; ++var) body()`` with a phi induction variable."""
+    bld = cg.builder
+    pre = bld.block
+    head, block, latch, exit_ = (cg.new_block(n) for n in ("for_begin", "for_body",
+                                                             "for_latch", "for_end"))
+    bld.branch(head)
+    bld.position_at_end(head)
+    phi = bld.phi(begin.type, name=var.name_hint)
+    phi.add_incoming(begin, pre)
+    cmp = bld.icmp_signed if var.dtype.is_int() else bld.icmp_unsigned
+    bld.cbranch(cmp("<", phi, end), block, exit_)
+    bld.position_at_end(block)
+    cg.fs.loop_exits.append((latch, exit_))
+    try:
+        with cg.bind(var, phi):
+            body()
+    finally:
+        cg.fs.loop_exits.pop()
+    if not cg.builder.block.is_terminated:
+        bld.branch(latch)
+    bld.position_at_end(latch)
+    nxt = bld.add(phi, const(var.dtype, 1))
+    if var.dtype.is_int():
+        nxt.flags.append("nsw")
+    phi.add_incoming(nxt, latch)
+    bld.branch(head)
+    bld.position_at_end(exit_)
+
+
+@register(S.For)
+def _for(cg: CodeGenLLVM, s: S.For) -> None:
+    if s.kind == S.ForKind.THREAD_BINDING:
+        raise CodegenError(f"loop {s.loop_var.name_hint!r} is bound to a GPU thread: the LLVM "
+                           "CPU code generator cannot run it")
+    if s.kind == S.ForKind.PARALLEL:
+        from .parallel import emit_parallel_for  # pylint: disable=import-outside-toplevel
+
+        emit_parallel_for(cg, s)
+        return
+    begin = cg.expr(s.min)
+    end = cg.expr(s.extent)
+    if not (isinstance(s.min, IntImm) and s.min.value == 0):
+        end = cg.builder.add(begin, end)
+    if llvm_type(s.loop_var.dtype) != begin.type:
+        raise CodegenError(f"loop {s.loop_var.name_hint!r}: min has dtype {s.min.dtype}, "
+                           f"the loop var {s.loop_var.dtype}")
+    serial_loop(cg, s.loop_var, begin, end, lambda: cg.stmt(s.body))
+
+
+@register(S.Prefetch)
+def _prefetch(_cg: CodeGenLLVM, _s: S.Prefetch) -> None:
+    """A prefetch hint has no effect on results; dropped (TVM emits llvm.prefetch)."""

@@ -1,0 +1,178 @@
+"""In-process JIT for the LLVM IR tirkit generates (the counterpart of TVM's ``LLVMModuleNode``
+with its MCJIT/ORC engine and of the C runtime functions compiled code calls).
+
+:class:`JITModule` compiles textual IR with llvmlite's MCJIT for the host and hands out function
+addresses. Before the first module, the runtime symbols compiled code may call are made visible
+to the JIT linker (``llvmlite.binding.add_symbol``):
+
+- ``TVMAPISetLastError(const char*)``: records the message; :func:`get_last_error` returns and
+  clears it (one process-wide slot, so a message set by a worker thread of a parallel loop reaches
+  the caller);
+- ``TVMBackendAllocWorkspace(int dev_type, int dev_id, uint64 nbytes, int code, int bits)`` and
+  ``TVMBackendFreeWorkspace(int, int, void*)``: 64-byte aligned heap memory, written in LLVM IR
+  over libc's ``aligned_alloc``/``free`` (no Python on the hot path, no C extension);
+- libgomp (``GOMP_parallel``, ``omp_get_thread_num``...) is loaded permanently from the system's
+  ``libgomp.so.1`` (Debian/Ubuntu package ``libgomp1``).
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import threading
+from typing import Any
+
+import llvmlite.binding as llvm
+
+from ..codegen.llvm import parse_and_verify
+from ..target import Target, initialize_llvm
+
+__all__ = ["JITModule", "get_last_error", "set_last_error", "load_libgomp"]
+
+_lock = threading.Lock()
+_last_error: list[str] = [""]
+_keepalive: list[Any] = []
+_runtime_ready = [False]
+_gomp: list[str] = []
+
+_RUNTIME_IR = r"""
+declare ptr @aligned_alloc(i64, i64)
+declare void @free(ptr)
+
+define ptr @TVMBackendAllocWorkspace(i32 %device_type, i32 %device_id, i64 %nbytes,
+                                     i32 %dtype_code_hint, i32 %dtype_bits_hint) {
+entry:
+  %padded = add i64 %nbytes, 63
+  %rounded = and i64 %padded, -64
+  %nonzero = icmp eq i64 %rounded, 0
+  %size = select i1 %nonzero, i64 64, i64 %rounded
+  %ptr = call ptr @aligned_alloc(i64 64, i64 %size)
+  ret ptr %ptr
+}
+
+define i32 @TVMBackendFreeWorkspace(i32 %device_type, i32 %device_id, ptr %ptr) {
+entry:
+  call void @free(ptr %ptr)
+  ret i32 0
+}
+"""
+
+_SET_ERROR_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
+
+
+def set_last_error(message: str) -> None:
+    """Record ``message`` as the last error (what ``TVMAPISetLastError`` does)."""
+    with _lock:
+        _last_error[0] = message
+
+
+def get_last_error() -> str:
+    """The message of the last ``TVMAPISetLastError`` call, cleared by reading it."""
+    with _lock:
+        message, _last_error[0] = _last_error[0], ""
+    return message
+
+
+def _set_last_error_c(message: bytes | None) -> None:
+    set_last_error((message or b"").decode("utf-8", errors="replace"))
+
+
+def load_libgomp() -> str:
+    """Load the system's libgomp permanently (once) and return the name it was loaded as.
+
+    Raises:
+        RuntimeError: when no libgomp is installed, with the package to install.
+    """
+    if _gomp:
+        return _gomp[0]
+    candidates = [n for n in (ctypes.util.find_library("gomp"), "libgomp.so.1",
+                              "libgomp.dylib") if n]
+    for name in candidates:
+        try:
+            llvm.load_library_permanently(name)
+        except RuntimeError:
+            continue
+        _gomp.append(name)
+        return name
+    raise RuntimeError("parallel loops need the GNU OpenMP runtime libgomp, which is not "
+                       "installed: install it (Debian/Ubuntu: apt-get install -y libgomp1)")
+
+
+def _init_runtime() -> None:
+    with _lock:
+        if _runtime_ready[0]:
+            return
+        initialize_llvm()
+        callback = _SET_ERROR_TYPE(_set_last_error_c)
+        _keepalive.append(callback)
+        llvm.add_symbol("TVMAPISetLastError", ctypes.cast(callback, ctypes.c_void_p).value)
+        ref = parse_and_verify(_RUNTIME_IR)
+        engine = llvm.create_mcjit_compiler(ref, Target().target_machine(jit=True))
+        engine.finalize_object()
+        _keepalive.append(engine)
+        for name in ("TVMBackendAllocWorkspace", "TVMBackendFreeWorkspace"):
+            llvm.add_symbol(name, engine.get_function_address(name))
+        for lib in ("gcc_s", "m"):
+            found = ctypes.util.find_library(lib)
+            if found:
+                llvm.load_library_permanently(found)
+        _runtime_ready[0] = True
+
+
+class JITModule:
+    """Compile textual LLVM IR in this process (MCJIT) and keep the engine alive.
+
+    ``target`` must run here (default: the host). The IR is compiled as given: run
+    :func:`tirkit.compiler.codegen.optimize` first for optimised code.
+
+    Raises:
+        ValueError: for a cross target; CodegenError: for IR that does not verify;
+        RuntimeError: when the IR calls ``GOMP_parallel`` and libgomp is missing.
+    """
+
+    def __init__(self, llvm_ir: str, target: "Target | str | None" = None) -> None:
+        target = target if isinstance(target, Target) else Target.parse(target)
+        if not target.is_host:
+            raise ValueError(f"cannot JIT code for {target.triple} on this "
+                             f"{llvm.get_process_triple()} host: emit an object file instead")
+        _init_runtime()
+        if "@GOMP_parallel" in llvm_ir or "@omp_get_" in llvm_ir:
+            load_libgomp()
+        self.target = target
+        self.llvm_ir = llvm_ir
+        ref = parse_and_verify(llvm_ir)
+        tm = target.target_machine(jit=True)
+        ref.triple, ref.data_layout = target.triple, str(tm.target_data)
+        self._engine = llvm.create_mcjit_compiler(ref, tm)
+        self._engine.finalize_object()
+        self._engine.run_static_constructors()
+        self._module = ref
+
+    def get_function_address(self, name: str) -> int:
+        """The address of the compiled function ``name``.
+
+        Raises:
+            KeyError: when the module defines no function ``name``, listing those it defines.
+        """
+        fn = None
+        try:
+            fn = self._module.get_function(name)
+        except NameError:
+            pass
+        if fn is None or fn.is_declaration:
+            raise KeyError(f"the JIT module has no function {name!r} (functions: "
+                           f"{', '.join(self.function_names()) or 'none'})")
+        return self._engine.get_function_address(name)
+
+    def function_names(self) -> list[str]:
+        """Names of the functions the module defines (declarations excluded)."""
+        return [f.name for f in self._module.functions if not f.is_declaration]
+
+    def get_cfunc(self, name: str, restype: Any, *argtypes: Any) -> Any:
+        """A ctypes function for ``name`` with the given C signature (plain C-ABI functions).
+
+        The function keeps this module (and so its machine code) alive.
+        """
+        proto = ctypes.CFUNCTYPE(restype, *argtypes)
+        cfunc = proto(self.get_function_address(name))
+        cfunc.jit_module = self
+        return cfunc

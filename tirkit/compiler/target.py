@@ -1,0 +1,161 @@
+"""Compilation targets (mirrors ``tvm.target.Target`` restricted to the ``llvm`` kind).
+
+``Target()`` is the host CPU: the process triple, the host CPU name and the host's feature string
+(as TVM's ``llvm`` target with no ``-mcpu`` resolves to the host). ``Target.parse`` accepts TVM's
+target strings: ``"llvm"``, ``"llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72
+-mattr=+neon -opt-level=3"``. A target whose triple is not the host's (a cross target) defaults to
+``-mcpu=generic`` and no extra features.
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import llvmlite.binding as llvm
+
+__all__ = ["Target", "initialize_llvm"]
+
+
+@lru_cache(maxsize=1)
+def initialize_llvm() -> None:
+    """Initialise LLVM's targets, assembly printers and the native assembly parser once."""
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    llvm.initialize_native_asmparser()
+
+
+def _host_triple() -> str:
+    return llvm.get_process_triple()
+
+
+def _arch(triple: str) -> str:
+    arch = triple.split("-", 1)[0]
+    return {"arm64": "aarch64", "amd64": "x86_64"}.get(arch, arch)
+
+
+@dataclass(frozen=True)
+class Target:
+    """An LLVM code-generation target (mirrors ``tvm.target.Target("llvm ...")``).
+
+    Fields: ``kind`` (only ``"llvm"``), ``triple`` (``""`` = the host's), ``mcpu`` (``""`` = the
+    host CPU for a host triple, ``"generic"`` otherwise), ``mattr`` (feature strings such as
+    ``"+avx2"``; empty = the host's features on a host target), ``opt_level`` (0..3).
+
+    Raises:
+        ValueError: for another kind, an unknown triple or an opt level outside 0..3.
+    """
+
+    kind: str = "llvm"
+    triple: str = ""
+    mcpu: str = ""
+    mattr: tuple[str, ...] = ()
+    opt_level: int = 2
+
+    def __post_init__(self) -> None:
+        if self.kind != "llvm":
+            raise ValueError(f"unsupported target kind {self.kind!r}: tirkit generates code for "
+                             "'llvm' targets only")
+        if not 0 <= int(self.opt_level) <= 3:
+            raise ValueError(f"opt_level must be 0..3, got {self.opt_level}")
+        triple = self.triple or _host_triple()
+        initialize_llvm()
+        try:
+            llvm.Target.from_triple(triple)
+        except RuntimeError as exc:
+            raise ValueError(f"unknown target triple {triple!r}: {exc}") from None
+        object.__setattr__(self, "triple", triple)
+        mcpu = self.mcpu or (llvm.get_host_cpu_name() if self.is_host else "generic")
+        object.__setattr__(self, "mcpu", mcpu)
+        object.__setattr__(self, "mattr", tuple(self.mattr))
+        object.__setattr__(self, "opt_level", int(self.opt_level))
+
+    # ------------------------------------------------------------------------------ creation
+    @staticmethod
+    def host(opt_level: int = 2) -> "Target":
+        """The CPU this process runs on."""
+        return Target(opt_level=opt_level)
+
+    @staticmethod
+    def parse(text: "str | Target | None", **overrides: Any) -> "Target":
+        """Parse a TVM target string (``"llvm -mtriple=... -mcpu=... -mattr=+a,+b"``).
+
+        ``-opt-level=N`` sets ``opt_level``; ``-keys``, ``-device``, ``-num-cores`` and ``-mabi``
+        are accepted and ignored. A bare triple (``"aarch64-linux-gnu"``) is taken as
+        ``llvm -mtriple=<triple>``. ``overrides`` replace parsed fields.
+
+        Raises:
+            ValueError: for a kind other than ``llvm`` or an unknown option, naming it.
+        """
+        if isinstance(text, Target):
+            return Target(**{**text.__dict__, **overrides}) if overrides else text
+        tokens = shlex.split(text or "llvm")
+        fields: dict[str, Any] = {}
+        kind = tokens[0]
+        if kind != "llvm" and "-" in kind and not kind.startswith("-"):
+            fields["triple"], kind = kind, "llvm"
+        for tok in tokens[1:]:
+            _parse_option(tok, fields, text or "llvm")
+        fields.update(overrides)
+        return Target(kind=kind, **fields)
+
+    # ------------------------------------------------------------------------------- queries
+    @property
+    def is_host(self) -> bool:
+        """Whether code for this target runs in this process (same architecture and OS)."""
+        return _arch(self.triple) == _arch(_host_triple()) and \
+            self.triple.split("-")[-1] == _host_triple().split("-")[-1]
+
+    @property
+    def features(self) -> str:
+        """LLVM feature string: ``mattr`` joined, or the host's features on a host target."""
+        if self.mattr:
+            return ",".join(self.mattr)
+        if self.is_host and self.mcpu == llvm.get_host_cpu_name():
+            return llvm.get_host_cpu_features().flatten()
+        return ""
+
+    @property
+    def arch(self) -> str:
+        """The architecture part of the triple (``x86_64``, ``aarch64``...)."""
+        return _arch(self.triple)
+
+    def target_machine(self, *, jit: bool = False, opt_level: int | None = None) -> Any:
+        """An llvmlite ``TargetMachine`` for this target (PIC relocation unless ``jit``)."""
+        initialize_llvm()
+        level = self.opt_level if opt_level is None else opt_level
+        return llvm.Target.from_triple(self.triple).create_target_machine(
+            cpu=self.mcpu, features=self.features, opt=level,
+            reloc="default" if jit else "pic", codemodel="jitdefault" if jit else "default",
+            jit=jit)
+
+    def __str__(self) -> str:
+        parts = ["llvm", f"-mtriple={self.triple}", f"-mcpu={self.mcpu}"]
+        if self.mattr:
+            parts.append("-mattr=" + ",".join(self.mattr))
+        if self.opt_level != 2:
+            parts.append(f"-opt-level={self.opt_level}")
+        return " ".join(parts)
+
+
+_IGNORED = ("-keys", "-device", "-num-cores", "-mabi", "-tag", "-host", "-model")
+
+
+def _parse_option(tok: str, fields: dict[str, Any], text: str) -> None:
+    key, _, value = tok.partition("=")
+    if key == "-mtriple":
+        fields["triple"] = value
+    elif key == "-mcpu":
+        fields["mcpu"] = value
+    elif key == "-mattr":
+        fields["mattr"] = tuple(v for v in value.split(",") if v)
+    elif key in ("-opt-level", "-O"):
+        fields["opt_level"] = int(value)
+    elif key in _IGNORED:
+        return
+    else:
+        raise ValueError(f"unknown option {tok!r} in target string {text!r} (known: -mtriple, "
+                         "-mcpu, -mattr, -opt-level)")
