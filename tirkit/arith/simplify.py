@@ -159,7 +159,9 @@ class Simplifier:
                 self.add_fact(part)
             yield
         finally:
-            self._memo.pop()
+            # a fresh memo: a nested ``run`` may have replaced the stack, and cached results
+            # may depend on the facts being dropped here
+            self._memo = [{}]
             self.facts, self.bounds.known = saved_facts, saved_known
 
     def add_fact(self, c: PrimExpr) -> None:

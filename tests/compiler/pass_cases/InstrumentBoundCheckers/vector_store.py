@@ -1,0 +1,15 @@
+# flags: {"config": {"tir.instrument_bound_checkers": true}}
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), j: T.int32):
+    A[T.Ramp(j, 1, 4)] = T.Broadcast(T.float32(1), 4)
+
+# output
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((16,), "float32"), j: T.int32):
+        if T.Cast("int64", j + 3) >= T.int64(0) and T.Cast("int64", j + 3) < T.int64(16):
+            A[j:j + 4] = T.Broadcast(T.float32(1.0), 4)
+        else:
+            assert T.Cast("int64", j + 3) >= T.int64(0) and T.Cast("int64", j + 3) < T.int64(16), "OUT OF THE BOUNDS: an index of A is outside the buffer's shape"
+            T.evaluate(1)

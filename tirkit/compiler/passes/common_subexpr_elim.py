@@ -1,0 +1,275 @@
+"""``CommonSubexprElimTIR``: bind repeated pure computations to ``cse_var_<n>`` lets (mirrors
+``tvm.tir.transform.CommonSubexprElimTIR``, ``src/tir/transforms/common_subexpr_elim.cc``,
+TVM v0.20's algorithm; also registered as ``CommonSubexprElim``, TVM 0.27's name).
+
+At each statement, the maximal eligible computations it does are counted (eligible: not a
+constant, var, Ramp or Broadcast, and free of loads and calls; an ``if`` counts what both
+branches do). From the most complex down, a computation seen at least twice whose vars are all
+in scope is bound by a ``LetStmt`` wrapped around the statement and replaced everywhere in it;
+one seen once hands its direct sub-computations down to be considered with its count. The
+pass then recurses into the statement's children with their definitions in scope.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tirkit.ir.expr import FloatImm, IntImm, PrimExpr
+from tirkit.tir import expr as E
+from tirkit.tir import stmt as S
+from tirkit.tir.analysis import undefined_vars
+from tirkit.tir.function import PrimFunc
+from tirkit.tir.functor import EXPR_CHILDREN
+from tirkit.tir.stmt_functor import StmtExprMutator, post_order_visit
+from tirkit.arith.keys import expr_key
+
+from ..transform import register_pass, prim_func_pass
+from ._opt_common import with_body
+
+_NOT_ELIGIBLE = (IntImm, FloatImm, E.StringImm, E.Var, E.Ramp, E.Broadcast, E.Call,
+                 E.BufferLoad, E.ProducerLoad)
+
+
+def is_eligible(e: PrimExpr) -> bool:
+    """Whether ``e`` may be bound to a variable (TVM's ``IsEligibleComputation``)."""
+    if isinstance(e, _NOT_ELIGIBLE):
+        return False
+    found = [False]
+
+    def visit(n: Any) -> None:
+        if isinstance(n, (E.Call, E.BufferLoad, E.ProducerLoad)):
+            found[0] = True
+    post_order_visit(e, visit)
+    return not found[0]
+
+
+def complexity(e: PrimExpr) -> int:
+    """The number of expression nodes in ``e`` (TVM's ``CalculateExprComplexity``)."""
+    count = [0]
+    post_order_visit(e, lambda n: count.__setitem__(0, count[0] + 1))
+    return count[0]
+
+
+def direct_subexprs(e: PrimExpr) -> list[PrimExpr]:
+    """The eligible computations directly under ``e`` (TVM's ``DirectSubexpr``): children,
+    looking through ineligible ones."""
+    out: list[PrimExpr] = []
+    for name, kind in EXPR_CHILDREN.get(type(e), ()):
+        vals = getattr(e, name)
+        for v in (vals if kind == "exprs" else (vals,)):
+            if isinstance(v, PrimExpr):
+                out.extend([v] if is_eligible(v) else computations_in(v))
+    return out
+
+
+def computations_in(e: PrimExpr) -> list[PrimExpr]:
+    """The maximal eligible computations inside ``e``, in visiting order (TVM's
+    ``ComputationsDoneBy`` on an expression)."""
+    if is_eligible(e):
+        return [e]
+    if isinstance(e, E.Let):
+        return computations_in(e.value)
+    return direct_subexprs(e)
+
+
+class Table:
+    """Computations with their counts, in order of first appearance (TVM's
+    ``ComputationTable``), compared by deep equality."""
+
+    def __init__(self) -> None:
+        self.items: dict[Any, list] = {}
+
+    def add(self, e: PrimExpr, count: int = 1) -> None:
+        """Count ``e`` ``count`` more times."""
+        key = expr_key(e)
+        if key in self.items:
+            self.items[key][1] += count
+        else:
+            self.items[key] = [e, count]
+
+    def union(self, other: "Table") -> None:
+        """Add every count of ``other``."""
+        for e, c in other.items.values():
+            self.add(e, c)
+
+    def intersect(self, other: "Table") -> "Table":
+        """Computations in both, counts summed (TVM's ``IntersectComputationTables``)."""
+        out = Table()
+        for key, (e, c) in self.items.items():
+            if key in other.items:
+                out.add(e, c + other.items[key][1])
+        return out
+
+
+def computations_done_by(stmt: S.Stmt | None) -> Table:
+    """The computations a statement does (TVM's ``ComputationsDoneBy::GetComputationsDoneBy``);
+    an ``if`` contributes its condition and what both branches do."""
+    table = Table()
+    if stmt is None:
+        return table
+    if isinstance(stmt, S.IfThenElse):
+        for c in computations_in(stmt.condition):
+            table.add(c)
+        if stmt.else_case is not None:
+            table.union(computations_done_by(stmt.then_case)
+                        .intersect(computations_done_by(stmt.else_case)))
+        return table
+    for f in ("min", "extent", "value", "condition"):
+        v = getattr(stmt, f, None)
+        if isinstance(v, PrimExpr):
+            for c in computations_in(v):
+                table.add(c)
+    for v in getattr(stmt, "indices", ()) + getattr(stmt, "extents", ()):
+        for c in computations_in(v):
+            table.add(c)
+    for child in _stmt_children(stmt):
+        table.union(computations_done_by(child))
+    return table
+
+
+def _stmt_children(stmt: S.Stmt) -> list[S.Stmt]:
+    if isinstance(stmt, S.SeqStmt):
+        return list(stmt.seq)
+    body = getattr(stmt, "body", None)
+    return [body] if isinstance(body, S.Stmt) and not isinstance(stmt, S.Block) else []
+
+
+class _Replace(StmtExprMutator):
+    def __init__(self, key: Any, var: E.Var) -> None:
+        self.key, self.var = key, var
+
+    def visit_expr(self, expr: PrimExpr) -> PrimExpr:
+        if is_eligible(expr) and expr_key(expr) == self.key:
+            return self.var
+        return super().visit_expr(expr)
+
+
+def replace(node: Any, target: PrimExpr, var: E.Var) -> Any:
+    """``node`` with every occurrence of ``target`` (deep equality) replaced by ``var`` (TVM's
+    ``ReplaceSelectedExpr``)."""
+    return _Replace(expr_key(target), var)(node)
+
+
+class CommonSubexpressionEliminator(StmtExprMutator):
+    """The mutator behind :func:`CommonSubexprElimTIR` (TVM's
+    ``CommonSubexpressionEliminator``); ``context`` holds the vars in scope."""
+
+    def __init__(self, context: list[E.Var]) -> None:
+        self.context: set[int] = {id(v) for v in context}
+        self.counter = 0
+
+    def _in_context(self, e: PrimExpr) -> bool:
+        return all(id(v) in self.context for v in undefined_vars(e))
+
+    def _new_var(self, e: PrimExpr) -> E.Var:
+        self.counter += 1
+        return E.Var(f"cse_var_{self.counter}", e.dtype, span=e.span)
+
+    def _eliminate(self, result: Any, table: Table, wrap: Any) -> Any:
+        entries = sorted(([e, c] for e, c in table.items.values()),
+                         key=lambda ec: -complexity(ec[0]))
+        i = 0
+        while i < len(entries):
+            comp, count = entries[i]
+            if count > 1 and self._in_context(comp):
+                var = self._new_var(comp)
+                result = replace(result, comp, var)
+                for entry in entries[i + 1:]:
+                    entry[0] = replace(entry[0], comp, var)
+                result = wrap(var, comp, result)
+            else:
+                _insert_sorted(entries, direct_subexprs(comp), count)
+            i += 1
+        return result
+
+    def visit_stmt(self, stmt: S.Stmt) -> S.Stmt:
+        table = computations_done_by(stmt)
+        result = self._eliminate(stmt, table,
+                                 lambda v, e, r: S.LetStmt(v, e, r, span=stmt.span))
+        return super().visit_stmt(result)
+
+    def visit_expr(self, expr: PrimExpr) -> PrimExpr:
+        table = Table()
+        for c in computations_in(expr):
+            table.add(c)
+        result = self._eliminate(expr, table, lambda v, e, r: E.Let(v, e, r, span=expr.span))
+        return super().visit_expr(result)
+
+    def _scoped(self, var: E.Var, base: Any, op: Any) -> Any:
+        self.context.add(id(var))
+        try:
+            return base(op)
+        finally:
+            self.context.discard(id(var))
+
+    def visit_let_stmt_(self, op: S.LetStmt) -> S.Stmt:
+        return self._scoped(op.var, super().visit_let_stmt_, op)
+
+    def visit_let_(self, op: E.Let) -> PrimExpr:
+        return self._scoped(op.var, super().visit_let_, op)
+
+    def visit_for_(self, op: S.For) -> S.Stmt:
+        return self._scoped(op.loop_var, super().visit_for_, op)
+
+    def visit_allocate_(self, op: S.Allocate) -> S.Stmt:
+        return self._scoped(op.buffer_var, super().visit_allocate_, op)
+
+    def visit_attr_stmt_(self, op: S.AttrStmt) -> S.Stmt:
+        var = getattr(op.node, "var", None)
+        if op.attr_key == "thread_extent" and isinstance(var, E.Var):
+            return self._scoped(var, super().visit_attr_stmt_, op)
+        return super().visit_attr_stmt_(op)
+
+
+def _insert_sorted(entries: list[list], subs: list[PrimExpr], count: int) -> None:
+    for sub in subs:
+        key = expr_key(sub)
+        hit = next((e for e in entries if expr_key(e[0]) == key), None)
+        if hit is not None:
+            hit[1] += count
+            continue
+        cx = complexity(sub)
+        pos = next((k for k, e in enumerate(entries) if complexity(e[0]) < cx), len(entries))
+        entries.insert(pos, [sub, count])
+
+
+def _context(func: PrimFunc) -> list[E.Var]:
+    out = list(func.params)
+    for buf in func.buffer_map.values():
+        out.extend(v for v in (*buf.shape, *buf.strides, buf.elem_offset, buf.data)
+                   if isinstance(v, E.Var))
+    return out
+
+
+def _make_pass(name: str) -> Any:
+    @prim_func_pass(name, opt_level=0)
+    def run(func, mod, ctx):  # pylint: disable=unused-argument
+        body = CommonSubexpressionEliminator(_context(func))(func.body)
+        if _same(body, func.body):
+            return func
+        return with_body(func, body)
+    return run
+
+
+def _same(a: S.Stmt, b: S.Stmt) -> bool:
+    from tirkit.ir import structural_equal  # pylint: disable=import-outside-toplevel
+
+    return a is b or structural_equal(a, b, map_free_vars=False)
+
+
+@register_pass("CommonSubexprElimTIR")
+def CommonSubexprElimTIR(enable_cse_tir: bool = True, identify_equiv_terms: bool = False):  # pylint: disable=invalid-name
+    """The CSE pass (mirrors ``tvm.tir.transform.CommonSubexprElimTIR``). ``identify_equiv_terms``
+    (merging terms equal modulo arithmetic) is accepted and not implemented."""
+    del identify_equiv_terms
+    if not enable_cse_tir:
+        from ..transform import Pass, PassInfo  # pylint: disable=import-outside-toplevel
+
+        return Pass(PassInfo("CommonSubexprElimTIR", 0), lambda mod, ctx: mod)
+    return _make_pass("CommonSubexprElimTIR")
+
+
+@register_pass("CommonSubexprElim")
+def CommonSubexprElim(enable_cse_tir: bool = True, identify_equiv_terms: bool = False):  # pylint: disable=invalid-name
+    """Alias of :func:`CommonSubexprElimTIR` under TVM 0.27's name
+    (``tvm.tirx.transform.CommonSubexprElim``)."""
+    return CommonSubexprElimTIR(enable_cse_tir, identify_equiv_terms)

@@ -1,0 +1,106 @@
+"""``InstrumentBoundCheckers``: runtime checks that every store and the loads it does stay inside
+their buffers (mirrors ``tvm.tir.transform.InstrumentBoundCheckers``,
+``src/tir/transforms/bound_checker.cc``).
+
+Only active under config ``"tir.instrument_bound_checkers": True``. Each ``BufferStore`` becomes::
+
+    if 0 <= idx_A and idx_A < size_A and ...:     # int64, flattened indices
+        A[...] = ...
+    else:
+        assert cond, "OUT OF THE BOUNDS: ..."
+        T.evaluate(1)
+
+where the condition covers the store and every load in its value and indices. TVM takes the
+sizes from ``buffer_bound`` attributes emitted by its legacy ``StorageFlatten``; tirkit takes
+them from the buffers' own shapes (so TensorIR-lowered code is checked too).
+"""
+from __future__ import annotations
+
+from functools import reduce
+from typing import Any
+
+from tirkit.arith import Analyzer
+from tirkit.ir.expr import IntImm, PrimExpr
+from tirkit.tir import expr as E
+from tirkit.tir import op as tir_op
+from tirkit.tir import stmt as S
+from tirkit.tir.buffer import Buffer
+from tirkit.tir.stmt_functor import StmtMutator, post_order_visit
+
+from ..transform import register_pass, prim_func_pass
+from ._opt_common import with_body
+
+CONFIG_KEY = "tir.instrument_bound_checkers"
+
+
+def flat_index(buf: Buffer, indices: tuple[PrimExpr, ...]) -> PrimExpr:
+    """The row-major element offset of ``indices`` in ``buf`` (the last lane of a Ramp index);
+    no TVM counterpart (TVM checks already flattened indices)."""
+    def last_lane(i: PrimExpr) -> PrimExpr:
+        if isinstance(i, E.Ramp):
+            return tir_op.add(i.base, tir_op.multiply(i.stride, i.lanes - 1))
+        return i
+    out: PrimExpr = IntImm("int64", 0)
+    for dim, idx in zip(buf.shape, indices):
+        out = tir_op.add(tir_op.multiply(out, tir_op.cast("int64", dim)),
+                         tir_op.cast("int64", last_lane(idx)))
+    return out
+
+
+def _size(buf: Buffer) -> PrimExpr:
+    return reduce(tir_op.multiply, (tir_op.cast("int64", d) for d in buf.shape),
+                  IntImm("int64", 1))
+
+
+def _checkable(buf: Buffer, indices: Any) -> bool:
+    return bool(buf.shape) and len(indices) == len(buf.shape)
+
+
+class BoundChecker(StmtMutator):
+    """The mutator behind :func:`InstrumentBoundCheckers` (TVM's ``BoundChecker``)."""
+
+    def __init__(self) -> None:
+        self.analyzer = Analyzer()
+
+    def visit_buffer_store_(self, op: S.BufferStore) -> S.Stmt:
+        accesses: list[tuple[Buffer, tuple]] = []
+
+        def collect(n: Any) -> None:
+            if isinstance(n, E.BufferLoad) and _checkable(n.buffer, n.indices):
+                accesses.append((n.buffer, n.indices))
+        for e in (op.value, *op.indices):
+            post_order_visit(e, collect)
+        if _checkable(op.buffer, op.indices):
+            accesses.append((op.buffer, op.indices))
+        if not accesses:
+            return op
+        cond = self.condition(accesses)
+        names = ", ".join(dict.fromkeys(b.name for b, _ in accesses))
+        message = E.StringImm(f"OUT OF THE BOUNDS: an index of {names} is outside the "
+                              "buffer's shape", span=op.span)
+        check = S.AssertStmt(cond, message, S.Evaluate(IntImm("int32", 1), span=op.span),
+                             span=op.span)
+        return S.IfThenElse(cond, op, check, span=op.span)
+
+    def condition(self, accesses: list[tuple[Buffer, tuple]]) -> PrimExpr:
+        """``0 <= idx && idx < size`` for every access, joined with ``&&`` (TVM's
+        ``MakeCondition``)."""
+        cond = None
+        for buf, indices in accesses:
+            idx = self.analyzer.simplify(flat_index(buf, indices))
+            size = self.analyzer.simplify(_size(buf))
+            part = E.And(E.GE(idx, IntImm("int64", 0)), E.LT(idx, size))
+            cond = part if cond is None else E.And(cond, part)
+        return cond
+
+
+@register_pass("InstrumentBoundCheckers")
+def InstrumentBoundCheckers():  # pylint: disable=invalid-name
+    """The pass adding bound checks (mirrors ``tvm.tir.transform.InstrumentBoundCheckers``);
+    does nothing unless config ``"tir.instrument_bound_checkers"`` is true."""
+    @prim_func_pass("InstrumentBoundCheckers", opt_level=0)
+    def run(func, mod, ctx):  # pylint: disable=unused-argument
+        if not ctx.get(CONFIG_KEY, False):
+            return func
+        return with_body(func, BoundChecker()(func.body))
+    return run
