@@ -10,8 +10,9 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(STAMP): $(PY) pyproject.toml
+$(STAMP): $(PY) pyproject.toml stubs/pyproject.toml $(shell find stubs/tvm-stubs -type f 2>/dev/null)
 	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet ./stubs
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -22,6 +22,8 @@ sys.path.insert(0, str(ROOT.parent / "examples"))
 from registry import BENCHES  # noqa: E402
 import bench_foundation  # noqa: E402,F401  (registers benchmarks)
 import bench_frontend  # noqa: E402,F401
+import bench_compiler  # noqa: E402,F401
+import bench_lsp  # noqa: E402,F401
 
 
 def run(names: list[str], repeat: int) -> list[dict]:

@@ -1,14 +1,337 @@
-"""`tirc` command line (placeholder until its issue lands)."""
+"""`tirc`: compile a TVMScript file to lowered TIR, LLVM IR, assembly or an object file
+(DESIGN.md §5; the command-line face of ``tvm.build`` / ``tvm.compile``, shaped like ``llc``).
+
+    tirc FILE|- [-o OUT|-] [--emit {tir,lowered,llvm,asm,obj}] [-S] [-O0..-O3]
+         [--target TRIPLE] [--mcpu CPU] [--mattr ATTRS] [--entry NAME]
+         [--print-after-all] [--print-after PASS] [--print-changed] [--dump-dir DIR]
+         [--verify-each] [--time-passes] [--diagnostics-format {text,json}]
+    tirc run FILE --entry NAME [--seed N] ...      (see tirkit/cli/tirc_run.py)
+
+The file is parsed statically (``tirkit.lang.parse_file``); nothing in it is executed. Output
+goes to ``-o`` (``-`` is stdout; default stdout for text, ``FILE.o`` for ``--emit obj``);
+diagnostics, stage printouts and timing go to stderr. Exit status: 0 ok, 1 errors in the input
+(printed as ``path:line:col: error: message [code]`` with carets, or JSON), 2 usage or internal
+error. ``TIRC_TRACEBACK=1`` adds the Python traceback to internal errors.
+"""
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from tirkit.ir import IRModule
+from tirkit.ir.diagnostics import Diagnostic, DiagnosticError, render_text
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+EMITS = ("tir", "lowered", "llvm", "asm", "obj")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of `tirc`: not implemented yet; prints so on stderr and returns 2."""
-    del argv
-    print("tirc: not implemented yet", file=sys.stderr)
-    return 2
+class UsageError(Exception):
+    """A bad command line or an unreadable file (exit 2)."""
+
+
+class CompileFailure(Exception):
+    """The input has errors (exit 1); carries every diagnostic."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], source: str | None, path: str) -> None:
+        super().__init__(f"{len(diagnostics)} error(s)")
+        self.diagnostics, self.source, self.path = list(diagnostics), source, path
+
+
+# --------------------------------------------------------------------------- diagnostics
+def diagnostic_json(diag: Diagnostic, path: str) -> dict[str, Any]:
+    """One diagnostic as JSON data: 1-based line/column, end position, notes."""
+    out: dict[str, Any] = {"path": path, "severity": str(diag.severity), "code": diag.code,
+                           "message": diag.message}
+    if diag.span is not None:
+        s = diag.span
+        out.update(line=s.line, column=s.column + 1, end_line=s.end_line,
+                   end_column=s.end_column + 1)
+    out["notes"] = [{"message": n.message,
+                     **({"line": n.span.line, "column": n.span.column + 1} if n.span else {})}
+                    for n in diag.notes]
+    return out
+
+
+def report(diags: Sequence[Diagnostic], source: str | None, path: str, fmt: str) -> None:
+    """Print diagnostics on stderr as text (with source line and carets) or as one JSON object
+    ``{"diagnostics": [...]}``."""
+    if not diags:
+        return
+    if fmt == "json":
+        print(json.dumps({"diagnostics": [diagnostic_json(d, path) for d in diags]}),
+              file=sys.stderr)
+    else:
+        print(render_text(diags, source, path), file=sys.stderr)
+
+
+def fail(code: str, message: str, path: str, fmt: str) -> None:
+    """Report an error that has no source location (usage, internal) in the chosen format."""
+    if fmt == "json":
+        report([Diagnostic.error(code, None, message)], None, path, fmt)
+    else:
+        print(f"tirc: error: {message}", file=sys.stderr)
+
+
+def guarded(fn: Callable[[], int], path: str, fmt: str) -> int:
+    """Run a command body, turning every failure into a message and an exit status (contract 7:
+    no traceback reaches the user)."""
+    from tirkit.compiler.pipeline import PipelineError  # pylint: disable=import-outside-toplevel
+
+    try:
+        return fn()
+    except UsageError as err:
+        fail("usage", str(err), path, fmt)
+        return EXIT_USAGE
+    except CompileFailure as err:
+        report(err.diagnostics, err.source, err.path, fmt)
+        return EXIT_ERRORS
+    except DiagnosticError as err:
+        report(err.diagnostics, err.source, err.path or path, fmt)
+        return EXIT_ERRORS
+    except PipelineError as err:
+        fail("pipeline", str(err), path, fmt)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # pylint: disable=broad-except
+        if os.environ.get("TIRC_TRACEBACK"):
+            traceback.print_exc()
+        fail("internal", f"internal error: {type(err).__name__}: {err}", path, fmt)
+        return EXIT_USAGE
+
+
+# --------------------------------------------------------------------------- input
+def read_source(path: str) -> tuple[str, str]:
+    """The text of ``path`` (``-`` reads stdin) and the name diagnostics use for it."""
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        return Path(path).read_text(encoding="utf-8"), path
+    except (OSError, UnicodeDecodeError) as err:
+        raise UsageError(f"cannot read {path}: {err}") from None
+
+
+def _unit_functions(unit: Any) -> dict[str, Any]:
+    if isinstance(unit.ir, IRModule):
+        return {gv.name_hint: f for gv, f in unit.ir.items()}
+    return {str(unit.ir.attrs.get("global_symbol", unit.name)): unit.ir}
+
+
+def parse_module(source: str, path: str, entry: str | None = None,
+                 fmt: str = "text") -> IRModule:
+    """Parse every TVMScript unit of the file statically into one IRModule (functions by
+    global symbol); with ``entry``, only the unit defining that function.
+
+    Raises:
+        CompileFailure: the file has errors, or no unit, or two functions with one name.
+        UsageError: ``entry`` names no function of the file.
+    """
+    from tirkit.lang import parse_file  # pylint: disable=import-outside-toplevel
+
+    units = parse_file(source, path)
+    diags = [d for u in units for d in u.diagnostics]
+    errors = [d for d in diags if d.severity == 1]
+    if errors:
+        raise CompileFailure(diags, source, path)
+    report(diags, source, path, fmt)  # warnings only
+    funcs: dict[str, Any] = {}
+    owner: dict[str, Any] = {}
+    for unit in (u for u in units if u.ir is not None):
+        for name, func in _unit_functions(unit).items():
+            if name in funcs:
+                raise CompileFailure([Diagnostic.error(
+                    "duplicate-function", unit.span,
+                    f"function {name!r} is defined twice in this file")], source, path)
+            funcs[name], owner[name] = func, unit
+    if not funcs:
+        raise CompileFailure([Diagnostic.error(
+            "no-unit", None, "no @T.prim_func or @I.ir_module found")], source, path)
+    if entry is None:
+        return IRModule(funcs)
+    if entry not in funcs:
+        raise UsageError(f"--entry {entry!r}: no such function in {path}; "
+                         f"functions: {', '.join(sorted(funcs))}")
+    unit = owner[entry]
+    return unit.ir if isinstance(unit.ir, IRModule) else IRModule({entry: funcs[entry]})
+
+
+def make_target(triple: str | None, mcpu: str | None, mattr: str | None,
+                opt_level: int) -> Any:
+    """The Target of ``--target/--mcpu/--mattr`` (TVM's ``llvm -mtriple=... -mcpu=...
+    -mattr=...`` string), host by default."""
+    from tirkit.compiler.driver import as_target  # pylint: disable=import-outside-toplevel
+
+    text = "llvm"
+    if triple:
+        text += f" -mtriple={triple}"
+    if mcpu:
+        text += f" -mcpu={mcpu}"
+    if mattr:
+        text += f" -mattr={mattr}"
+    try:
+        return as_target(text, opt_level)
+    except ValueError as err:
+        raise UsageError(f"bad target {text!r}: {err}") from None
+
+
+# --------------------------------------------------------------------------- command line
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``tirc FILE`` (``tirc run`` has its own, in tirc_run.py)."""
+    p = argparse.ArgumentParser(
+        prog="tirc", description="Compile a TVMScript file (parsed, never executed). "
+        "Also: `tirc run FILE --entry NAME` JIT-runs a kernel on random inputs and checks it.")
+    p.add_argument("file", help="TVMScript file, or - for stdin")
+    p.add_argument("-o", dest="output", metavar="OUT",
+                   help="output file, - for stdout (default: stdout; FILE.o for --emit obj)")
+    p.add_argument("--emit", choices=EMITS, help="what to produce (default: llvm; asm with -S)")
+    p.add_argument("-S", dest="asm", action="store_true", help="emit assembly (--emit asm)")
+    for level in range(4):
+        p.add_argument(f"-O{level}", dest="opt_level", action="store_const", const=level,
+                       help=f"optimisation level {level}" + (" (default)" if level == 2 else ""))
+    p.set_defaults(opt_level=2)
+    p.add_argument("--target", metavar="TRIPLE", help="target triple (default: the host)")
+    p.add_argument("--mcpu", help="target CPU (default: the host's for the host triple)")
+    p.add_argument("--mattr", help="target features, e.g. +avx2,-fma")
+    p.add_argument("--entry", metavar="NAME", help="compile only the unit defining NAME")
+    g = p.add_argument_group("pipeline debugging (printed on stderr)")
+    g.add_argument("--print-after-all", action="store_true",
+                   help="print the TIR after every pipeline stage")
+    g.add_argument("--print-after", metavar="PASS", action="append", default=[],
+                   help="print the TIR after PASS (repeatable)")
+    g.add_argument("--print-changed", action="store_true",
+                   help="print the input and the TIR after every stage that changed it")
+    g.add_argument("--dump-dir", metavar="DIR",
+                   help="write one numbered TVMScript file per stage, and stages.txt, into DIR")
+    g.add_argument("--verify-each", action="store_true",
+                   help="check the TIR is well formed after every stage")
+    g.add_argument("--time-passes", action="store_true", help="print the time of every stage")
+    p.add_argument("--diagnostics-format", choices=("text", "json"), default="text")
+    return p
+
+
+def check_args(args: argparse.Namespace) -> str:
+    """Validate option combinations; returns the emit kind."""
+    from tirkit.compiler.pipeline import stage_names  # pylint: disable=import-outside-toplevel
+
+    emit = args.emit or ("asm" if args.asm else "llvm")
+    if args.asm and emit not in ("asm", "llvm"):
+        raise UsageError(f"-S (textual assembly) conflicts with --emit {emit}")
+    if args.asm:
+        emit = "asm"
+    known = {"Input", *stage_names()}
+    for name in args.print_after:
+        if name not in known:
+            import difflib  # pylint: disable=import-outside-toplevel
+
+            close = difflib.get_close_matches(name, sorted(known), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise UsageError(f"--print-after {name}: no such pipeline stage{hint}")
+    return emit
+
+
+def output_path(args: argparse.Namespace, emit: str) -> str:
+    """Where the result goes: ``-o``, else stdout for text, ``FILE.o`` for objects."""
+    if args.output:
+        return args.output
+    if emit != "obj":
+        return "-"
+    if args.file == "-":
+        if sys.stdout.isatty():
+            raise UsageError("--emit obj from stdin needs -o OUT (refusing to write binary "
+                             "to a terminal)")
+        return "-"
+    return str(Path(args.file).with_suffix(".o"))
+
+
+def write_output(data: str | bytes, out: str) -> None:
+    """Write text or bytes to ``out`` (``-`` is stdout)."""
+    if out == "-":
+        if isinstance(data, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(data)
+            sys.stdout.flush()
+        return
+    try:
+        if isinstance(data, bytes):
+            Path(out).write_bytes(data)
+        else:
+            Path(out).write_text(data, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write {out}: {err}") from None
+
+
+@dataclass
+class Job:
+    """One compilation: the parsed module and what to do with it."""
+
+    mod: IRModule
+    emit: str
+    target: Callable[[], Any]
+    opt_level: int
+    recorder: Any
+
+
+def produce(job: Job) -> str | bytes:
+    """Run the pipeline and the code generator as far as ``job.emit`` needs."""
+    from tirkit.compiler import driver  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler.instrument import stage_text  # pylint: disable=import-outside-toplevel
+
+    if job.emit == "tir":
+        return stage_text(job.mod)
+    if job.emit == "lowered":
+        return stage_text(driver.lower(job.mod, opt_level=job.opt_level,
+                                       instruments=[job.recorder]))
+    compiled = driver.compile_module(job.mod, job.target(), job.opt_level,
+                                     instruments=[job.recorder])
+    if job.emit == "llvm":
+        return compiled.llvm_ir
+    from tirkit.compiler.codegen import llvm  # pylint: disable=import-outside-toplevel
+
+    if job.emit == "asm":
+        return llvm.emit_assembly(compiled.llvm_ir, compiled.target)
+    return llvm.emit_object(compiled.llvm_ir, compiled.target)
+
+
+def compile_command(args: argparse.Namespace) -> int:
+    """``tirc FILE``: parse, lower, generate, write."""
+    from tirkit.compiler.instrument import make_recorder  # pylint: disable=import-outside-toplevel
+
+    emit = check_args(args)
+    out = output_path(args, emit)
+    def target() -> Any:
+        return make_target(args.target, args.mcpu, args.mattr, args.opt_level)
+
+    source, path = read_source(args.file)
+    mod = parse_module(source, path, args.entry, args.diagnostics_format)
+    recorder = make_recorder(print_after_all=args.print_after_all, print_after=args.print_after,
+                             print_changed=args.print_changed, dump_dir=args.dump_dir,
+                             verify_each=args.verify_each, time_passes=args.time_passes)
+    write_output(produce(Job(mod, emit, target, args.opt_level, recorder)), out)
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``tirc``; returns the exit status (0 ok, 1 input errors, 2 usage or
+    internal error)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "run":
+        from .tirc_run import main as run_main  # pylint: disable=import-outside-toplevel
+
+        return run_main(argv[1:])
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2, message printed)
+        return int(exc.code or 0)
+    return guarded(lambda: compile_command(args), args.file, args.diagnostics_format)
 
 
 if __name__ == "__main__":

@@ -36,13 +36,31 @@ def _namespace(module: str) -> Any:
 @dataclass
 class ParsedUnit:
     """One TVMScript unit of a file: its name, kind, the IR (``None`` if it has errors) and all
-    its diagnostics."""
+    its diagnostics. :attr:`comments` is the unit's comment table for the printer."""
 
     name: str
     kind: str
     ir: Any
     diagnostics: list[Diagnostic] = field(default_factory=list)
     span: Any = None
+    syntax: Any = field(default=None, repr=False, compare=False)  # (tree, comments, LineIndex)
+
+    @property
+    def comments(self) -> dict[Any, Any]:
+        """``{Span: Comments}``: every comment of the unit attached to the statement it
+        precedes, trails or ends (:func:`tirkit.lang.comments.attach_comments`); pass it as
+        ``script(unit.ir, comments=unit.comments)``. Empty without comments or IR. Computed on
+        first use."""
+        cached = self.__dict__.get("_comments")
+        if cached is None:
+            cached = {}
+            if self.syntax is not None and self.ir is not None and self.syntax[1]:
+                from .comments import attach_comments  # pylint: disable=import-outside-toplevel
+
+                tree, comments, lines = self.syntax
+                cached = attach_comments(tree.body[0], comments, self.ir, lines)
+            self.__dict__["_comments"] = cached
+        return cached
 
 
 def module_constants(text: str, aliases: dict[str, str]) -> dict[str, Any]:
@@ -85,19 +103,23 @@ def _bound_names(stmt: ast.stmt) -> list[str]:
     return []
 
 
-def _parse_tree(unit_text: str, line_index: LineIndex, base_offset: int) -> tuple[Any, list]:
+def _parse_tree(unit_text: str, line_index: LineIndex, base_offset: int,
+                syntax: list | None = None) -> tuple[Any, list]:
     from .grammar import parse_unit  # pylint: disable=import-outside-toplevel
 
     result = parse_unit(unit_text, line_index=line_index, base_offset=base_offset,
                         source_name=line_index.source_name)
+    if syntax is not None:
+        syntax[:] = [result.tree, result.comments, line_index]
     return result.tree, list(result.diagnostics)
 
 
 def parse_unit_text(unit_text: str, env: dict[str, Any], *, static: bool,
-                    line_index: LineIndex, base_offset: int, dialect: str = "tir"
-                    ) -> tuple[Any, list[Diagnostic]]:
-    """Parse one unit's text to IR with the given evaluation environment."""
-    tree, diags = _parse_tree(unit_text, line_index, base_offset)
+                    line_index: LineIndex, base_offset: int, dialect: str = "tir",
+                    syntax: list | None = None) -> tuple[Any, list[Diagnostic]]:
+    """Parse one unit's text to IR with the given evaluation environment. A ``syntax`` list
+    receives ``[tree, comments, line_index]`` (for the unit's comment table)."""
+    tree, diags = _parse_tree(unit_text, line_index, base_offset, syntax)
     if tree is None or not tree.body:
         return None, diags
     parser = Parser(env, static=static, line_index=line_index, dialect=dialect)
@@ -164,9 +186,11 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
         if key not in constants:
             constants[key] = module_constants(source, aliases)
         env = _fresh_namespaces(constants[key])
+        syntax: list = []
         ir, diags = parse_unit_text(unit.text, env, static=True, line_index=line_index,
-                                    base_offset=unit.start, dialect=unit.dialect)
-        out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span))
+                                    base_offset=unit.start, dialect=unit.dialect, syntax=syntax)
+        out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span,
+                              tuple(syntax) if syntax and syntax[0] is not None else None))
     return out
 
 

@@ -46,6 +46,39 @@ def _binary_node(cls: type) -> Callable[[Any, Any], Any]:
     return build
 
 
+def comm_reducer(combiner: Callable[..., Any], identity: Any, name: str = "reduce") -> Any:
+    """``T.comm_reducer(lambda x, y: x + y, [T.float32(0)])``: a ``CommReducer`` whose vars are
+    named after the lambda's parameters (mirrors ``tvm.script.ir_builder.tir.comm_reducer``).
+    With a callable ``identity`` it is ``tvm.tir.comm_reducer`` (a TE reducer function).
+
+    Raises:
+        TypeError: when the lambda does not take two parameters per identity element.
+    """
+    if callable(identity):
+        return _tir.comm_reducer(combiner, identity, name)
+    names = getattr(combiner, "__tirkit_params__", None)
+    if names is None:
+        import inspect  # pylint: disable=import-outside-toplevel
+
+        names = tuple(inspect.signature(combiner).parameters)
+    ident = [_tir.convert(i) for i in (identity if isinstance(identity, (list, tuple))
+                                       else [identity])]
+    if len(names) != 2 * len(ident):
+        raise TypeError(f"T.comm_reducer: the combiner takes {len(names)} parameter(s); "
+                        f"expected {2 * len(ident)} (two per identity element)")
+    args = [Var(n, i.dtype) for n, i in zip(names, ident + ident)]
+    res = combiner(*args)
+    res = tuple(res) if isinstance(res, (tuple, list)) else (res,)
+    half = len(names) // 2
+    reducer = CommReducer(tuple(args[:half]), tuple(args[half:]), res, tuple(ident))
+    from tirkit.ir.node import fill_missing_spans  # pylint: disable=import-outside-toplevel
+    from .ir_builder.base import IRBuilder  # pylint: disable=import-outside-toplevel
+
+    if IRBuilder.is_in_scope():  # the vars' types get the statement's span (contract 3)
+        fill_missing_spans(reducer, IRBuilder.current().current_span)
+    return reducer
+
+
 min = _binary_node(Min)
 max = _binary_node(Max)
 

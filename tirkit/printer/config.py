@@ -9,11 +9,13 @@ from tirkit.ir.dtype import dtype as _dtype
 
 @dataclass
 class Comments:
-    """Comments attached to one IR node: ``leading`` lines printed before its statement and
-    ``trailing`` text printed after its (header) line as ``  # text``."""
+    """Comments attached to one IR node: ``leading`` lines printed before its statement,
+    ``trailing`` text printed after its (header) line as ``  # text``, and ``after`` lines
+    printed after the whole statement (its body included) at its indentation."""
 
     leading: list[str] = field(default_factory=list)
     trailing: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
 
 
 @dataclass

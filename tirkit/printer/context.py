@@ -227,6 +227,7 @@ class Printer:
         if com is not None:
             docs[0].leading[:0] = com.leading
             docs[0].trailing.extend(com.trailing)
+            docs[-1].after.extend(com.after)
 
     def comments_of(self, obj: Any) -> Comments | None:
         """Comments configured for ``obj`` (by node identity, then by span); each entry of the

@@ -343,8 +343,9 @@ def _reduce(p: Printer, node: X.Reduce) -> E:
 
 @register(X.CommReducer)
 def _comm_reducer(p: Printer, node: X.CommReducer) -> E:
-    params = join(", ", [p.expr(v).doc for v in (*node.lhs, *node.rhs)])
-    result = [p.expr(r).doc for r in node.result]
+    with p.frame(None) as f:  # the lambda defines its vars (TVM: With<TIRFrame> + DefineVar)
+        params = join(", ", [p.define(v, f, v.name_hint) for v in (*node.lhs, *node.rhs)])
+        result = [p.expr(r).doc for r in node.result]
     body = result[0] if len(result) == 1 else concat("(", join(", ", result), ")")
     lam = concat("lambda ", params, ": ", body)
     return call(p, p.T("comm_reducer"), [lam, p.expr(list(node.identity_element)).doc])

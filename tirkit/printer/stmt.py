@@ -81,6 +81,9 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
                         f.stmts)
     if is_concise and tdoc is not None:
         return [LineDoc(concat(lhs, ": ", tdoc, " = ", rhs))] + f.stmts
+    if tdoc is not None and isinstance(ann, PointerType):  # TVM: a non-PrimType annotation
+        return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs, tdoc]).doc, " as ", lhs),
+                        f.stmts)
     return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs]).doc, " as ", lhs), f.stmts)
 
 

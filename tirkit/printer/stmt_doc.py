@@ -15,11 +15,13 @@ from .doc import Doc, Mark, Text, render
 @dataclass
 class SDoc:
     """Base of statement docs. ``keys``: ids of IR objects whose whole statement is underlined;
-    ``leading``/``trailing``: comments printed before / after the (header) line."""
+    ``leading``/``trailing``: comments printed before / after the (header) line; ``after``:
+    comment lines printed after the whole statement."""
 
     keys: list[int] = field(default_factory=list, kw_only=True)
     leading: list[str] = field(default_factory=list, kw_only=True)
     trailing: list[str] = field(default_factory=list, kw_only=True)
+    after: list[str] = field(default_factory=list, kw_only=True)
 
 
 @dataclass
@@ -106,6 +108,8 @@ def _emit(ctx: _Ctx, docs: Iterable[SDoc], level: int) -> None:
             ctx.emit_doc(sdoc.doc, level, _trailing(sdoc), sdoc.keys)
         elif isinstance(sdoc, ScopeDoc):
             _emit_scope(ctx, sdoc, level)
+        for c in sdoc.after:
+            ctx.out.lines.append(f"{pad}# {c}" if c else f"{pad}#")
 
 
 def _emit_scope(ctx: _Ctx, sdoc: ScopeDoc, level: int) -> None:

@@ -4,7 +4,7 @@ checks, deep equality of expressions.
 All are built on one definition/use walker, :class:`DefUseVisitor`, which knows TIR's definition
 points and their scopes: function params and ``buffer_map`` buffers (data var and the Vars of
 shape/strides/elem_offset), ``For`` loop vars, ``LetStmt``/``Let`` vars, ``Allocate`` /
-``AllocateConst`` buffer vars, thread ``IterVar``s of ``AttrStmt("thread_extent")``, ``Block``
+``AllocateConst`` buffer vars, thread ``IterVar``s of ``AttrStmt("thread_extent")`` / ``("virtual_thread")``, ``Block``
 iter vars, ``alloc_buffers`` (their data var) and ``match_buffers`` (data and shape Vars), and
 ``Reduce`` axes.
 """
@@ -133,7 +133,7 @@ class DefUseVisitor(StmtExprVisitor):
 
     def visit_attr_stmt_(self, op: S.AttrStmt) -> None:
         iv = op.node
-        if op.attr_key == "thread_extent" and isinstance(iv, IterVar) \
+        if op.attr_key in ("thread_extent", "virtual_thread") and isinstance(iv, IterVar) \
                 and not self.is_defined(iv.var):
             self.visit_expr(op.value)
             self.scoped([iv.var], lambda: self.visit_stmt(op.body))
@@ -254,7 +254,7 @@ class _ScopeChecker(DefUseVisitor):
             self.error = f"TIR is ill-formed: {message} (at {self.where()})"
 
     def visit_attr_stmt_(self, op: S.AttrStmt) -> None:
-        if op.attr_key == "thread_extent" and isinstance(op.node, IterVar):
+        if op.attr_key in ("thread_extent", "virtual_thread") and isinstance(op.node, IterVar):
             self.threads.add(id(op.node.var))
         super().visit_attr_stmt_(op)
 

@@ -175,7 +175,11 @@ def _slice_range(index: Any) -> Range:
     if isinstance(index, slice):
         if index.step not in (None, 1):
             raise ValueError("Buffer slices support step 1 only")
-        return Range(index.start if index.start is not None else 0, index.stop)
+        rng = Range(index.start if index.start is not None else 0, index.stop)
+        # TVM's Buffer.__getitem__: ``analyzer.simplify(stop - start)``
+        from tirkit.arith import Analyzer  # pylint: disable=import-outside-toplevel
+
+        return Range.from_min_extent(rng.min, Analyzer().simplify(rng.extent))
     return Range.from_min_extent(index, 1)
 
 

@@ -201,7 +201,7 @@ BUILTIN_OPS: tuple[tuple[str, int, CallEffectKind, dict[str, Any]], ...] = (
     ("tir.dma_end_group", -1, _OP, {}),
     ("tir.assume", 1, _EMB, {}),
     ("tir.undef", 0, _RS, {}),
-    ("tir.type_annotation", -1, _P, {}),
+    ("tir.type_annotation", -1, _P, _FIRST),
     ("tir.start_profile_intrinsic", -1, _P, {}),
     ("tir.end_profile_intrinsic", -1, _P, {}),
     ("tir.anylist_getitem", -1, _RS, {}),

@@ -474,7 +474,8 @@ class Call(PrimExpr):
 
             op = Op.get(op)
             _set(self, "op", op)
-        args = tuple(a if isinstance(a, (PrimExpr, Node)) else _as_expr(a) for a in self.args)
+        args = tuple(a.var if isinstance(a, IterVar) else  # TVM passes an IterVar's var
+                     a if isinstance(a, (PrimExpr, Node)) else _as_expr(a) for a in self.args)
         if isinstance(op, Op) and op.num_inputs >= 0 and len(args) != op.num_inputs:
             raise TypeError(f"{op.name} takes {op.num_inputs} argument(s), got {len(args)}")
         _set(self, "args", args)

@@ -190,7 +190,10 @@ class SeqStmt(Stmt):
     seq: tuple[Stmt, ...]
 
     def __post_init__(self) -> None:
-        _set(self, "seq", tuple(self.seq))
+        seq = tuple(self.seq)
+        if any(isinstance(s, SeqStmt) for s in seq):  # canonical: no SeqStmt directly in another
+            seq = tuple(x for s in seq for x in (s.seq if isinstance(s, SeqStmt) else (s,)))
+        _set(self, "seq", seq)
 
     def __getitem__(self, i: int) -> Stmt:
         return self.seq[i]

@@ -17,6 +17,8 @@ def _dtype_func(name: str) -> Callable[..., PrimExpr]:
     def func(expr: Any = None, is_size_var: bool = False) -> PrimExpr:
         if expr is None:
             return (tir.SizeVar if is_size_var else tir.Var)("", t)
+        if isinstance(expr, str) and expr in ("inf", "-inf", "nan"):
+            expr = float(expr)  # TVM: T.float32("inf") as printed for infinities
         if isinstance(expr, (bool, int, float)):
             return tir.const(expr, t)
         return tir.cast(t, expr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tirkit import tir
+from tirkit.arith import Analyzer
 from tirkit.ir import PointerType, PrimExpr, PrimType, Range
 from tirkit.ir.dtype import dtype as _dtype
 
@@ -25,7 +26,8 @@ def _loop_bounds(start: Any, stop: Any) -> tuple[PrimExpr, PrimExpr, Any]:
 def _loop(kind: tir.ForKind, start: Any, stop: Any, annotations: Any = None,
           thread: str | None = None) -> F.ForFrame:
     lo, hi, dt = _loop_bounds(start, stop)
-    extent = hi if _is_zero(lo) else tir.subtract(hi, lo)
+    # TVM: ``arith::Analyzer().Simplify(stop - start)``
+    extent = hi if _is_zero(lo) else Analyzer().simplify(tir.subtract(hi, lo))
     var = tir.Var("v", dt)
 
     def make(v: tir.Var, dom: Range, body: tir.Stmt) -> tir.Stmt:
@@ -136,7 +138,8 @@ def LetStmt(value: Any, type_annotation: Any = None, *, var: Any = None  # pylin
     value = tir.convert(value)
     if var is None:
         t = type_annotation if type_annotation is not None else value.dtype
-        var = tir.Var("v", t.dtype if isinstance(t, tir.Var) else t)
+        # ``T.handle("float32")`` is a Var: keep its pointer type annotation, as TVM does
+        var = tir.Var("v", t.type_annotation if isinstance(t, tir.Var) else t)
     return F.LetFrame(var, tir.cast(var.dtype, value) if var.dtype != value.dtype else value)
 
 

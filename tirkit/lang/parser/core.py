@@ -63,7 +63,7 @@ class Parser:
 
         ax = tir_api.axis
         self.evaluator.binding_funcs = {ax.spatial, ax.reduce, ax.scan, ax.opaque, ax.remap,
-                                        tir_api.where}
+                                        tir_api.where, tir_api.reads, tir_api.writes}
 
     def _check_block_scope(self, node: Any, value: Any) -> None:
         """A loop var of a loop outside the innermost block (with iter vars) may only appear in

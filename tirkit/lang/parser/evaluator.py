@@ -414,5 +414,6 @@ def _lambda(ev: Evaluator, node: Any) -> Any:
             return ev.eval(node.body)
 
     fn.__tirkit_lambda__ = True  # type: ignore[attr-defined]
+    fn.__tirkit_params__ = tuple(params)  # type: ignore[attr-defined]
     fn.__name__ = "<lambda>"
     return fn

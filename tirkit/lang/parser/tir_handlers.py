@@ -291,12 +291,18 @@ def check_block_bindings(self: Parser, block: BlockFrame) -> None:
         if isinstance(frame, ForFrame):
             for v, dom in zip(frame.vars, frame.doms):
                 ana.bind(v, dom)
+        elif isinstance(frame, BlockFrame) and frame is not block:
+            for outer in frame.iter_vars:  # an inner block may bind to outer iter vars
+                if outer.dom is not None:
+                    ana.bind(outer.var, outer.dom)
     for iv, binding in zip(block.iter_vars, block.iter_values):
         lo, ext = iv.dom.min, iv.dom.extent
         where = self.iter_binding_nodes.get(id(iv.var))
         if where is None or not isinstance(lo, tir.IntImm) or not isinstance(ext, tir.IntImm):
             continue
         bound = ana.const_int_bound(binding)
+        if bound.min_value == bound.NEG_INF or bound.max_value == bound.POS_INF:
+            continue  # not provable either way: nothing to report
         if bound.min_value < lo.value or bound.max_value > lo.value + ext.value - 1:
             shown = getattr(binding, "name_hint", None) or binding
             self.report(where[1], f"binding {str(shown)!r} of {where[0]!r} exceeds its domain "

@@ -1,0 +1,215 @@
+"""The formatting core of ``tirfmt``: each TVMScript unit of a Python file printed again by
+:func:`tirkit.printer.script`, spliced into the file with every other byte untouched, and (in
+safe mode) verified before anything is written. No TVM counterpart (TVM has no formatter).
+
+A unit's new text is the printer's output for its IR with the unit's comments, without the
+``# from tvm.script import ...`` header, re-indented to the unit's indentation, using the
+file's own alias names for the ``tir``/``ir`` namespaces and the unit's own decorator spelling
+(``@tvm.script.tir.prim_func``, ``@T.prim_func(private=True)``) when the dialect is unchanged.
+With ``dialect`` set to the other dialect, the file's ``from tvm.script import tir as T`` import
+lines (and ``tirkit.lang`` / ``import tvm.script.tir as X`` forms) are rewritten too.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tirkit.ir.diagnostics import render_text
+from tirkit.lang.entry import ParsedUnit, parse_file
+from tirkit.lang.host import HostFile, Unit
+
+__all__ = ["Mode", "FormatResult", "format_source"]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """Options of one formatting run: ``line_length`` (``None``/0: never wrap), ``dialect``
+    (``None``: keep each unit's), ``safe`` (verify before writing)."""
+
+    line_length: int | None = 100
+    dialect: str | None = None
+    safe: bool = True
+
+
+@dataclass
+class FormatResult:
+    """The outcome for one file: ``text`` (the new text; the input when nothing could be done),
+    ``errors`` (messages; non-empty means the file must be left alone) and ``notes`` (units left
+    as they are, e.g. not statically parseable)."""
+
+    source: str
+    text: str
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """Whether formatting changes the file (and it may be written)."""
+        return not self.errors and self.text != self.source
+
+
+_HEADER = re.compile(r"^# from tvm\.script import \w+ as [\w.]+$")
+
+
+def _prefixes(host: HostFile, unit: Unit) -> tuple[str, str]:
+    """The file's names for the tir (or tirx) and ir namespaces at ``unit``."""
+    aliases = dict(unit.aliases)
+    tir = next((a for a, m in aliases.items() if m in ("tir", "tirx")), None)
+    ir = next((a for a, m in aliases.items() if m == "ir"), None)
+    if tir is None:
+        tir = "tvm.script.tir" if host.resolve("tvm.script.tir.prim_func", unit.start) else "T"
+    if ir is None:
+        ir = "tvm.script.ir" if host.resolve("tvm.script.ir.ir_module", unit.start) else "I"
+    return tir, ir
+
+
+def _strip_header(text: str) -> list[str]:
+    lines = text.split("\n")
+    while lines and _HEADER.match(lines[0]):
+        lines.pop(0)
+    if lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+_DECO = re.compile(r"^(\s*)@([\w.]+)(.*)$")
+
+
+def _keep_decorator(lines: list[str], unit: Unit) -> list[str]:
+    """Put the unit's own decorator spelling back when it says the same as the printed one
+    (same arguments, only the callee spelled differently)."""
+    original = re.match(r"^([\w.]+)\s*(.*)$", unit.decorator.strip(), re.S)
+    if original is None:
+        return lines
+    for i, line in enumerate(lines):
+        m = _DECO.match(line)
+        if m is None:
+            continue
+        if m.group(2).rsplit(".", 1)[-1] == original.group(1).rsplit(".", 1)[-1] and \
+                _args(m.group(3)) == _args(original.group(2)):
+            lines[i] = f"{m.group(1)}@{original.group(1)}{m.group(3)}"
+        return lines
+    return lines
+
+
+def _args(text: str) -> str:
+    text = re.sub(r"\s+", "", text)
+    return "" if text == "()" else text.rstrip(",)").rstrip(",")
+
+
+def format_unit(host: HostFile, unit: Unit, parsed: ParsedUnit, mode: Mode) -> str:
+    """The new text of one unit (at the unit's indentation, without a final newline)."""
+    from tirkit.printer import script  # pylint: disable=import-outside-toplevel
+
+    dialect = mode.dialect or unit.dialect
+    tir, ir = _prefixes(host, unit)
+    width = None
+    if mode.line_length:
+        width = max(mode.line_length - len(unit.indent.expandtabs(4)), 20)
+    text = script(parsed.ir, tir_prefix=tir, ir_prefix=ir, dialect=dialect, line_length=width,
+                  comments=parsed.comments, binding_name=unit.name)
+    lines = _strip_header(text)
+    if dialect == unit.dialect:
+        lines = _keep_decorator(lines, unit)
+    return "\n".join(unit.indent + ln if ln.strip() else "" for ln in lines)
+
+
+_IMPORT_FROM = re.compile(r"^([ \t]*from[ \t]+(?:tvm\.script|tirkit\.lang)[ \t]+import[ \t]+)(.*)$",
+                          re.M)
+_IMPORT_MOD = re.compile(r"^([ \t]*import[ \t]+(?:tvm\.script|tirkit\.lang)\.)(tirx?)\b", re.M)
+
+
+def translate_imports(text: str, dialect: str) -> str:
+    """The file's ``from tvm.script import tir as T`` (or ``tirx``) import lines rewritten to
+    ``dialect``; ``from tirkit.lang import ...`` and ``import tvm.script.tir as X`` likewise.
+    Every other byte is kept."""
+    old = "tirx" if dialect == "tir" else "tir"
+
+    def names(m: re.Match) -> str:
+        return m.group(1) + re.sub(rf"\b{old}\b(?=\s+as\b|\s*,|\s*\)|\s*$|\s*#|\s*\r)", dialect,
+                                   m.group(2))
+
+    text = _IMPORT_FROM.sub(names, text)
+    return _IMPORT_MOD.sub(lambda m: m.group(1) + (dialect if m.group(2) == old else m.group(2)),
+                           text)
+
+
+def _syntax_errors(path: str, text: str, units: list[ParsedUnit]) -> list[str]:
+    out = []
+    for u in units:
+        errors = [d for d in u.diagnostics if d.severity == 1 and d.code == "syntax"]
+        if errors:
+            out.append(render_text(errors, text, path))
+    return out
+
+
+def _format_once(text: str, path: str, mode: Mode) -> FormatResult:
+    host = HostFile.parse(text, path)
+    units = parse_file(text, path)
+    result = FormatResult(text, text, _syntax_errors(path, text, units))
+    if result.errors:
+        return result
+    by_span = {u.span: u for u in units if u.kind != "file"}
+    replacements = {}
+    for unit in host.units:
+        parsed = by_span.get(unit.span)
+        if parsed is None or parsed.ir is None:
+            first = parsed.diagnostics[0].message if parsed and parsed.diagnostics else "no IR"
+            result.notes.append(f"{path}:{unit.span.line}: unit {unit.qualname!r} left as it "
+                                f"is: {first}")
+            continue
+        try:
+            replacements[unit] = format_unit(host, unit, parsed, mode)
+        except Exception as err:  # pylint: disable=broad-except  # reported, file untouched
+            result.errors.append(f"{path}:{unit.span.line}: error: cannot print unit "
+                                 f"{unit.qualname!r}: {type(err).__name__}: {err}")
+    if result.errors:
+        return result
+    new = host.replace_units(replacements)
+    if mode.dialect and any(u.dialect != mode.dialect for u in replacements):
+        new = translate_imports(new, mode.dialect)
+    result.text = new
+    return result
+
+
+def format_source(text: str, path: str = "<string>", mode: Mode = Mode()) -> FormatResult:
+    """Format the TVMScript units of the Python source ``text``; nothing is executed.
+
+    In safe mode the new text must parse to structurally equal IR, unit by unit, and format to
+    itself; otherwise ``errors`` says why and ``text`` is the input unchanged. Files with syntax
+    errors get their rendered diagnostics as errors.
+    """
+    result = _format_once(text, path, mode)
+    if result.errors or not mode.safe or result.text == text:
+        return result
+    problem = verify(text, result.text, path, mode)
+    if problem is not None:
+        result.errors.append(f"{path}: error: not formatted, the result {problem}; please "
+                             f"report this tirfmt bug")
+        result.text = text
+    return result
+
+
+def verify(old: str, new: str, path: str, mode: Mode) -> str | None:
+    """Why ``new`` is not a faithful, stable formatting of ``old`` (``None`` when it is): same
+    units, each with structurally equal IR, and formatting ``new`` changes nothing."""
+    from tirkit.ir import first_mismatch, structural_equal  # pylint: disable=import-outside-toplevel
+
+    before = [u for u in parse_file(old, path) if u.kind != "file"]
+    after = [u for u in parse_file(new, path) if u.kind != "file"]
+    if [u.name for u in before] != [u.name for u in after]:
+        return "does not have the same TVMScript units"
+    for a, b in zip(before, after):
+        if a.ir is None:
+            continue
+        if b.ir is None:
+            msg = b.diagnostics[0].message if b.diagnostics else "no IR"
+            return f"does not parse (unit {b.name!r}: {msg})"
+        if not structural_equal(a.ir, b.ir):
+            return f"parses to a different IR (unit {a.name!r}: {first_mismatch(a.ir, b.ir)})"
+    again = _format_once(new, path, Mode(mode.line_length, mode.dialect, safe=False))
+    if again.errors or again.text != new:
+        return "is not stable (formatting it again changes it)"
+    return None

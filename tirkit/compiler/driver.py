@@ -1,0 +1,87 @@
+"""The compiler driver: TIR -> lowered TIR -> LLVM IR -> JIT-compiled runtime Module (mirrors
+``tvm.lower`` and ``tvm.build`` / ``tvm.compile`` for the ``llvm`` target).
+
+    lowered = lower(func)                       # IRModule after the whole PIPELINE
+    lowered = lower(func, until="FlattenBuffer")  # ... or after any stage
+    mod = build(func)                           # runtime Module; mod["main"](a, b, c)
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from tirkit.ir import IRModule
+
+from .pipeline import StageResult, run_pipeline
+from .transform import PassInstrument
+
+
+def lower(mod_or_func: Any, until: str | int | None = None, opt_level: int = 2,
+          config: dict[str, Any] | None = None,
+          instruments: Sequence[PassInstrument] = ()) -> IRModule:
+    """The IR of ``mod_or_func`` (PrimFunc or IRModule) after the pipeline stage ``until``
+    (default: all of them; ``"Input"``, a stage name, ``"Simplify#2"`` or an index), mirroring
+    ``tvm.lower``.
+
+    Raises:
+        PipelineError: unknown stage, or a stage whose pass is not registered.
+    """
+    return run_pipeline(mod_or_func, opt_level=opt_level, config=config, until=until,
+                        instruments=instruments)[-1].mod
+
+
+def as_target(target: Any, opt_level: int = 2) -> Any:
+    """A :class:`~tirkit.compiler.target.Target` from a TVM target string (``"llvm"``,
+    ``"llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72"``) or a Target, with ``opt_level``."""
+    from .target import Target  # pylint: disable=import-outside-toplevel
+
+    tgt = target if isinstance(target, Target) else Target.parse(target or "llvm")
+    return dataclasses.replace(tgt, opt_level=opt_level)
+
+
+@dataclass
+class Compiled:
+    """What :func:`compile_module` produced: the lowered module, every stage, the target and the
+    optimised LLVM IR (no TVM counterpart; ``tvm.build``'s intermediate state)."""
+
+    stages: list[StageResult]
+    target: Any
+    llvm_ir: str
+
+    @property
+    def lowered(self) -> IRModule:
+        """The IR after the last pipeline stage."""
+        return self.stages[-1].mod
+
+
+def compile_module(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
+                   config: dict[str, Any] | None = None,
+                   instruments: Sequence[PassInstrument] = ()) -> Compiled:
+    """Lower ``mod_or_func`` through the whole pipeline, emit LLVM IR for ``target`` and optimise
+    it at ``opt_level`` (llvmlite's new pass manager)."""
+    from .codegen.llvm import emit_llvm, optimize  # pylint: disable=import-outside-toplevel
+
+    tgt = as_target(target, opt_level)
+    cfg = dict(config or {})
+    stages = run_pipeline(mod_or_func, opt_level=opt_level, config=cfg, instruments=instruments)
+    llvm_ir = optimize(emit_llvm(stages[-1].mod, tgt), tgt)
+    return Compiled(stages, tgt, llvm_ir)
+
+
+def build(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
+          config: dict[str, Any] | None = None,
+          instruments: Sequence[PassInstrument] = ()) -> Any:
+    """Compile ``mod_or_func`` and load it into this process (mirrors ``tvm.build(mod,
+    target="llvm")``): a runtime ``Module`` whose functions take NumPy / DLPack arrays,
+    ``module["name"](*args)`` or ``module(*args)`` for a single function.
+
+    ``target`` must be the host (a JIT runs here); use :func:`compile_module` plus
+    ``codegen.llvm.emit_object`` to cross-compile.
+    """
+    from .runtime.jit import JITModule  # pylint: disable=import-outside-toplevel
+    from .runtime.module import Module  # pylint: disable=import-outside-toplevel
+
+    compiled = compile_module(mod_or_func, target, opt_level, config, instruments)
+    jit = JITModule(compiled.llvm_ir, compiled.target)
+    return Module(compiled.lowered, jit, source=compiled.stages[0].mod)
