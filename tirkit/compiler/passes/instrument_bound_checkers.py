@@ -64,11 +64,21 @@ class BoundChecker(StmtMutator):
 
     def visit_buffer_store_(self, op: S.BufferStore) -> S.Stmt:
         accesses: list[tuple[Buffer, tuple]] = []
+        guarded: set[int] = set()
+
+        def mark(n: Any) -> None:
+            # loads under tir.if_then_else are guarded by its condition: TVM's bound checker
+            # stops instrumenting them (its ``unsafe_rewritten_`` flag)
+            if isinstance(n, E.Call) and getattr(n.op, "name", None) == "tir.if_then_else":
+                for branch in n.args[1:]:
+                    post_order_visit(branch, lambda m: guarded.add(id(m)))
 
         def collect(n: Any) -> None:
-            if isinstance(n, E.BufferLoad) and _checkable(n.buffer, n.indices):
+            if isinstance(n, E.BufferLoad) and id(n) not in guarded and \
+                    _checkable(n.buffer, n.indices):
                 accesses.append((n.buffer, n.indices))
         for e in (op.value, *op.indices):
+            post_order_visit(e, mark)
             post_order_visit(e, collect)
         if _checkable(op.buffer, op.indices):
             accesses.append((op.buffer, op.indices))
