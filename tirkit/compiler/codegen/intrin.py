@@ -1,7 +1,8 @@
 """Calls: built-in ops, LLVM intrinsics and external C functions (mirrors
 ``CodeGenLLVM::CreateIntrinsic`` / ``VisitExpr_(CallNode)`` and ``CodeGenCPU::CreateIntrinsic``).
 
-- ``T.call_llvm_pure_intrin / call_llvm_intrin(dtype, "llvm.name", args...)``: the intrinsic is
+- ``T.call_llvm_pure_intrin / call_llvm_intrin(dtype, "llvm.name", T.uint32(n), args...)``: TVM's
+  form, whose ``num_signature`` ``n`` is skipped (a call without it is accepted too); the intrinsic is
   declared with its overload types appended: the result type for math intrinsics
   (``llvm.exp.f32``, ``llvm.sqrt.v4f32``), none when the name already carries them
   (``llvm.aarch64.neon.smull.v8i16``) or names a target intrinsic (``llvm.x86.*``). Intrinsics whose
@@ -105,7 +106,10 @@ def _llvm_intrin(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
     if not name.startswith("llvm."):
         raise CodegenError(f"{e.op.name}: {name!r} is not an LLVM intrinsic name (llvm.*)")
     ret = llvm_type(e.dtype)
-    args = [cg.expr(a) for a in e.args[1:]]
+    operands = e.args[1:]
+    if len(operands) >= 1 and isinstance(operands[0], IntImm) and operands[0].dtype == "uint32":
+        operands = operands[1:]  # TVM's ``num_signature`` argument; the suffix table decides
+    args = [cg.expr(a) for a in operands]
     if name in _I1_FLAG_INTRINSICS and len(args) == 1:
         args.append(ir.Constant(I1, 0))
     fn = cg.declare(intrinsic_name(name, ret, args), ret, [a.type for a in args])

@@ -70,7 +70,8 @@ def _cosh_sinh(sign: int) -> _Rule:
 def _clz(call: Call) -> PrimExpr:
     x = _x(call)
     ctlz = Call(x.dtype, "tir.call_llvm_intrin",
-                (StringImm("llvm.ctlz"), x, IntImm("bool", 1)), span=call.span)
+                (StringImm("llvm.ctlz"), IntImm("uint32", 2), x, IntImm("bool", 1)),
+                span=call.span)
     return tir.cast(call.dtype, ctlz)
 
 
@@ -108,10 +109,13 @@ def _promoted(call: Call, build: Callable[[DataType, tuple[PrimExpr, ...]], Prim
 
 
 def _llvm_rule(name: str) -> _Rule:
-    """``DispatchLLVMPureIntrin``: ``T.call_llvm_pure_intrin(dtype, name, *args)``."""
+    """``DispatchLLVMPureIntrin``: ``T.call_llvm_pure_intrin(dtype, name, T.uint32(n), *args)``
+    (``n`` = ``num_signature``, as TVM writes it)."""
     def rule(call: Call) -> PrimExpr:
         def build(t: DataType, args: tuple[PrimExpr, ...]) -> PrimExpr:
-            return Call(t, "tir.call_llvm_pure_intrin", (StringImm(name), *args),
+            # TVM's form: the intrinsic, then ``num_signature`` (a uint32), then the operands
+            sig = IntImm("uint32", len(args))
+            return Call(t, "tir.call_llvm_pure_intrin", (StringImm(name), sig, *args),
                         span=call.span)
         if call.dtype.is_bfloat16():
             return _promoted(call, build)

@@ -15,5 +15,5 @@ class Module:
     @T.prim_func
     def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float64")):
         for i in range(16):
-            A[i] = T.call_llvm_pure_intrin("float32", "llvm.exp", A[i]) + T.call_llvm_pure_intrin("float32", "llvm.sqrt", A[i]) + T.call_pure_extern("float32", "erff", A[i]) + T.call_pure_extern("float32", "atanf", A[i]) + T.call_llvm_pure_intrin("float32", "llvm.pow", A[i], T.float32(2.0))
-            B[i] = T.call_llvm_pure_intrin("float64", "llvm.log", B[i]) + T.call_pure_extern("float64", "erf", B[i]) + T.call_llvm_pure_intrin("float64", "llvm.fabs", B[i])
+            A[i] = T.call_llvm_pure_intrin("float32", "llvm.exp", T.uint32(1), A[i]) + T.call_llvm_pure_intrin("float32", "llvm.sqrt", T.uint32(1), A[i]) + T.call_pure_extern("float32", "erff", A[i]) + T.call_pure_extern("float32", "atanf", A[i]) + T.call_llvm_pure_intrin("float32", "llvm.pow", T.uint32(2), A[i], T.float32(2.0))
+            B[i] = T.call_llvm_pure_intrin("float64", "llvm.log", T.uint32(1), B[i]) + T.call_pure_extern("float64", "erf", B[i]) + T.call_llvm_pure_intrin("float64", "llvm.fabs", T.uint32(1), B[i])

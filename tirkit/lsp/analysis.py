@@ -1,0 +1,258 @@
+"""Analysis of a Python file's TVMScript units for the language server, cached per unit text
+(no TVM counterpart).
+
+A unit is parsed in its own coordinates: its text alone, line 1 being the unit's first line
+(units start at column 0, so columns are file columns). The result, a :class:`UnitAnalysis`, is
+cached under the unit's text, dialect, aliases and the module constants it can see; an edit
+re-analyses only the unit it touches, and a unit that merely moved (lines inserted above it) is
+reused and shifted by :class:`PlacedUnit`. Files that do not mention TVMScript cost one regex.
+
+Nothing is executed (DESIGN.md §3.5): units are located with the line-based host scanner,
+module constants come from the static evaluator.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import threading
+import warnings
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from tirkit.ir.diagnostics import Diagnostic, Fix, Note
+from tirkit.ir.span import LineIndex, Span
+from tirkit.lang import entry
+from tirkit.lang.complete import script_complete
+from tirkit.lang.grammar import parse_unit
+from tirkit.lang.host import HostFile, Unit
+from tirkit.lang.parser.core import Parser
+
+from .irindex import IRIndex, build_index
+from .symbols import SymbolIndex, record
+
+__all__ = ["UnitAnalysis", "PlacedUnit", "FileAnalysis", "Analyzer", "analyze_unit",
+           "mentions_tvmscript"]
+
+_MENTIONS = re.compile(r"prim_func|ir_module")
+
+
+def mentions_tvmscript(text: str) -> bool:
+    """Whether ``text`` may hold a TVMScript unit (cheap pre-check: a unit decorator's name)."""
+    return _MENTIONS.search(text) is not None
+
+
+@dataclass
+class UnitAnalysis:
+    """One unit analysed in unit coordinates: IR (``None`` on errors), diagnostics, syntax tree
+    and symbol index. Shared between files/versions with the same unit text."""
+
+    ir: Any
+    diagnostics: list[Diagnostic]
+    tree: Any
+    symbols: SymbolIndex
+    comments: tuple = ()
+    text: str = ""
+    _index: Any = field(default=None, repr=False)
+
+    def index(self) -> IRIndex:
+        """The :class:`~tirkit.lsp.irindex.IRIndex` of the IR (built on first use)."""
+        if self._index is None:
+            self._index = build_index(self.ir, self.text or None)
+        return self._index
+
+
+def analyze_unit(text: str, env: dict[str, Any], dialect: str = "tir",
+                 path: str = "<string>") -> UnitAnalysis:
+    """Parse one unit's text (static mode) with name recording; the same checks as
+    :func:`tirkit.lang.entry.parse_unit_text` (syntax, parse, ScriptComplete, well-formedness).
+    """
+    li = LineIndex(text, path)
+    result = parse_unit(text, line_index=li, base_offset=0, source_name=path)
+    diags = list(result.diagnostics)
+    tree = result.tree
+    if tree is None or not tree.body:
+        return UnitAnalysis(None, diags, tree, SymbolIndex(), result.comments, text)
+    parser = Parser(env, static=True, line_index=li, dialect=dialect)
+    recorder = record(parser, tree)
+    try:
+        ir = parser.parse(tree)
+    except Exception as err:  # pylint: disable=broad-except  # bad input never crashes
+        diags.append(Diagnostic.error("internal", tree.body[0].span,
+                                      f"internal error while parsing: {err!r}"))
+        return UnitAnalysis(None, diags, tree, recorder.index(), result.comments, text)
+    diags += parser.diagnostics
+    if any(d.severity == 1 for d in diags):
+        ir = None
+    if ir is not None:
+        ir = script_complete(ir)
+        problem = entry._well_formed_problem(ir)  # pylint: disable=protected-access
+        if problem is not None:
+            diags.append(Diagnostic.error("well-formed", getattr(ir, "span", None), problem))
+    return UnitAnalysis(ir, diags, tree, recorder.index(), result.comments, text)
+
+
+def shift_span(span: Span | None, lines: int, offset: int = 0) -> Span | None:
+    """``span`` moved down by ``lines`` lines (and its byte offsets by ``offset``)."""
+    if span is None or (lines == 0 and offset == 0):
+        return span
+    return Span(span.source_name, span.line + lines, span.column, span.end_line + lines,
+                span.end_column, span.start_offset + offset if span.start_offset >= 0 else -1,
+                span.end_offset + offset if span.end_offset >= 0 else -1)
+
+
+def shift_diagnostic(diag: Diagnostic, lines: int, offset: int = 0) -> Diagnostic:
+    """``diag`` with every span (its own, its notes', its fixes') moved by ``lines``."""
+    if lines == 0 and offset == 0:
+        return diag
+    notes = tuple(Note(n.message, shift_span(n.span, lines, offset)) for n in diag.notes)
+    fixes = tuple(Fix(f.title, shift_span(f.span, lines, offset), f.replacement)
+                  for f in diag.fixes)
+    return Diagnostic(diag.severity, diag.code, shift_span(diag.span, lines, offset),
+                      diag.message, notes, fixes)
+
+
+@dataclass
+class PlacedUnit:
+    """A unit of one document version with its (possibly shared) analysis; ``line_delta``
+    converts unit lines to file lines (``file_line = unit_line + line_delta``)."""
+
+    unit: Unit
+    analysis: UnitAnalysis
+    line_delta: int
+
+    def contains(self, line: int) -> bool:
+        """Whether 1-based file ``line`` is inside this unit."""
+        return self.unit.span.line <= line <= self.unit.span.end_line
+
+    def to_unit(self, line: int, column: int) -> tuple[int, int]:
+        """Unit coordinates of file ``(line, column)``."""
+        return line - self.line_delta, column
+
+    def to_file(self, span: Span | None) -> Span | None:
+        """File coordinates of a unit-coordinate span."""
+        return shift_span(span, self.line_delta)
+
+    def diagnostics(self) -> list[Diagnostic]:
+        """The unit's diagnostics in file coordinates."""
+        return [shift_diagnostic(d, self.line_delta) for d in self.analysis.diagnostics]
+
+
+@dataclass
+class FileAnalysis:
+    """Everything known about one document version: its units and file-level diagnostics."""
+
+    text: str
+    path: str
+    units: list[PlacedUnit] = field(default_factory=list)
+    file_diagnostics: list[Diagnostic] = field(default_factory=list)
+    host: Any = None
+
+    def diagnostics(self) -> list[Diagnostic]:
+        """All diagnostics of the file, in file coordinates."""
+        return self.file_diagnostics + [d for u in self.units for d in u.diagnostics()]
+
+    def unit_at(self, line: int) -> PlacedUnit | None:
+        """The innermost unit containing 1-based file ``line``."""
+        inside = [u for u in self.units if u.contains(line)]
+        return max(inside, key=lambda u: u.unit.start) if inside else None
+
+
+def _outside_text(text: str, units: list[Unit]) -> str:
+    """``text`` with each unit replaced by ``pass`` lines of the same count (so that module-level
+    statements keep their lines and the file stays valid Python)."""
+    pieces, pos = [], 0
+    for u in sorted(units, key=lambda u: u.start):
+        pieces.append(text[pos:u.start])
+        pieces.append(u.indent + "pass" + "\n" * u.text.count("\n"))
+        pos = u.end
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+def _python_syntax(outside: str, path: str) -> list[Diagnostic]:
+    """CPython's syntax error of the text outside the units, if any (``ast`` runs nothing)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(outside)
+    except SyntaxError as err:
+        li = LineIndex(outside, path)
+        line = min(max(err.lineno or 1, 1), len(outside.split("\n")))
+        col = min(max((err.offset or 1) - 1, 0), len(li.line_text(line)))
+        end = col + 1 if col < len(li.line_text(line)) else col
+        span = Span(path, line, col, line, end)
+        return [Diagnostic.error("syntax", span, f"invalid Python syntax: {err.msg}")]
+    except (ValueError, RecursionError, MemoryError) as err:
+        return [Diagnostic.error("syntax", None, f"cannot parse the file as Python: {err}")]
+    return []
+
+
+def _env_key(env: dict[str, Any]) -> tuple:
+    """A hashable, stable summary of an evaluation environment (namespaces by type name)."""
+    return tuple(sorted((k, type(v).__name__ if callable(v) or hasattr(v, "__dict__") and
+                         type(v).__module__.startswith("tirkit.lang") else repr(v))
+                        for k, v in env.items()))
+
+
+class Analyzer:
+    """Analyses documents, caching :class:`UnitAnalysis` objects by unit key (LRU, bounded) and
+    module constants by the text outside the units. Thread-safe."""
+
+    def __init__(self, max_units: int = 512) -> None:
+        self.max_units = max_units
+        self._units: OrderedDict[tuple, UnitAnalysis] = OrderedDict()
+        self._outside: OrderedDict[str, tuple[list[Diagnostic], dict]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.misses = 0  # unit analyses actually run (for tests and benchmarks)
+
+    def analyze(self, text: str, path: str = "<string>") -> FileAnalysis:
+        """Analyse ``text`` (never raises on bad input)."""
+        if not mentions_tvmscript(text):
+            return FileAnalysis(text, path)
+        host = HostFile.scan(text, path)
+        if not host.units:
+            return FileAnalysis(text, path, host=host)
+        li = LineIndex(text, path)
+        outside = _outside_text(text, list(host.units))
+        syntax, constants = self._outside_info(outside, path)
+        file_diags = syntax + entry.decorator_typos(host, li)
+        placed = []
+        for unit in host.units:
+            aliases = dict(unit.aliases) or {"T": "tir", "I": "ir"}
+            key_aliases = tuple(sorted(aliases.items()))
+            if key_aliases not in constants:
+                constants[key_aliases] = entry.module_constants(outside, aliases)
+            env = constants[key_aliases]
+            analysis = self._unit(unit, env, key_aliases, path)
+            placed.append(PlacedUnit(unit, analysis, unit.span.line - 1))
+        return FileAnalysis(text, path, placed, file_diags, host)
+
+    def _outside_info(self, outside: str, path: str) -> tuple[list[Diagnostic], dict]:
+        with self._lock:
+            hit = self._outside.get(outside)
+            if hit is not None:
+                self._outside.move_to_end(outside)
+                return hit
+        value = (_python_syntax(outside, path), {})
+        with self._lock:
+            self._outside[outside] = value
+            while len(self._outside) > 8:
+                self._outside.popitem(last=False)
+        return value
+
+    def _unit(self, unit: Unit, env: dict, aliases: tuple, path: str) -> UnitAnalysis:
+        key = (unit.text, unit.dialect, aliases, _env_key(env), path)
+        with self._lock:
+            hit = self._units.get(key)
+            if hit is not None:
+                self._units.move_to_end(key)
+                return hit
+        analysis = analyze_unit(unit.text, entry._fresh_namespaces(env),  # pylint: disable=protected-access
+                                unit.dialect, path)
+        with self._lock:
+            self.misses += 1
+            self._units[key] = analysis
+            while len(self._units) > self.max_units:
+                self._units.popitem(last=False)
+        return analysis

@@ -1,0 +1,279 @@
+"""``tirls``: the TVMScript language server (pygls 2). Each handler is a few lines over the pure
+functions of :mod:`tirkit.lsp` (analysis, diagnostics, hover, navigation, editing, previews).
+
+Documents are synced incrementally; analysis is cached per unit text (:class:`Analyzer`), so an
+edit re-analyses only the unit it touches. Diagnostics are pushed after a short debounce (a
+burst of edits is analysed once) unless the client pulls them (``textDocument/diagnostic``).
+Lowering previews (``tirkit/loweringStages``, ``tirkit/loweringStage``) run on a worker thread
+and are abandoned when a newer edit arrives.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from . import diagnostics as D
+from .analysis import Analyzer, FileAnalysis
+from .editing import complete, format_edits, signature_at
+from .hover import hover_markdown
+from .navigation import (TOKEN_MODIFIERS, TOKEN_TYPES, definition, document_symbols,
+                         folding_ranges, references, semantic_tokens)
+from .positions import PositionMap
+from .previews import Cancelled, PreviewUnavailable, lower_unit, stage_list, stage_payload
+
+__all__ = ["TirServer", "server", "STAGES", "STAGE"]
+
+STAGES = "tirkit/loweringStages"
+STAGE = "tirkit/loweringStage"
+
+
+class TirServer(LanguageServer):
+    """The language server: pygls plus the analysis cache and per-document state."""
+
+    def __init__(self) -> None:
+        from tirkit import __version__  # pylint: disable=import-outside-toplevel
+
+        super().__init__("tirls", __version__,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.analyzer = Analyzer()
+        self.delay = 0.005  # seconds of quiet before pushing diagnostics after a change
+        self._files: dict[str, tuple[FileAnalysis, PositionMap]] = {}
+        self._tasks: dict[str, asyncio.Task] = {}
+
+    # -------------------------------------------------------------- document state
+    def file(self, uri: str) -> tuple[FileAnalysis, PositionMap]:
+        """The analysis and position map of the document's current text (cached)."""
+        doc = self.workspace.get_text_document(uri)
+        hit = self._files.get(uri)
+        if hit is not None and hit[0].text == doc.source:
+            return hit
+        fa = self.analyzer.analyze(doc.source, doc.path or uri)
+        pmap = PositionMap(doc.source, str(self.workspace.position_encoding or "utf-16"))
+        self._files[uri] = (fa, pmap)
+        return fa, pmap
+
+    def doc_version(self, uri: str) -> int | None:
+        """The document's current version."""
+        return self.workspace.get_text_document(uri).version
+
+    def pulls_diagnostics(self) -> bool:
+        """Whether the client asked for pull diagnostics (then nothing is pushed)."""
+        caps = self.client_capabilities.text_document
+        return caps is not None and caps.diagnostic is not None
+
+    def lsp_diagnostics(self, uri: str) -> list[types.Diagnostic]:
+        """The document's diagnostics as LSP objects."""
+        fa, pmap = self.file(uri)
+        return D.to_lsp_all(fa.diagnostics(), pmap, uri)
+
+    def publish(self, uri: str) -> None:
+        """Push the document's diagnostics (unless the client pulls them)."""
+        if self.pulls_diagnostics():
+            return
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=self.lsp_diagnostics(uri), version=self.doc_version(uri)))
+
+    def schedule(self, uri: str) -> None:
+        """Publish after ``delay`` seconds unless another edit comes first."""
+        old = self._tasks.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        self._tasks[uri] = asyncio.get_event_loop().create_task(self._later(uri))
+
+    async def _later(self, uri: str) -> None:
+        await asyncio.sleep(self.delay)
+        self._tasks.pop(uri, None)
+        if uri in self.workspace.text_documents:
+            self.publish(uri)
+
+    def forget(self, uri: str) -> None:
+        """Drop a closed document's state and clear its diagnostics."""
+        self._files.pop(uri, None)
+        task = self._tasks.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        if not self.pulls_diagnostics():
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+server = TirServer()
+
+
+def _at(ls: TirServer, uri: str, pos: types.Position) -> tuple[FileAnalysis, PositionMap, int, int]:
+    fa, pmap = ls.file(uri)
+    line, col = pmap.line_column(pos)
+    return fa, pmap, line, col
+
+
+# ------------------------------------------------------------------ synchronisation
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: TirServer, params: types.DidOpenTextDocumentParams) -> None:
+    """Analyse and publish at once."""
+    ls.publish(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: TirServer, params: types.DidChangeTextDocumentParams) -> None:
+    """Publish after the burst of edits settles."""
+    ls.schedule(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: TirServer, params: types.DidCloseTextDocumentParams) -> None:
+    """Forget the document."""
+    ls.forget(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(identifier="tirkit", inter_file_dependencies=False,
+                                        workspace_diagnostics=False))
+def pull_diagnostics(ls: TirServer, params: types.DocumentDiagnosticParams
+                     ) -> types.RelatedFullDocumentDiagnosticReport:
+    """Pull diagnostics."""
+    return types.RelatedFullDocumentDiagnosticReport(
+        items=ls.lsp_diagnostics(params.text_document.uri))
+
+
+# ------------------------------------------------------------------ language features
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: TirServer, params: types.HoverParams) -> types.Hover | None:
+    """What the IR is under the cursor."""
+    fa, _, line, col = _at(ls, params.text_document.uri, params.position)
+    text = hover_markdown(fa, line, col)
+    return None if text is None else types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+def goto_definition(ls: TirServer, params: types.DefinitionParams) -> types.Location | None:
+    """Where the name under the cursor is bound."""
+    fa, pmap, line, col = _at(ls, params.text_document.uri, params.position)
+    span = definition(fa, line, col)
+    return None if span is None else types.Location(uri=params.text_document.uri,
+                                                    range=pmap.range(span))
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+def find_references(ls: TirServer, params: types.ReferenceParams) -> list[types.Location]:
+    """Every occurrence of the symbol under the cursor."""
+    uri = params.text_document.uri
+    fa, pmap, line, col = _at(ls, uri, params.position)
+    return [types.Location(uri=uri, range=pmap.range(s)) for s in
+            references(fa, line, col, params.context.include_declaration)]
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def outline(ls: TirServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    """Functions, blocks and buffers."""
+    fa, pmap = ls.file(params.text_document.uri)
+    return document_symbols(fa, pmap)
+
+
+@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+def folding(ls: TirServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    """Folding ranges of compound statements."""
+    return folding_ranges(ls.file(params.text_document.uri)[0])
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                types.CompletionOptions(trigger_characters=["."]))
+def completion(ls: TirServer, params: types.CompletionParams) -> types.CompletionList:
+    """Namespace members after ``T.``."""
+    fa, _, line, col = _at(ls, params.text_document.uri, params.position)
+    return types.CompletionList(is_incomplete=False, items=complete(fa, line, col))
+
+
+@server.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP,
+                types.SignatureHelpOptions(trigger_characters=["(", ","]))
+def signature(ls: TirServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
+    """Signature of the ``T.`` call around the cursor."""
+    fa, pmap, line, _ = _at(ls, params.text_document.uri, params.position)
+    return signature_at(fa, pmap.offset(params.position), line)
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+                types.SemanticTokensLegend(token_types=TOKEN_TYPES,
+                                           token_modifiers=TOKEN_MODIFIERS))
+def tokens(ls: TirServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+    """Semantic tokens of TVMScript constructs."""
+    fa, pmap = ls.file(params.text_document.uri)
+    return types.SemanticTokens(data=semantic_tokens(fa, pmap))
+
+
+@server.feature(types.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: TirServer, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
+    """Format the TVMScript units."""
+    fa, pmap = ls.file(params.text_document.uri)
+    return format_edits(fa, pmap)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_action(ls: TirServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    """Quick fixes of the diagnostics in range."""
+    uri = params.text_document.uri
+    fa, pmap = ls.file(uri)
+    return D.code_actions(fa.diagnostics(), fa.text, pmap, uri, params.range)
+
+
+# ------------------------------------------------------------------ lowering previews
+def _get(params: Any, name: str, default: Any = None) -> Any:
+    if isinstance(params, dict):
+        return params.get(name, default)
+    return getattr(params, name, default)
+
+
+def _preview_unit(ls: TirServer, params: Any) -> tuple[Any, Any, str, int | None]:
+    """(placed unit, FileAnalysis, uri, version) named by the request's ``function`` or
+    ``position``."""
+    uri = _get(_get(params, "textDocument"), "uri")
+    fa, pmap = ls.file(uri)
+    name, pos = _get(params, "function"), _get(params, "position")
+    placed = None
+    if name:
+        placed = next((u for u in fa.units if u.unit.name == name), None)
+    elif pos is not None:
+        line, _ = pmap.line_column(types.Position(line=_get(pos, "line"),
+                                                  character=_get(pos, "character")))
+        placed = fa.unit_at(line)
+    elif fa.units:
+        placed = fa.units[0]
+    if placed is None:
+        raise PreviewUnavailable("no TVMScript unit there")
+    return placed, fa, uri, ls.doc_version(uri)
+
+
+def _lower(ls: TirServer, params: Any) -> tuple[Any, list]:
+    placed, _, uri, version = _preview_unit(ls, params)
+    results = lower_unit(placed.analysis, lambda: ls.doc_version(uri) != version)
+    return placed, results
+
+
+@server.feature(STAGES)
+@server.thread()
+def lowering_stages(ls: TirServer, params: Any) -> dict[str, Any]:
+    """``{"unit", "stages": [{"index", "name", "changed"}]}`` or ``{"error"}``."""
+    try:
+        placed, results = _lower(ls, params)
+    except (PreviewUnavailable, Cancelled) as err:
+        return {"error": str(err) or "cancelled by a newer edit", "stages": []}
+    return {"unit": placed.unit.name, "stages": stage_list(results), "note": results.note}
+
+
+@server.feature(STAGE)
+@server.thread()
+def lowering_stage(ls: TirServer, params: Any) -> dict[str, Any]:
+    """One stage: ``{"index", "name", "changed", "text", "positionMap", "llvm"?}``; the stage
+    is ``stage`` (an index, or the first stage of that name)."""
+    try:
+        placed, results = _lower(ls, params)
+        stage = _get(params, "stage", 0)
+        if isinstance(stage, str):
+            stage = next((i for i, r in enumerate(results.results) if r.name == stage), -1)
+        return stage_payload(placed, results, int(stage), bool(_get(params, "llvm", False)))
+    except (PreviewUnavailable, Cancelled) as err:
+        return {"error": str(err) or "cancelled by a newer edit"}

@@ -1,0 +1,134 @@
+// The TVMScript extension: launches tirkit's `tirls` for Python files and adds the lowering
+// preview and restart commands. Logic that needs no VS Code API lives in helpers.ts.
+import * as vscode from "vscode";
+import {
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  TransportKind,
+} from "vscode-languageclient/node";
+import {
+  MapEntry,
+  StageInfo,
+  readSettings,
+  resolveInterpreter,
+  serverCommand,
+  sourceToStage,
+  stageLabel,
+  stagePath,
+  visibleStages,
+} from "./helpers";
+
+const SCHEME = "tirkit-stage";
+let client: LanguageClient | undefined;
+const stageTexts = new Map<string, string>();
+const changed = new vscode.EventEmitter<vscode.Uri>();
+
+function settings(): ReturnType<typeof readSettings> {
+  const cfg = vscode.workspace.getConfiguration("tirkit");
+  return readSettings((key, fallback) => cfg.get(key, fallback));
+}
+
+async function pythonExtensionCommand(resource?: vscode.Uri): Promise<string[] | undefined> {
+  const ext = vscode.extensions.getExtension("ms-python.python");
+  if (!ext) {
+    return undefined;
+  }
+  try {
+    const api = ext.isActive ? ext.exports : await ext.activate();
+    return api?.settings?.getExecutionDetails?.(resource)?.execCommand;
+  } catch {
+    return undefined;
+  }
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  const s = settings();
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const interpreter = resolveInterpreter(
+    s.interpreterPath, await pythonExtensionCommand(), process.platform, folder);
+  const { command, args } = serverCommand(interpreter, s.serverArgs);
+  const serverOptions: ServerOptions = { command, args, transport: TransportKind.stdio };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: "file", language: "python" },
+      { scheme: "untitled", language: "python" }],
+    outputChannelName: "TVMScript (tirls)",
+  };
+  client = new LanguageClient("tirkit", "TVMScript (tirls)", serverOptions, clientOptions);
+  context.subscriptions.push(client);
+  await client.start();
+}
+
+async function restartServer(context: vscode.ExtensionContext): Promise<void> {
+  if (client) {
+    await client.stop();
+    client = undefined;
+  }
+  await startClient(context);
+  vscode.window.setStatusBarMessage("TVMScript: server restarted", 3000);
+}
+
+interface StagesReply { unit?: string; stages: StageInfo[]; error?: string; note?: string }
+interface StageReply {
+  text?: string; name?: string; error?: string; positionMap?: MapEntry[];
+}
+
+async function showLoweringStage(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !client) {
+    vscode.window.showWarningMessage("TVMScript: open a Python file with TVMScript first.");
+    return;
+  }
+  const textDocument = { uri: editor.document.uri.toString() };
+  const position = client.code2ProtocolConverter.asPosition(editor.selection.active);
+  const reply = await client.sendRequest<StagesReply>(
+    "tirkit/loweringStages", { textDocument, position });
+  if (reply.error || !reply.unit) {
+    vscode.window.showWarningMessage(`TVMScript: ${reply.error ?? "no unit here"}`);
+    return;
+  }
+  const stages = visibleStages(reply.stages, settings().hideUnchangedStages);
+  const picked = await vscode.window.showQuickPick(
+    stages.map((stage) => ({ ...stageLabel(stage), stage })),
+    { placeHolder: `Lowering stage of ${reply.unit}${reply.note ? ` (${reply.note})` : ""}` });
+  if (!picked) {
+    return;
+  }
+  const stage = await client.sendRequest<StageReply>(
+    "tirkit/loweringStage", { textDocument, position, stage: picked.stage.index });
+  if (stage.error || stage.text === undefined) {
+    vscode.window.showWarningMessage(`TVMScript: ${stage.error ?? "no text"}`);
+    return;
+  }
+  const uri = vscode.Uri.from({ scheme: SCHEME, path: stagePath(reply.unit, picked.stage) });
+  stageTexts.set(uri.toString(), stage.text);
+  changed.fire(uri);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, "python");
+  const shown = await vscode.window.showTextDocument(doc, {
+    viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
+  const line = sourceToStage(stage.positionMap ?? [], editor.selection.active.line);
+  if (line !== undefined) {
+    const range = new vscode.Range(line, 0, line, 0);
+    shown.revealRange(range, vscode.TextEditorRevealType.InCenter);
+    shown.selection = new vscode.Selection(range.start, range.start);
+  }
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+      onDidChange: changed.event,
+      provideTextDocumentContent: (uri) => stageTexts.get(uri.toString()) ?? "",
+    }),
+    vscode.commands.registerCommand("tirkit.showLoweringStage", showLoweringStage),
+    vscode.commands.registerCommand("tirkit.restartServer", () => restartServer(context)),
+  );
+  await startClient(context);
+}
+
+export async function deactivate(): Promise<void> {
+  if (client) {
+    await client.stop();
+  }
+}

@@ -1,0 +1,114 @@
+// Pure helpers of the TVMScript extension: no `vscode` import, so they are unit-tested with
+// node's test runner (src/test/helpers.test.ts).
+
+/** The extension's settings (package.json `contributes.configuration`, declared once there). */
+export interface Settings {
+  interpreterPath: string;
+  serverArgs: string[];
+  hideUnchangedStages: boolean;
+}
+
+/** Reads the settings through a `get(key, default)` accessor (a WorkspaceConfiguration). */
+export function readSettings(get: <T>(key: string, fallback: T) => T): Settings {
+  const args = get<unknown>("serverArgs", []);
+  return {
+    interpreterPath: String(get<string>("interpreterPath", "") ?? "").trim(),
+    serverArgs: Array.isArray(args) ? args.map(String) : [],
+    hideUnchangedStages: Boolean(get<boolean>("previews.hideUnchangedStages", true)),
+  };
+}
+
+/**
+ * The Python interpreter that runs the server: the `tirkit.interpreterPath` setting, else the
+ * Python extension's interpreter (its `execCommand`, possibly several words such as
+ * `conda run -n env python`), else `python` on Windows and `python3` elsewhere.
+ * `${workspaceFolder}` in the setting is replaced by `workspaceFolder`.
+ */
+export function resolveInterpreter(
+  setting: string,
+  pythonExtensionCommand: string[] | undefined,
+  platform: string,
+  workspaceFolder?: string,
+): string[] {
+  const configured = setting.trim();
+  if (configured) {
+    const expanded = workspaceFolder
+      ? configured.split("${workspaceFolder}").join(workspaceFolder)
+      : configured;
+    return [expanded];
+  }
+  const fromExtension = (pythonExtensionCommand ?? []).filter((w) => w.length > 0);
+  if (fromExtension.length > 0) {
+    return fromExtension;
+  }
+  return [platform === "win32" ? "python" : "python3"];
+}
+
+/** `{command, args}` launching `python -m tirkit.lsp` with the extra server arguments. */
+export function serverCommand(interpreter: string[], serverArgs: string[]): {
+  command: string;
+  args: string[];
+} {
+  const [command, ...rest] = interpreter;
+  return { command, args: [...rest, "-m", "tirkit.lsp", ...serverArgs] };
+}
+
+/** One stage as the server's `tirkit/loweringStages` returns it. */
+export interface StageInfo {
+  index: number;
+  name: string;
+  changed: boolean;
+}
+
+/** The stages to offer in the picker: unchanged ones dropped when `hideUnchanged` is set. */
+export function visibleStages(stages: StageInfo[], hideUnchanged: boolean): StageInfo[] {
+  return hideUnchanged ? stages.filter((s) => s.changed) : stages.slice();
+}
+
+/** A picker label: `"3. ConvertBlocksToOpaque"`, `"(no change)"` as its description. */
+export function stageLabel(stage: StageInfo): { label: string; description: string } {
+  return {
+    label: `${stage.index}. ${stage.name}`,
+    description: stage.changed ? "" : "(no change)",
+  };
+}
+
+/** Path of the read-only virtual document of one stage: `/<unit>/<index>-<stage>.py`. */
+export function stagePath(unit: string, stage: StageInfo): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]/g, "_");
+  return `/${safe(unit)}/${String(stage.index).padStart(2, "0")}-${safe(stage.name)}.py`;
+}
+
+/** One entry of a stage's position map: `[line, col, endLine, endCol]`, 0-based lines. */
+export interface MapEntry {
+  source: [number, number, number, number];
+  stage: [number, number, number, number];
+}
+
+function width(r: [number, number, number, number]): number {
+  return (r[2] - r[0]) * 10000 + (r[3] - r[1]);
+}
+
+function inside(r: [number, number, number, number], line: number): boolean {
+  return r[0] <= line && line <= r[2];
+}
+
+/** The stage line of the innermost statement whose source range holds source `line`. */
+export function sourceToStage(map: MapEntry[], line: number): number | undefined {
+  const hits = map.filter((e) => inside(e.source, line));
+  if (hits.length === 0) {
+    return undefined;
+  }
+  hits.sort((a, b) => width(a.source) - width(b.source));
+  return hits[0].stage[0];
+}
+
+/** The source line of the innermost statement whose stage range holds stage `line`. */
+export function stageToSource(map: MapEntry[], line: number): number | undefined {
+  const hits = map.filter((e) => inside(e.stage, line));
+  if (hits.length === 0) {
+    return undefined;
+  }
+  hits.sort((a, b) => width(a.stage) - width(b.stage));
+  return hits[0].source[0];
+}
