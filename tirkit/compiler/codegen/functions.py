@@ -70,7 +70,12 @@ def emit_function(cg: CodeGenLLVM, gv: GlobalVar, func: PrimFunc) -> None:
     builder = ir.IRBuilder(entry)
     ret = _ret_dtype(func)
     state = FunctionState(fn.name, fn, builder, entry, ret)
-    with cg.function(state, dict(zip(func.params, fn.args))):
+    bindings = dict(zip(func.params, fn.args))
+    for param, arg in zip(func.params, fn.args):
+        buf = func.buffer_map.get(param)
+        if buf is not None:  # a subroutine's buffer parameter: its data is the pointer passed
+            bindings[buf.data] = arg
+    with cg.function(state, bindings):
         cg.alignment = {}
         body = cg.new_block("body")
         builder.branch(body)

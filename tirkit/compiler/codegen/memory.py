@@ -267,3 +267,15 @@ def _decl_buffer(cg: CodeGenLLVM, s: S.DeclBuffer) -> None:
     cg.stmt(s.body)
 
 
+
+
+@register_call("tir.tvm_access_ptr")
+def _access_ptr(cg: CodeGenLLVM, call: E.Call) -> ir.Value:
+    """``T.tvm_access_ptr(T.type_annotation(dtype), data, offset, extent, rw_mask)``: the address
+    of element ``offset`` of ``data`` viewed as ``dtype`` (TVM lowers it to this in
+    ``LowerDeviceStorageAccessInfo``; the extent and access mask only inform analyses)."""
+    annotation, data, offset = call.args[0], call.args[1], call.args[2]
+    elem = annotation.dtype if isinstance(annotation, E.Call) else call.dtype
+    ptr = cg.expr(data)
+    return cg.builder.gep(ptr, [cg.expr(offset)], inbounds=True,
+                          source_etype=storage_type(elem))

@@ -86,7 +86,31 @@ LEGALIZE_LLVM: dict[str, _Rule] = {
 }
 
 #: ``default.FLegalize`` rules (intrin_rule.cc)
+def _q_multiply_shift(call: Call) -> PrimExpr:
+    """TVM's ``DispatchFixedPointMultiply``: ``round(x * y * 2**(s - q))`` in int64 (int32 x/y/s;
+    a multiplier of 1 << 30 is the power-of-two shortcut)."""
+    x, y, q, s = call.args
+    if isinstance(y, IntImm) and y.value == 1 << 30 and isinstance(s, IntImm):
+        e = s.value - 1
+        if e > 0:
+            return tir.shift_left(x, tir.const(e, x.dtype))
+        if e < 0:
+            return tir.shift_right(x + tir.const(1 << (-e - 1), x.dtype), tir.const(-e, x.dtype))
+        return x
+    hp, lp = DataType(_dtype("int64").code, 64, x.dtype.lanes), x.dtype
+    zero = tir.const(0, s.dtype)
+    left = tir.Select(s > zero, s, zero)
+    right = tir.Select(s > zero, zero, zero - s)
+    wide = tir.cast(hp, x)
+    wide = tir.Select(left != zero, tir.shift_left(wide, tir.cast(hp, left)), wide)
+    wide = wide * tir.cast(hp, y)
+    total = tir.cast(hp, right + q)
+    wide = wide + tir.shift_left(tir.const(1, hp), total - tir.const(1, hp))
+    return tir.cast(lp, tir.shift_right(wide, total))
+
+
 LEGALIZE_DEFAULT: dict[str, _Rule] = {
+    "tir.q_multiply_shift": _q_multiply_shift,
     "tir.sigmoid": lambda c: _c(_x(c), 1) / (_c(_x(c), 1) + tir.exp(_c(_x(c), 0) - _x(c))),
     "tir.rsqrt": lambda c: _c(_x(c), 1) / tir.sqrt(_x(c)),
     "tir.isinf": lambda c: tir.isinf(_x(c)),

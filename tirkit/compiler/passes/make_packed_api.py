@@ -302,14 +302,6 @@ def _packed_attrs(attrs: dict[str, Any], is_entry: bool) -> dict[str, Any]:
     return out
 
 
-def unpack_subroutine(func: PrimFunc) -> PrimFunc:
-    """A private subroutine's C signature: each buffer parameter becomes its buffer's data pointer
-    (callers pass ``A.data``, as TVMScript spells subroutine calls) and the buffer_map goes, so
-    the body's buffer accesses are bound (TVM's unpacked calling convention for subroutines)."""
-    params = [func.buffer_map[p].data if p in func.buffer_map else p for p in func.params]
-    return func.with_changes(params=tuple(params), buffer_map={})
-
-
 def _packed_methods(mod: IRModule) -> dict[GlobalVar, str]:
     out = {}
     for gv, f in mod.functions.items():
@@ -335,8 +327,7 @@ def _run(mod: IRModule, ctx: PassContext) -> IRModule:
             if symbol is not None:
                 new = make_packed_api(new, symbol, is_entry=len(methods) == 1 or
                                       bool(_int_value(f.attrs.get("tir.is_entry_func", 0))))
-            elif new.buffer_map:
-                new = unpack_subroutine(new)
+
         changed |= new is not f
         funcs[gv] = new
     return IRModule(funcs, mod.attrs, span=mod.span) if changed else mod

@@ -54,7 +54,9 @@ class StmtSimplifier(StmtExprMutator):
 
     def visit_let_stmt_(self, op: S.LetStmt) -> S.Stmt:
         value = self.visit_expr(op.value)
-        if isinstance(value, (IntImm, FloatImm, Var)):
+        if isinstance(value, (IntImm, FloatImm, Var)) and not op.var.dtype.is_handle():
+            # a handle let (``raw: T.handle("int8") = A.data``) views memory with another type
+            # and may be a buffer's data: it is kept, as TVM keeps it
             self.analyzer.bind(op.var, value)
             return self.visit_stmt(op.body)
         if value.dtype.is_int() and value.dtype.lanes == 1:
