@@ -89,8 +89,11 @@ class LinearSum:
 
 
 def const(dtype: DataType, value: int) -> IntImm:
-    """An integer constant of ``dtype`` (mirrors TVM's ``make_const``)."""
-    return IntImm(dtype, value)
+    """An integer constant of ``dtype``, wrapped to its width as TVM's folding does (mirrors
+    TVM's ``make_const``)."""
+    from ..tir.const_fold import wrap_int  # pylint: disable=import-outside-toplevel
+
+    return IntImm(dtype, wrap_int(value, dtype))
 
 
 def _term(atom: PrimExpr, coeff: int, dtype: DataType) -> PrimExpr:

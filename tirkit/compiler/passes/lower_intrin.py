@@ -229,17 +229,27 @@ class IntrinInjecter(StmtExprMutator):
         return self.visit_expr(Call(op.dtype, "tir.fma", (a, b, c), span=op.span))
 
     # ---------------------------------------------------------------- floor division
-    def _bound_min(self, e: PrimExpr) -> int | None:
-        lo = self.analyzer.const_int_bound(e).min_value
+    def _bound_min(self, e: PrimExpr, divisor: PrimExpr) -> int | None:
+        """The numerator's lower bound when TVM's offset rewrite ``truncdiv(a + b * k, b) - k``
+        is safe: ``a + b * k`` must not overflow (TVM only checks the lower bound, which
+        miscompiles e.g. ``floordiv(1 - A[i], 3)`` for large ``A[i]``; found by the
+        differential tests). ``None`` when unsafe or unknown."""
+        bound = self.analyzer.const_int_bound(e)
+        lo, hi = bound.min_value, bound.max_value
         t = e.dtype.element_of()
         limit = (1 << (t.bits - 1)) - 1 if t.is_int() else (1 << t.bits) - 1
-        return lo if -limit < lo < 0 else None
+        if not -limit < lo < 0 or not isinstance(divisor, IntImm) or divisor.value <= 0:
+            return None
+        b = divisor.value
+        k = (b - 1 - lo) // b
+        return lo if hi + b * k <= limit else None
 
     def visit_floor_div_(self, op: FloorDiv) -> PrimExpr:
         new = super().visit_floor_div_(op)
         if not isinstance(new, FloorDiv):
             return new
         a, b, t = new.a, new.b, new.dtype
+        zero, one = tir.const(0, t), tir.const(1, t)  # typed: a bare 0 would be int32
         if t.is_floating():
             return self.visit_expr(tir.floor(a / b))
         shift = _is_pow2(b)
@@ -249,19 +259,19 @@ class IntrinInjecter(StmtExprMutator):
             if (self.analyzer.can_prove_greater_equal(a, 0)
                     or self.analyzer.can_prove_greater_equal(new, 0)):
                 return tir.truncdiv(a, b)
-            lo = self._bound_min(a)
+            lo = self._bound_min(a, b)
             if lo is not None:
-                ceildiv = tir.truncdiv((b - 1) - IntImm(t.element_of(), lo), b)
+                ceildiv = tir.truncdiv((b - one) - IntImm(t.element_of(), lo), b)
                 num = self.analyzer.simplify(a + b * ceildiv)
                 return tir.truncdiv(num, b) - ceildiv
             rdiv, rmod = tir.truncdiv(a, b), tir.truncmod(a, b)
             if str(t) in ("int32", "int64"):
                 return rdiv + tir.shift_right(rmod, tir.const(t.bits - 1, t))
-            return Select(rmod >= 0, rdiv, rdiv - tir.const(1, t))
+            return Select(rmod >= zero, rdiv, rdiv - one)
         rmod, rdiv = Var("rmod", t), Var("rdiv", t)
-        cond = tir.logical_or(tir.logical_and(b >= 0, rmod >= 0),
-                              tir.logical_and(b < 0, rmod <= 0))
-        let_rdiv = Let(rdiv, tir.truncdiv(a, b), Select(cond, rdiv, rdiv - tir.const(1, t)))
+        cond = tir.logical_or(tir.logical_and(b >= zero, rmod >= zero),
+                              tir.logical_and(b < zero, rmod <= zero))
+        let_rdiv = Let(rdiv, tir.truncdiv(a, b), Select(cond, rdiv, rdiv - one))
         return Let(rmod, tir.truncmod(a, b), let_rdiv)
 
     def visit_floor_mod_(self, op: FloorMod) -> PrimExpr:
@@ -269,6 +279,7 @@ class IntrinInjecter(StmtExprMutator):
         if not isinstance(new, FloorMod):
             return new
         a, b, t = new.a, new.b, new.dtype
+        zero, one = tir.const(0, t), tir.const(1, t)  # typed: a bare 0 would be int32
         if t.is_floating():
             return a - self.visit_expr(tir.floor(a / b)) * b
         shift = _is_pow2(b)
@@ -277,17 +288,17 @@ class IntrinInjecter(StmtExprMutator):
         if self.analyzer.can_prove_greater_equal(b, 0):
             if self.analyzer.can_prove_greater_equal(a, 0):
                 return tir.truncmod(a, b)
-            lo = self._bound_min(a)
+            lo = self._bound_min(a, b)
             if lo is not None:
-                ceildiv = tir.truncdiv(tir.negative(IntImm(t.element_of(), lo)) + (b - 1), b)
+                ceildiv = tir.truncdiv(tir.negative(IntImm(t.element_of(), lo)) + (b - one), b)
                 return tir.truncmod(self.analyzer.simplify(a + b * ceildiv), b)
             rmod = tir.truncmod(a, b)
             if str(t) in ("int32", "int64"):
                 return rmod + tir.bitwise_and(b, tir.shift_right(rmod, tir.const(t.bits - 1, t)))
-            return Select(rmod >= 0, rmod, rmod + b)
+            return Select(rmod >= zero, rmod, rmod + b)
         rmod = Var("rmod", t)
-        cond = tir.logical_or(tir.logical_and(b >= 0, rmod >= 0),
-                              tir.logical_and(b < 0, rmod <= 0))
+        cond = tir.logical_or(tir.logical_and(b >= zero, rmod >= zero),
+                              tir.logical_and(b < zero, rmod <= zero))
         return Let(rmod, tir.truncmod(a, b), Select(cond, rmod, rmod + b))
 
 

@@ -232,7 +232,14 @@ def launch_thread(thread: Any, extent: Any) -> F.LaunchThreadFrame:
 # ------------------------------------------------------------------------------- statements
 def buffer_store(buffer: tir.Buffer, value: Any, indices: Any, predicate: Any = None) -> None:
     """``buffer[indices] = value`` (``T.buffer_store``); a Python number takes the buffer's
-    dtype."""
+    dtype. A numeric value of another element dtype is cast to the buffer's, as TVM's IRBuilder
+    does ("Casting in BufferStore may lose precision"); a handle or a lane mismatch is an error.
+    """
+    if isinstance(value, PrimExpr):
+        have, want = value.dtype, buffer.dtype
+        numeric = not (have.is_handle() or have.is_void())
+        if numeric and have.element_of() != want.element_of():
+            value = tir.cast(want.element_of().with_lanes(have.lanes), value)
     F.add_to_parent(tir.BufferStore(buffer, value, indices, predicate))
 
 
