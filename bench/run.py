@@ -24,6 +24,7 @@ import bench_foundation  # noqa: E402,F401  (registers benchmarks)
 import bench_frontend  # noqa: E402,F401
 import bench_compiler  # noqa: E402,F401
 import bench_lsp  # noqa: E402,F401
+import bench_format  # noqa: E402,F401
 
 
 def run(names: list[str], repeat: int) -> list[dict]:
