@@ -220,6 +220,10 @@ async def test_lowering_stages_and_stage_text(client: LanguageClient) -> None:
     assert stage["name"] == "LowerInitBlock" and "if vk == 0:" in stage["text"]
     from_source(stage["text"])  # parses back
     assert stage["positionMap"] and "llvm" in stage
+    assert names[-1] == "LowerIntrin"  # the whole pipeline
+    llvm = stage["llvm"]
+    assert llvm["available"] is True, llvm
+    assert "define" in llvm["before"] and "define" in llvm["after"]
     loop = next(e for e in stage["positionMap"] if e["source"][0] == 8)
     assert loop["stage"][0] > 0
 
