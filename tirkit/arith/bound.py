@@ -16,6 +16,7 @@ from ..ir.node import Node, node
 from ..tir import expr as E
 from ..tir.const_fold import trunc_div
 from .keys import expr_key
+from ..ir.dispatch import DispatchTable
 
 INF = math.inf
 Interval = tuple[Any, Any]
@@ -163,17 +164,9 @@ def iv_truncmod(a: Interval, b: Interval) -> Interval:
 
 # ------------------------------------------------------------------------------- the analyzer
 _Handler = Callable[["ConstIntBoundAnalyzer", Any], Interval]
-_TABLE: dict[type, _Handler] = {}
-
-
-def register(*classes: type) -> Callable[[_Handler], _Handler]:
-    """Register a bound handler for expression node classes (mirrors TVM's ``ExprFunctor``
-    dispatch)."""
-    def deco(fn: _Handler) -> _Handler:
-        for cls in classes:
-            _TABLE[cls] = fn
-        return fn
-    return deco
+_TABLE = DispatchTable()
+#: register a bound handler for expression node classes (TVM's ``ExprFunctor`` dispatch)
+register = _TABLE.register
 
 
 def _lookup(cls: type) -> _Handler | None:

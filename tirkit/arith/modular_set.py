@@ -8,6 +8,7 @@ from typing import Any, Callable
 from ..ir.expr import IntImm, PrimExpr
 from ..ir.node import Node, node
 from ..tir import expr as E
+from ..ir.dispatch import DispatchTable
 
 
 @node
@@ -32,17 +33,9 @@ def _make(coeff: int, base: int) -> tuple[int, int]:
 
 _EVERYTHING = (1, 0)
 _Handler = Callable[["ModularSetAnalyzer", Any], tuple[int, int]]
-_TABLE: dict[type, _Handler] = {}
-
-
-def register(*classes: type) -> Callable[[_Handler], _Handler]:
-    """Register the modular-set handler of expression node classes (mirrors TVM's ``ExprFunctor``
-    dispatch)."""
-    def deco(fn: _Handler) -> _Handler:
-        for cls in classes:
-            _TABLE[cls] = fn
-        return fn
-    return deco
+_TABLE = DispatchTable()
+#: register the modular-set handler of node classes (TVM's ``ExprFunctor`` dispatch)
+register = _TABLE.register
 
 
 class ModularSetAnalyzer:

@@ -22,19 +22,12 @@ from ..tir.const_fold import try_const_fold
 from .bound import ConstIntBoundAnalyzer, Interval, iv_add, iv_scale
 from .keys import expr_key
 from .linear import LinearSum, to_expr
+from ..ir.dispatch import DispatchTable
 
 _Handler = Callable[["Simplifier", Any], PrimExpr]
-_TABLE: dict[type, _Handler] = {}
-
-
-def register(*classes: type) -> Callable[[_Handler], _Handler]:
-    """Register the simplification handler of expression node classes (mirrors TVM's ``ExprFunctor``
-    dispatch)."""
-    def deco(fn: _Handler) -> _Handler:
-        for cls in classes:
-            _TABLE[cls] = fn
-        return fn
-    return deco
+_TABLE = DispatchTable()
+#: register the simplification handler of node classes (TVM's ``ExprFunctor`` dispatch)
+register = _TABLE.register
 
 
 def _lookup(cls: type) -> _Handler:
