@@ -220,12 +220,18 @@ def _stats(values: list[float]) -> dict:
             "max": max(ms)}
 
 
-def main() -> int:
-    """Run the end-to-end session and write ``bench/results/lsp_latency.{json,md}``."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the end-to-end session and write ``lsp_latency.{json,md}`` into ``--out`` (default
+    ``bench/results``)."""
+    import argparse  # pylint: disable=import-outside-toplevel
+
+    parser = argparse.ArgumentParser(description="language-server latency and replay check")
+    parser.add_argument("--out", type=Path, default=ROOT / "results")
+    args = parser.parse_args(argv)
     result = asyncio.run(_session())
     result["file_lines"] = TEXT.count("\n") + 1
-    out = ROOT / "results"
-    out.mkdir(exist_ok=True)
+    out = args.out
+    out.mkdir(parents=True, exist_ok=True)
     (out / "lsp_latency.json").write_text(json.dumps(result, indent=2) + "\n")
     rows = ["| measure | n | median (ms) | p95 (ms) | max (ms) |", "|---|---:|---:|---:|---:|"]
     for key in ("edit_to_diagnostics_ms", "hover_ms", "preview_ms"):
