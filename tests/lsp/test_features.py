@@ -105,7 +105,7 @@ def test_hover_contents() -> None:
     assert "- parameter of `matmul`, bound to buffer `A`" in _hover(KERNELS, "a: T.handle")
     expr = _hover(KERNELS, "* B[vj", 0)
     assert "A[vi, vk] * B[vj, vk]" in expr and "- dtype: `float32`" in expr
-    assert _hover(KERNELS, "remap", 1).startswith("```python\nT.axis.remap(kinds: str")
+    assert _hover(KERNELS, "remap", 1).startswith("```python\nT.axis.remap(kinds: Literal")
 
 
 def test_hover_simplifies_expressions() -> None:

@@ -45,6 +45,7 @@ class NameInfo:
     signature: str
     doc: str
     kind: types.CompletionItemKind
+    overloads: tuple[str, ...] = ()  # every overload's signature text (from the stubs)
 
     def markdown(self) -> str:
         """Hover text: the signature in a Python fence, then the doc."""
@@ -99,10 +100,29 @@ def _kind(obj: Any) -> types.CompletionItemKind:
     return types.CompletionItemKind.Constant
 
 
-def _info(dotted: str, obj: Any) -> NameInfo:
+@lru_cache(maxsize=None)
+def _stubs(kind: str) -> dict[str, Any]:
+    """The generated stubs' signatures (``tirkit.stubgen.signatures``): the same ones mypy and
+    pylint see, so completion, signature help and type checking agree (issue 7)."""
+    from tirkit.stubgen import signatures  # pylint: disable=import-outside-toplevel
+
+    try:
+        return signatures(kind)
+    except Exception:  # pylint: disable=broad-except  # fall back to runtime introspection
+        return {}
+
+
+def _info(dotted: str, obj: Any, kind: str = "tir", key: str = "") -> NameInfo:
     doc = inspect.getdoc(obj) or ""
     if not doc and not callable(obj):
         doc = f"`{type(obj).__name__}` value `{obj!r}`"
+    stub = _stubs(kind).get(key) if key else None
+    if stub is not None and stub.overloads:
+        short = key.rsplit(".", 1)[-1]
+        labels = tuple(dotted + label[len(short):] for label in stub.labels()
+                       if label.startswith(short))
+        if labels:
+            return NameInfo(dotted, labels[0], stub.doc or doc, _kind(obj), labels)
     return NameInfo(dotted, dotted + _signature(obj), doc, _kind(obj))
 
 
@@ -129,7 +149,7 @@ def members(kind: str, alias: str, path: tuple[str, ...] = ()) -> list[NameInfo]
     except AttributeError:
         return []
     prefix = ".".join((alias,) + path)
-    return [_info(f"{prefix}.{n}", v) for n, v in items]
+    return [_info(f"{prefix}.{n}", v, kind, ".".join(path + (n,))) for n, v in items]
 
 
 def lookup(kind: str, alias: str, path: tuple[str, ...]) -> NameInfo | None:
@@ -142,7 +162,7 @@ def lookup(kind: str, alias: str, path: tuple[str, ...]) -> NameInfo | None:
             obj = getattr(obj, part)
     except AttributeError:
         return None
-    return _info(".".join((alias,) + path), obj)
+    return _info(".".join((alias,) + path), obj, kind, ".".join(path))
 
 
 _IDENT = re.compile(r"[A-Za-z_0-9.]")
@@ -222,10 +242,15 @@ def _parameters(signature: str) -> list[str]:
 
 def signature_help(info: NameInfo, active: int) -> types.SignatureHelp:
     """LSP signature help for ``info`` with argument ``active`` highlighted."""
-    params = _parameters(info.signature)
-    sig = types.SignatureInformation(
-        label=info.signature,
-        documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=info.doc),
-        parameters=[types.ParameterInformation(label=p) for p in params])
-    return types.SignatureHelp(signatures=[sig], active_signature=0,
-                               active_parameter=min(active, max(len(params) - 1, 0)))
+    sigs = []
+    for label in info.overloads or (info.signature,):
+        params = _parameters(label)
+        sigs.append(types.SignatureInformation(
+            label=label,
+            documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=info.doc),
+            parameters=[types.ParameterInformation(label=p) for p in params],
+            active_parameter=min(active, max(len(params) - 1, 0))))
+    # the first overload with enough parameters for the cursor's argument
+    best = next((k for k, s in enumerate(sigs) if len(s.parameters or []) > active), 0)
+    return types.SignatureHelp(signatures=sigs, active_signature=best,
+                               active_parameter=sigs[best].active_parameter)
