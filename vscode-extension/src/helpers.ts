@@ -1,5 +1,5 @@
 // Pure helpers of the TVMScript extension: no `vscode` import, so they are unit-tested with
-// node's test runner (src/test/helpers.test.ts).
+// mocha (src/test/helpers.test.ts).
 
 /** The extension's settings (package.json `contributes.configuration`, declared once there). */
 export interface Settings {
