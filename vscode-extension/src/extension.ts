@@ -14,9 +14,8 @@ import {
   resolveInterpreter,
   serverCommand,
   sourceToStage,
-  stageLabel,
   stagePath,
-  visibleStages,
+  stagePicks,
 } from "./helpers";
 
 const SCHEME = "tirkit-stage";
@@ -71,6 +70,7 @@ async function restartServer(context: vscode.ExtensionContext): Promise<void> {
 interface StagesReply { unit?: string; stages: StageInfo[]; error?: string; note?: string }
 interface StageReply {
   text?: string; name?: string; error?: string; positionMap?: MapEntry[];
+  llvm?: { available?: boolean; before?: string; after?: string; message?: string };
 }
 
 async function showLoweringStage(): Promise<void> {
@@ -87,11 +87,17 @@ async function showLoweringStage(): Promise<void> {
     vscode.window.showWarningMessage(`TVMScript: ${reply.error ?? "no unit here"}`);
     return;
   }
-  const stages = visibleStages(reply.stages, settings().hideUnchangedStages);
   const picked = await vscode.window.showQuickPick(
-    stages.map((stage) => ({ ...stageLabel(stage), stage })),
+    stagePicks(reply.stages, settings().hideUnchangedStages),
     { placeHolder: `Lowering stage of ${reply.unit}${reply.note ? ` (${reply.note})` : ""}` });
   if (!picked) {
+    return;
+  }
+  if (picked.llvm) {
+    await showLlvm(textDocument, position, reply, picked.llvm);
+    return;
+  }
+  if (!picked.stage) {
     return;
   }
   const stage = await client.sendRequest<StageReply>(
@@ -113,6 +119,29 @@ async function showLoweringStage(): Promise<void> {
     shown.revealRange(range, vscode.TextEditorRevealType.InCenter);
     shown.selection = new vscode.Selection(range.start, range.start);
   }
+}
+
+async function showLlvm(textDocument: { uri: string }, position: unknown, reply: StagesReply,
+                        which: "before" | "after"): Promise<void> {
+  if (!client || !reply.unit) {
+    return;
+  }
+  const last = reply.stages[reply.stages.length - 1];
+  const stage = await client.sendRequest<StageReply>(
+    "tirkit/loweringStage", { textDocument, position, stage: last.index, llvm: true });
+  const text = stage.llvm?.[which];
+  if (!text) {
+    vscode.window.showWarningMessage(
+      `TVMScript: ${stage.error ?? stage.llvm?.message ?? "no LLVM IR for this unit"}`);
+    return;
+  }
+  const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${reply.unit}.${which}.ll` });
+  stageTexts.set(uri.toString(), text);
+  changed.fire(uri);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, "llvm");
+  await vscode.window.showTextDocument(doc, {
+    viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {

@@ -112,3 +112,20 @@ export function stageToSource(map: MapEntry[], line: number): number | undefined
   hits.sort((a, b) => width(a.stage) - width(b.stage));
   return hits[0].source[0];
 }
+
+/** An entry of the "Show lowering stage…" picker: a pipeline stage, or the final LLVM IR. */
+export interface StagePick {
+  label: string;
+  description: string;
+  stage?: StageInfo;
+  llvm?: "before" | "after";
+}
+
+/** The picker's entries: the visible stages, then the LLVM IR before and after optimisation. */
+export function stagePicks(stages: StageInfo[], hideUnchanged: boolean): StagePick[] {
+  const picks: StagePick[] = visibleStages(stages, hideUnchanged).map(
+    (stage) => ({ ...stageLabel(stage), stage }));
+  picks.push({ label: "LLVM IR (before optimisation)", description: "llvm", llvm: "before" });
+  picks.push({ label: "LLVM IR (after optimisation)", description: "llvm", llvm: "after" });
+  return picks;
+}

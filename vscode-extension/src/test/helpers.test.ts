@@ -12,6 +12,7 @@ import {
   sourceToStage,
   stageLabel,
   stagePath,
+  stagePicks,
   stageToSource,
   visibleStages,
 } from "../helpers";
@@ -113,5 +114,19 @@ describe("injection grammar", () => {
     assert.equal(re("dtype").exec('A: T.Buffer((4,), "int8")')?.[3], "Buffer");
     assert.equal(re("namespace-member").exec("T.exp(x)")?.[3], "exp");
     assert.equal(re("scope-construct").exec("Tx.block"), null);
+  });
+});
+
+describe("stage picker", () => {
+  it("lists the visible stages, then the LLVM IR before and after optimisation", () => {
+    const stages = [
+      { index: 0, name: "Input", changed: true },
+      { index: 1, name: "LowerInitBlock", changed: false },
+      { index: 2, name: "LowerIntrin", changed: true },
+    ];
+    const picks = stagePicks(stages, true);
+    assert.deepStrictEqual(picks.map((p) => p.stage?.name ?? p.llvm),
+      ["Input", "LowerIntrin", "before", "after"]);
+    assert.strictEqual(stagePicks(stages, false).length, 5);
   });
 });
