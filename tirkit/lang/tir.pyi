@@ -433,7 +433,8 @@ def buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: Any = 
 
 def buffer_store(buffer: Buffer, value: Any, indices: Any, predicate: Any = None) -> None:
     """``buffer[indices] = value`` (``T.buffer_store``); a Python number takes the buffer's
-    dtype.
+    dtype. A numeric value of another element dtype is cast to the buffer's, as TVM's IRBuilder
+    does ("Casting in BufferStore may lose precision"); a handle or a lane mismatch is an error.
     """
     ...
 
