@@ -56,3 +56,20 @@ def test_parse_file_accepts_a_path():
         units = parse_file(source)
         assert [u.name for u in units] == ["main"] and units[0].ir is not None
         assert units[0].span.source_name == str(path)
+
+
+def test_missing_import_is_diagnosed_with_a_fix():
+    units = parse_file("\n@T.prim_func\ndef f(A: T.Buffer((4,), 'float32')):\n    A[0] = 0.0\n", "x.py")
+    [diag] = [d for u in units for d in u.diagnostics]
+    assert "`T` is not imported" in diag.message and diag.span.line == 2
+    [fix] = diag.fixes
+    assert fix.replacement == "from tvm.script import tir as T\n" and fix.span.start_offset == 0
+
+
+def test_sblock_without_s_tir_has_a_fix_adding_it():
+    path = HERE / "errors" / "24_tirx_dialect.py"
+    diags = [d for u in parse_file(path) for d in u.diagnostics if "s_tir=True" in d.message]
+    [fix] = diags[0].fixes
+    assert fix.replacement == "T.prim_func(s_tir=True)"
+    lines = path.read_text().splitlines()
+    assert lines[fix.span.line - 1][fix.span.column:fix.span.end_column] == "T.prim_func"

@@ -124,7 +124,7 @@ def parse_unit_text(unit_text: str, env: dict[str, Any], *, static: bool,
         return None, diags
     parser = Parser(env, static=static, line_index=line_index, dialect=dialect)
     ir = parser.parse(tree)
-    diags = diags + parser.diagnostics
+    diags = diags + s_tir_fixes(parser.diagnostics, unit_text, line_index, base_offset)
     if diags:
         ir = None if any(d.severity == 1 for d in diags) else ir
     if ir is not None:
@@ -176,7 +176,7 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
     out: list[ParsedUnit] = []
     # a unit reports its own syntax errors (more precisely, and all of them)
     host_diags = [d for d in host.diagnostics if not _inside_unit(d, host.units, line_index)]
-    host_diags += decorator_typos(host, line_index)
+    host_diags += decorator_typos(host, line_index) + missing_imports(host, line_index)
     if host_diags:
         out.append(ParsedUnit("<file>", "file", None, host_diags))
     constants: dict[tuple, dict[str, Any]] = {}
@@ -223,6 +223,46 @@ def decorator_typos(host: Any, line_index: LineIndex) -> list[Diagnostic]:
                 "unknown-name", line_index.span(m.start(1), m.end(1)),
                 f"`{m.group(1)}` is not a TVMScript decorator; did you mean `{alias}.{close[0]}`?"))
     return out
+
+
+_IMPORT_LINES = {"tir": "from tvm.script import tir as {alias}\n",
+                 "ir": "from tvm.script import ir as {alias}\n"}
+
+
+def missing_imports(host: Any, line_index: LineIndex) -> list[Diagnostic]:
+    """``@T.prim_func`` / ``@I.ir_module`` where the file never imports ``T`` / ``I``: the
+    function is then no unit, so say so, with a quick fix adding the import at the top."""
+    from tirkit.ir.diagnostics import Fix  # pylint: disable=import-outside-toplevel
+
+    out, seen = [], set()
+    for m in _DECORATOR.finditer(host.text):
+        alias, attr = m.group(2), m.group(3)
+        if attr not in _UNIT_DECORATORS or alias in seen or host.imports.lookup(alias):
+            continue
+        seen.add(alias)
+        line = _IMPORT_LINES["tir" if attr == "prim_func" else "ir"].format(alias=alias)
+        fix = Fix(f"Add `{line.strip()}`", line_index.span(0, 0), line)
+        out.append(Diagnostic.error(
+            "missing-import", line_index.span(m.start(2), m.end(2)),
+            f"`{alias}` is not imported: add `{line.strip()}`", fixes=[fix]))
+    return out
+
+
+def s_tir_fixes(diags: list[Diagnostic], unit_text: str, line_index: LineIndex,
+                base_offset: int) -> list[Diagnostic]:
+    """Give "`T.sblock` needs `@T.prim_func(s_tir=True)`" a quick fix that adds the argument."""
+    from tirkit.ir.diagnostics import Fix  # pylint: disable=import-outside-toplevel
+
+    m = re.search(r"@(\w+\.prim_func)(\(([^)]*)\))?", unit_text)
+    if m is None:
+        return diags
+    args = m.group(3)
+    new = f"{m.group(1)}(s_tir=True)" if args is None or not args.strip() else \
+        f"{m.group(1)}({args.strip()}, s_tir=True)"
+    span = line_index.span(base_offset + m.start(1), base_offset + m.end())
+    fix = Fix("Add `s_tir=True` to the decorator", span, new)
+    return [d.__class__(d.severity, d.code, d.span, d.message, d.notes, d.fixes + (fix,))
+            if "s_tir=True" in d.message and not d.fixes else d for d in diags]
 
 
 _IMPORTS = re.compile(r"^\s*(from|import)\s+(tvm|tirkit)\b", re.M)

@@ -81,7 +81,7 @@ def analyze_unit(text: str, env: dict[str, Any], dialect: str = "tir",
         diags.append(Diagnostic.error("internal", tree.body[0].span,
                                       f"internal error while parsing: {err!r}"))
         return UnitAnalysis(None, diags, tree, recorder.index(), result.comments, text)
-    diags += parser.diagnostics
+    diags += entry.s_tir_fixes(parser.diagnostics, text, li, 0)
     if any(d.severity == 1 for d in diags):
         ir = None
     if ir is not None:
@@ -211,8 +211,9 @@ class Analyzer:
         if not mentions_tvmscript(text):
             return FileAnalysis(text, path)
         host = HostFile.scan(text, path)
-        if not host.units:
-            return FileAnalysis(text, path, host=host)
+        if not host.units:  # perhaps only because T/I is not imported: say so, with a fix
+            missing = entry.missing_imports(host, LineIndex(text, path))
+            return FileAnalysis(text, path, file_diagnostics=missing, host=host)
         li = LineIndex(text, path)
         outside = _outside_text(text, list(host.units))
         syntax, constants = self._outside_info(outside, path)
