@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) bench/run.py
+	$(PY) bench/bench_lsp.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
