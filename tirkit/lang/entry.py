@@ -9,7 +9,7 @@ import re
 import inspect
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from tirkit.ir.diagnostics import Diagnostic, DiagnosticError
 from tirkit.ir.span import LineIndex
@@ -116,13 +116,19 @@ def _parse_tree(unit_text: str, line_index: LineIndex, base_offset: int,
 
 def parse_unit_text(unit_text: str, env: dict[str, Any], *, static: bool,
                     line_index: LineIndex, base_offset: int, dialect: str = "tir",
-                    syntax: list | None = None) -> tuple[Any, list[Diagnostic]]:
-    """Parse one unit's text to IR with the given evaluation environment. A ``syntax`` list
-    receives ``[tree, comments, line_index]`` (for the unit's comment table)."""
+                    syntax: list | None = None,
+                    on_parser: Callable[[Parser, Any], None] | None = None
+                    ) -> tuple[Any, list[Diagnostic]]:
+    """Parse one unit's text to IR with the given evaluation environment: syntax, parse,
+    ScriptComplete, well-formedness. A ``syntax`` list receives ``[tree, comments, line_index]``
+    (for the unit's comment table); ``on_parser(parser, tree)`` runs before parsing (the language
+    server records name bindings through it)."""
     tree, diags = _parse_tree(unit_text, line_index, base_offset, syntax)
     if tree is None or not tree.body:
         return None, diags
     parser = Parser(env, static=static, line_index=line_index, dialect=dialect)
+    if on_parser is not None:
+        on_parser(parser, tree)
     ir = parser.parse(tree)
     diags = diags + s_tir_fixes(parser.diagnostics, unit_text, line_index, base_offset)
     if diags:

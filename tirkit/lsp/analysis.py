@@ -23,10 +23,7 @@ from typing import Any
 from tirkit.ir.diagnostics import Diagnostic, Fix, Note
 from tirkit.ir.span import LineIndex, Span
 from tirkit.lang import entry
-from tirkit.lang.complete import script_complete
-from tirkit.lang.grammar import parse_unit
 from tirkit.lang.host import HostFile, Unit
-from tirkit.lang.parser.core import Parser
 
 from .irindex import IRIndex, build_index
 from .symbols import SymbolIndex, record
@@ -64,32 +61,23 @@ class UnitAnalysis:
 
 def analyze_unit(text: str, env: dict[str, Any], dialect: str = "tir",
                  path: str = "<string>") -> UnitAnalysis:
-    """Parse one unit's text (static mode) with name recording; the same checks as
-    :func:`tirkit.lang.entry.parse_unit_text` (syntax, parse, ScriptComplete, well-formedness).
-    """
+    """Parse one unit's text (static mode) through :func:`tirkit.lang.entry.parse_unit_text`
+    (syntax, parse, ScriptComplete, well-formedness), recording name bindings and uses."""
     li = LineIndex(text, path)
-    result = parse_unit(text, line_index=li, base_offset=0, source_name=path)
-    diags = list(result.diagnostics)
-    tree = result.tree
-    if tree is None or not tree.body:
-        return UnitAnalysis(None, diags, tree, SymbolIndex(), result.comments, text)
-    parser = Parser(env, static=True, line_index=li, dialect=dialect)
-    recorder = record(parser, tree)
+    syntax: list = []
+    recorders: list = []
     try:
-        ir = parser.parse(tree)
+        ir, diags = entry.parse_unit_text(
+            text, env, static=True, line_index=li, base_offset=0, dialect=dialect,
+            syntax=syntax, on_parser=lambda parser, tree: recorders.append(record(parser, tree)))
     except Exception as err:  # pylint: disable=broad-except  # bad input never crashes
-        diags.append(Diagnostic.error("internal", tree.body[0].span,
-                                      f"internal error while parsing: {err!r}"))
-        return UnitAnalysis(None, diags, tree, recorder.index(), result.comments, text)
-    diags += entry.s_tir_fixes(parser.diagnostics, text, li, 0)
-    if any(d.severity == 1 for d in diags):
-        ir = None
-    if ir is not None:
-        ir = script_complete(ir)
-        problem = entry._well_formed_problem(ir)  # pylint: disable=protected-access
-        if problem is not None:
-            diags.append(Diagnostic.error("well-formed", getattr(ir, "span", None), problem))
-    return UnitAnalysis(ir, diags, tree, recorder.index(), result.comments, text)
+        tree = syntax[0] if syntax else None
+        span = tree.body[0].span if tree is not None and tree.body else None
+        ir, diags = None, [Diagnostic.error("internal", span,
+                                            f"internal error while parsing: {err!r}")]
+    tree, comments = (syntax[0], syntax[1]) if syntax else (None, ())
+    index = recorders[0].index() if recorders else SymbolIndex()
+    return UnitAnalysis(ir, diags, tree, index, comments, text)
 
 
 def shift_span(span: Span | None, lines: int, offset: int = 0) -> Span | None:
