@@ -115,6 +115,14 @@ def sblock_attr(attrs: dict[str, Any]) -> None:
     block_attr(attrs)
 
 
+def index_map(mapping: Callable[..., Any], *, inverse_index_map: Callable[..., Any] | None = None,
+              index_dtype: str = "int64") -> Any:
+    """``T.index_map(lambda i, j: (j, i))``: an ``IndexMap`` (mirrors
+    ``tvm.script.ir_builder.tir.index_map``, i.e. ``tvm.tir.IndexMap.from_func``)."""
+    return _tir.IndexMap.from_func(mapping, inverse_index_map=inverse_index_map,
+                                   index_dtype=index_dtype)
+
+
 def target(value: Any, host: Any = None) -> dict[str, Any]:
     """A target description for ``T.func_attr({"target": T.target("llvm")})`` (``T.target``);
     kept as a dict (tirkit has no Target objects)."""

@@ -10,7 +10,7 @@ from tirkit.tir.buffer import Buffer
 from tirkit.tir.function import PrimFunc
 from tirkit.tir.stmt import MatchBufferRegion, Stmt
 
-from . import block, buffer, expr, func, module, stmt  # noqa: F401  (register printers)
+from . import block, buffer, expr, func, index_map, module, stmt  # noqa: F401  (register printers)
 from .config import PrinterConfig
 from .context import Printer
 from .stmt_doc import CommentDoc, LineDoc, SDoc, layout, to_text

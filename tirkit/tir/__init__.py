@@ -8,6 +8,8 @@ from .expr import (EQ, GE, GT, LE, LT, NE, Add, And, BinaryOpExpr, Broadcast, Bu
                    Max, Min, Mod, Mul, Not, Or, ProducerLoad, Ramp, Reduce, Select, Shuffle,
                    SizeVar, StringImm, Sub, Var)
 from .function import PrimFunc
+from .index_map import IndexMap
+from .tensor_intrin import TensorIntrin
 from .op import *  # noqa: F401,F403
 from .op import abs, all, any, max, min  # noqa: F401  pylint: disable=redefined-builtin
 from .stmt import (Allocate, AllocateConst, AssertStmt, AttrStmt, Block, BlockRealize, Break,

@@ -713,6 +713,12 @@ def ignore_loop_partition(predicate: Any, /, *, span: Any = None) -> PrimExpr:
     """``ignore_loop_partition(predicate)`` (mirrors ``tvm.tir.ignore_loop_partition``): Keep loop partitioning from splitting on ``predicate``. A ``tir.ignore_loop_partition`` call of dtype ``bool``."""
     ...
 
+def index_map(mapping: Callable[..., Any], *, inverse_index_map: Callable[..., Any] | None = None, index_dtype: str = 'int64') -> Any:
+    """``T.index_map(lambda i, j: (j, i))``: an ``IndexMap`` (mirrors
+    ``tvm.script.ir_builder.tir.index_map``, i.e. ``tvm.tir.IndexMap.from_func``).
+    """
+    ...
+
 def infinity(dtype: str | DTypeLike, span: Any = None) -> PrimExpr:
     """Positive infinity of ``float16``/``float32``/``float64`` (mirrors ``tvm.tir.infinity``).
 
