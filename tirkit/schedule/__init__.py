@@ -1,0 +1,16 @@
+"""TensorIR Schedule (mirrors ``tvm.tir.schedule``): :class:`Schedule`, its state and srefs,
+random variables, traces, errors and every primitive (one module per group under
+``primitives/``; see ``README.md`` in this folder for how a primitive registers itself)."""
+from . import errors
+from .block_scope import BlockScope, DepKind, Dependency
+from .errors import ScheduleError
+from .instruction import Instruction, InstructionKind
+from .rv import BlockRV, ExprRV, LoopRV
+from .schedule import Schedule, primitive
+from .state import ScheduleState, StmtSRef
+from .trace import Trace
+from .primitives import get_block_loop, loop_transformation, reorder  # noqa: E402,F401
+
+__all__ = ["Schedule", "ScheduleState", "StmtSRef", "BlockRV", "LoopRV", "ExprRV", "Trace",
+           "Instruction", "InstructionKind", "ScheduleError", "BlockScope", "DepKind",
+           "Dependency", "errors", "primitive"]

@@ -1,0 +1,192 @@
+"""Schedule core: state, srefs, RVs, getters, copy/fork_seed/work_on, errors leave the schedule
+unchanged, trace printing and JSON."""
+import json
+
+import pytest
+
+from tirkit.ir import IRModule, structural_equal
+from tirkit.schedule import (BlockRV, LoopRV, Schedule, ScheduleError, StmtSRef, Trace,
+                             errors)
+from tirkit.tir import Block, For
+
+from sched_util import parse  # tests/schedule is on sys.path (rootdir-less test dir)
+
+TWO_STAGE = """
+@T.prim_func
+def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+    B = T.alloc_buffer((128, 128))
+    for i, j in T.grid(128, 128):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(128, 128):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + T.float32(1)
+"""
+
+
+@pytest.fixture(name="func")
+def fixture_func():
+    return parse(TWO_STAGE)
+
+
+def test_getters(func):
+    sch = Schedule(func)
+    b, c = sch.get_block("B"), sch.get_block("C")
+    assert isinstance(b, BlockRV) and isinstance(sch.get(b), Block)
+    assert sch.get(b).name_hint == "B"
+    loops = sch.get_loops(c)
+    assert [sch.get(lp).loop_var.name_hint for lp in loops] == ["i", "j"]
+    assert all(isinstance(lp, LoopRV) and isinstance(sch.get(lp), For) for lp in loops)
+    root = sch.get_block("root")
+    assert [sch.get(x).name_hint for x in sch.get_child_blocks(root)] == ["B", "C"]
+    assert [sch.get(x).name_hint for x in sch.get_child_blocks(loops[0])] == ["C"]
+    assert [sch.get(x).name_hint for x in sch.get_producers(c)] == ["B"]
+    assert [sch.get(x).name_hint for x in sch.get_consumers(b)] == ["C"]
+    assert sch.get_producers(b) == [] and sch.get_consumers(c) == []
+    assert [sch.get(x).name_hint for x in sch.get_output_blocks(root)] == ["C"]
+    sref = sch.get_sref(c)
+    assert isinstance(sref, StmtSRef) and sref.stmt is sch.get(c)
+    assert sref.parent.stmt is sch.get(loops[1])
+    assert sch.get_sref(sch.get(c)) is sref
+
+
+def test_get_block_errors(func):
+    sch = Schedule(func)
+    with pytest.raises(ScheduleError, match='Cannot find a block with the name "X"'):
+        sch.get_block("X")
+    assert sch.trace.insts == []
+
+
+def test_state_flags_and_scope(func):
+    sch = Schedule(func)
+    c = sch.get_sref(sch.get_block("C"))
+    root = sch.get_sref(sch.get_block("root"))
+    info = sch.state.block_info(c)
+    assert info["affine_binding"] and info["region_cover"]
+    assert sch.state.block_info(root)["stage_pipeline"]
+    scope = sch.state.get_block_scope(root)
+    deps = scope.get_deps_by_dst(c)
+    assert [(d.src.stmt.name_hint, d.kind.name) for d in deps] == [("B", "RAW")]
+
+
+def test_region_cover_false_when_consumer_reads_more():
+    func = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((128,), "float32"), C: T.Buffer((128,), "float32")):
+        B = T.alloc_buffer((128,))
+        for i in range(64):
+            with T.block("B"):
+                vi = T.axis.spatial(128, i)
+                B[vi] = A[vi]
+        for i in range(128):
+            with T.block("C"):
+                vi = T.axis.spatial(128, i)
+                C[vi] = B[vi]
+    """)
+    sch = Schedule(func)
+    assert not sch.state.block_info(sch.get_sref(sch.get_block("C")))["region_cover"]
+    assert not sch.state.block_info(sch.get_sref(sch.get_block("root")))["stage_pipeline"]
+
+
+def test_sref_follows_loop_through_replacement(func):
+    sch = Schedule(func)
+    c = sch.get_block("C")
+    i, j = sch.get_loops(c)
+    sref_i = sch.get_sref(i)
+    sch.split(j, [None, 16])
+    assert sch.get_sref(i) is sref_i and sch.get(i).loop_var.name_hint == "i"
+    assert sch.get(c).name_hint == "C"
+    with pytest.raises(ScheduleError, match="no longer exists"):
+        sch.get(j)
+
+
+def test_error_leaves_schedule_unchanged(func):
+    sch = Schedule(func)
+    c = sch.get_block("C")
+    i, j = sch.get_loops(c)
+    before_mod, before_trace = sch.mod, list(sch.trace.insts)
+    with pytest.raises(errors.NotOnlyChildError) as info:
+        sch.fuse(sch.get_loops("B")[0], j)
+    assert sch.mod is before_mod
+    assert len(sch.trace.insts) == len(before_trace) + 2  # get_block("B") + get_loops recorded
+    assert 'loop "j"' in str(info.value)
+    sch.split(j, [4, None])   # still usable
+
+
+def test_copy_and_seed(func):
+    sch = Schedule(func, seed=42)
+    c = sch.get_block("C")
+    other = sch.copy()
+    i, _ = other.get_loops(c)
+    other.split(i, [2, None])
+    assert structural_equal(sch.mod, IRModule({"main": func}))
+    assert not structural_equal(other.mod, sch.mod)
+    a, b = Schedule(func, seed=7), Schedule(func, seed=7)
+    assert a.fork_seed() == b.fork_seed()
+
+
+def test_work_on_and_modules(func):
+    mod = IRModule({"f": func, "g": func})
+    sch = Schedule(mod)
+    with pytest.raises(ScheduleError, match="several functions"):
+        sch.get_block("C")
+    sch.work_on("g")
+    assert sch.get(sch.get_block("C")).name_hint == "C"
+    assert sch.get(sch.get_block("C", func_name="f")).name_hint == "C"
+    with pytest.raises(ValueError, match="no PrimFunc named 'h'"):
+        sch.work_on("h")
+
+
+def test_constructor_arguments(func):
+    with pytest.raises(ValueError, match="error_render_level"):
+        Schedule(func, error_render_level="loud")
+    with pytest.raises(TypeError, match="PrimFunc or IRModule"):
+        Schedule(3)
+
+
+def test_error_render_levels(func):
+    for level, expect in (("detail", 'loop "j"'), ("fast", "ScheduleError: "),
+                          ("none", "not rendered")):
+        sch = Schedule(func, error_render_level=level)
+        j = sch.get_loops("C")[1]
+        with pytest.raises(ScheduleError) as info:
+            sch.fuse(sch.get_loops("B")[0], j)
+        assert expect in str(info.value)
+
+
+def test_error_span_points_at_the_loop_in_the_source():
+    func = parse(TWO_STAGE)
+    sch = Schedule(func)
+    i, j = sch.get_loops("C")
+    with pytest.raises(ScheduleError) as info:
+        sch.fuse(j, i)
+    span = info.value.span
+    assert span is not None and span.source_name == "case.py"
+
+
+def test_trace_python_and_json(func):
+    sch = Schedule(func)
+    c = sch.get_block("C")
+    i, j = sch.get_loops(c)
+    sch.split(j, [None, 16])
+    lines = sch.trace.as_python()
+    assert lines[0] == 'b0 = sch.get_block(name="C", func_name="main")'
+    assert lines[1] == "l1, l2 = sch.get_loops(block=b0)"
+    assert lines[2] == ("l3, l4 = sch.split(loop=l2, factors=[None, 16], "
+                        "preserve_unit_iters=True, disable_predication=False)")
+    data = sch.trace.as_json()
+    assert data[0][2] == ["Split", ["l2", ["None", 16]], [True, False], ["l3", "l4"]]
+    again = Trace.from_json(json.dumps(data))
+    assert again.as_json() == data
+    with pytest.raises(ValueError, match="unknown instruction kind"):
+        Trace.from_json([[["Frobnicate", [], [], []]], []])
+
+
+def test_show_prints_module_and_trace(func, capsys):
+    sch = Schedule(func)
+    sch.get_loops("C")
+    sch.show()
+    out = capsys.readouterr().out
+    assert 'T.block("C")' in out and "sch.get_loops(block=b0)" in out

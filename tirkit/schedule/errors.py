@@ -1,0 +1,237 @@
+"""Schedule errors (mirrors ``tvm.tir.ScheduleError`` and the C++ ``ScheduleError`` subclasses of
+``src/tir/schedule/error.h`` and ``primitive/*.cc``).
+
+A primitive that does not apply raises a :class:`ScheduleError` subclass named as in TVM. Its
+message names the block or loop and the violated condition; :attr:`ScheduleError.locations` holds
+the IR nodes (Blocks, Fors) it is about and :attr:`ScheduleError.span` the source span of the
+first one that came from a file, so ``tirc`` and the language server can underline it.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+
+def describe(node: Any) -> str:
+    """``block "C"`` / ``loop "i"`` for an IR node named in an error message (no TVM counterpart)."""
+    name = getattr(node, "name_hint", None)
+    if name is not None and hasattr(node, "iter_vars"):
+        return f'block "{name}"'
+    var = getattr(node, "loop_var", None)
+    if var is not None:
+        return f'loop "{var.name_hint}"'
+    return type(node).__name__
+
+
+def node_span(node: Any) -> Any:
+    """The source span of a Block or For: the loop var's (the ``for`` target) when known, else the
+    node's own (no TVM counterpart)."""
+    var = getattr(node, "loop_var", None)
+    if var is not None and getattr(var, "span", None) is not None:
+        return var.span
+    return getattr(node, "span", None)
+
+
+class ScheduleError(Exception):
+    """A schedule primitive could not be applied (mirrors ``tvm.tir.ScheduleError``).
+
+    Subclasses carry TVM's class names. ``str(err)`` is rendered per the schedule's
+    ``error_render_level``: ``"detail"`` (the default: the detailed message, block/loop names
+    substituted), ``"fast"`` (the one-line fast message) or ``"none"``.
+    """
+
+    fast: str = "the schedule primitive does not apply"
+    detail: str = ""
+
+    def __init__(self, *locations: Any, fast: str | None = None, detail: str | None = None,
+                 render_level: str = "detail", **fields: Any) -> None:
+        self.locations: tuple[Any, ...] = tuple(loc for loc in locations if loc is not None)
+        self.fields = fields
+        if fast is not None:
+            self.fast = fast
+        if detail is not None:
+            self.detail = detail
+        self.render_level = render_level
+        super().__init__(self.render())
+
+    def fast_error_string(self) -> str:
+        """The short message (TVM ``ScheduleError::FastErrorString``)."""
+        return "ScheduleError: " + self.fast.format(**self.fields)
+
+    def detail_render_template(self) -> str:
+        """The message with ``{0}``, ``{1}``... standing for :attr:`locations`
+        (TVM ``ScheduleError::DetailRenderTemplate``)."""
+        return self.detail or self.fast
+
+    def render(self, level: str | None = None) -> str:
+        """The message at ``level`` (``detail``/``fast``/``none``; default the error's own)."""
+        level = level or self.render_level
+        if level == "none":
+            return "ScheduleError: (not rendered)"
+        if level == "fast":
+            return self.fast_error_string()
+        names = [describe(loc) for loc in self.locations]
+        text = self.detail_render_template().format(*names, **self.fields)
+        return f"ScheduleError: {type(self).__name__}: {text}"
+
+    def rerender(self, level: str) -> "ScheduleError":
+        """Re-render ``str(self)`` at ``level`` (the schedule's ``error_render_level``)."""
+        self.render_level = level
+        self.args = (self.render(),)
+        return self
+
+    @property
+    def span(self) -> Any:
+        """Source span of the first location that has one, or ``None``."""
+        for loc in self.locations:
+            span = node_span(loc)
+            if span is not None:
+                return span
+        return None
+
+    @property
+    def message(self) -> str:
+        """The detailed message."""
+        return self.render("detail")
+
+
+def _error(name: str, fast: str, detail: str = "") -> type[ScheduleError]:
+    cls = type(name, (ScheduleError,), {
+        "fast": fast, "detail": detail,
+        "__doc__": f"{fast} (mirrors TVM's ``{name}``)."})
+    return cls
+
+
+# --- generic (src/tir/schedule/analysis/analysis.cc, error.h) ---------------------------------
+NotSingleChildBlockError = _error(
+    "NotSingleChildBlockError", "the loop has more than one child block",
+    "{0} does not have a single child block")
+HasAnnotationOrThreadBindingError = _error(
+    "HasAnnotationOrThreadBindingError",
+    "the loop has annotations or thread bindings",
+    "{0} has annotations or a thread binding; the primitive needs a plain serial loop")
+LoopNotStartWithZeroError = _error(
+    "LoopNotStartWithZeroError", "the loop does not start with 0",
+    "{0} does not start with 0")
+NotLoopError = _error("NotLoopError", "the given RV is not a loop", "{0} is not a loop")
+NotAffineBindingError = _error(
+    "NotAffineBindingError", "the block's binding is not affine",
+    "{0} has a binding that is not affine in its loops (quasi-affine required)")
+NotCompleteOrReductionBlockError = _error(
+    "NotCompleteOrReductionBlockError",
+    "the block is neither a complete block nor a reduction block",
+    "{0} is neither a complete block nor a reduction block: {reason}")
+NotCompleteBlockError = _error(
+    "NotCompleteBlockError", "the block is not a complete block",
+    "{0} is not a complete block: {reason}")
+NotReductionBlockError = _error(
+    "NotReductionBlockError", "the block is not a reduction block",
+    "{0} is not a reduction block: {reason}")
+NotStagePipelineError = _error(
+    "NotStagePipelineError", "the scope is not a stage pipeline",
+    "the scope {0} is not a stage pipeline: some block reads a region that its producers do "
+    "not cover")
+OpaqueNewIterTypeError = _error(
+    "OpaqueNewIterTypeError", "cannot detect the iter type of the new loop",
+    "{0}: {reason}")
+WrongFactorError = _error(
+    "WrongFactorError", "the factors are wrong",
+    "{0}: {reason}")
+LoopsNotAChainError = _error(
+    "LoopsNotAChainError", "the loops are not in a chain",
+    "the loops are not in a chain: {reason}")
+LoopMultiAppearanceError = _error(
+    "LoopMultiAppearanceError", "a loop appears more than once",
+    "{0} appears more than once in the list")
+DependentLoopError = _error(
+    "DependentLoopError", "a loop's extent depends on another loop",
+    "{0}'s extent or min depends on another loop being reordered")
+BlockIterTypeError = _error(
+    "NotDataParOrReduceIterError",
+    "a block iter is neither data-parallel nor reduction",
+    "{0} has an iter var that is neither data-parallel nor reduction; reorder cannot move loops "
+    "bound to it")
+NotOnlyChildError = _error(
+    "NotOnlyChildError", "the loops cannot be fused because one is not the only child",
+    "{1} is not the only child of {0}")
+LoopNotInSameScopeError = _error(
+    "LoopsNotInSameScopeError", "the loops are not under the same scope",
+    "{0} and {1} are not under the same scope block")
+NotChildError = _error("NotChildError", "the loop is not a child", "{reason}")
+ExprRVNotConstError = _error(
+    "ExprRVNotConstError", "an expression random variable is not a constant", "{reason}")
+# --- loop kinds (for_kind.cc) --------------------------------------------------------------
+WrongBlockIterTypeError = _error(
+    "WrongBlockIterTypeError",
+    "the loop is bound to a block iter of a type the loop kind does not allow",
+    "{0} cannot be {kind}: {1} binds it to an iter var of a type other than data-parallel"
+    "{extra}")
+ThreadAxisError = _error("ThreadAxisError", "invalid thread axis", "{reason}")
+# --- compute location (compute_at.cc, compute_inline.cc) ------------------------------------
+NotAllRequiredBlocksAreVisitedError = _error(
+    "NotAllRequiredBlocksAreVisitedError",
+    "not all required producers/consumers are visited at the target loop",
+    "{0} cannot be moved under {1}: {reason}")
+NotInSameScopeError = _error(
+    "NotInSameScopeError", "the block and the loop are not in the same scope",
+    "{0} and {1} are not in the same scope: {reason}")
+LoopPositionError = _error(
+    "LoopPositionError", "the loop is not a valid target",
+    "{1} is not a valid location for {0}: {reason}")
+NotCompactDataFlowError = _error(
+    "NotCompactDataFlowError", "the subtree does not have compact data flow",
+    "the subtree of {0} does not have compact data flow: {reason}")
+BodyAnalysisError = _error(
+    "BodyAnalysisError", "the block body is not a single BufferStore of the required form",
+    "{0}: {reason}")
+NonSingleProducerError = _error(
+    "NonSingleProducerError", "the consumer has more than one producer",
+    "{0}: {reason}")
+OpaqueAccessError = _error(
+    "OpaqueAccessError", "the buffer is accessed opaquely", "{0}: {reason}")
+ProducerHasNonTrivialPredicateError = _error(
+    "ProducerHasNonTrivialPredicateError", "the producer has a non-trivial predicate",
+    "{0}: {reason}")
+OnlyLeafError = _error(
+    "OnlyLeafError", "cannot remove the only leaf of the scope",
+    "{0} is the only leaf of the scope {1}; removing it would leave an empty scope")
+NotOutputBlockError = _error(
+    "NotOutputBlockError", "the block writes an output buffer",
+    "{0} writes an output buffer of the function; {reason}")
+# --- reductions (reduction.cc) ---------------------------------------------------------------
+HasInitBlock = _error(
+    "HasInitBlock", "the block has an init block",
+    "{0} has an init block: {reason}")
+LoopPositionDecomposeError = _error(
+    "DecomposeReductionLoopPositionError", "the loop is not a valid decompose position",
+    "decompose_reduction of {0} at {1}: {reason}")
+ReducerNotFoundError = _error(
+    "NoMatchedReducerError", "no commutative reducer matches the block",
+    "{0}: {reason}")
+FactorAxisOutOfRangeError = _error(
+    "FactorAxisOutOfRangeError", "the factor axis is out of range", "{0}: {reason}")
+LoopPropertyError = _error(
+    "LoopPropertyError", "the loop cannot be rfactor-ed", "{0}: {reason}")
+# --- annotations (annotate.cc, block_annotate.cc) -------------------------------------------
+StorageAlignAxisOutOfRangeError = _error(
+    "StorageAlignAxisOutOfRangeError", "the axis is out of range", "{0}: {reason}")
+StorageAlignInvalidFactorError = _error(
+    "StorageAlignInvalidFactorError", "the factor is invalid", "{0}: {reason}")
+BufferIndexOutOfRangeError = _error(
+    "BufferIndexOutOfRangeError", "the buffer index is out of range", "{0}: {reason}")
+NonAllocatedBufferError = _error(
+    "NonAllocatedBufferError", "the buffer is not allocated by a block", "{0}: {reason}")
+InvalidScopeError = _error("InvalidScopeError", "the storage scope is invalid", "{reason}")
+DTypeError = _error("DTypeError", "the dtype is invalid", "{0}: {reason}")
+IndexError_ = _error("IndexOutOfRangeError", "index out of range", "{0}: {reason}")
+# --- getters ---------------------------------------------------------------------------------
+BlockNotFoundError = _error("BlockNotFoundError", "no block with that name",
+                            "{reason}")
+RVExpiredError = _error("RVExpiredError", "the random variable was invalidated",
+                        "{reason}")
+InvalidArgumentError = _error("InvalidArgumentError", "invalid argument", "{reason}")
+
+
+def all_errors() -> Sequence[type[ScheduleError]]:
+    """Every ScheduleError subclass defined here (no TVM counterpart)."""
+    return [v for v in globals().values()
+            if isinstance(v, type) and issubclass(v, ScheduleError) and v is not ScheduleError]
