@@ -9,7 +9,9 @@ from .rv import BlockRV, ExprRV, LoopRV
 from .schedule import Schedule, primitive
 from .state import ScheduleState, StmtSRef
 from .trace import Trace
-from .primitives import get_block_loop, loop_transformation, reorder  # noqa: E402,F401
+from .primitives import (annotate, compute_at, for_kind, get_block_loop,  # noqa: E402,F401
+                         compute_inline, loop_transformation, reduction, reorder,
+                         loop_partition, sampling)
 
 __all__ = ["Schedule", "ScheduleState", "StmtSRef", "BlockRV", "LoopRV", "ExprRV", "Trace",
            "Instruction", "InstructionKind", "ScheduleError", "BlockScope", "DepKind",

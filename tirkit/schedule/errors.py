@@ -71,6 +71,8 @@ class ScheduleError(Exception):
             return self.fast_error_string()
         names = [describe(loc) for loc in self.locations]
         text = self.detail_render_template().format(*names, **self.fields)
+        if type(self) is ScheduleError:
+            return f"ScheduleError: {text}"
         return f"ScheduleError: {type(self).__name__}: {text}"
 
     def rerender(self, level: str) -> "ScheduleError":

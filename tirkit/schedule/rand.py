@@ -24,6 +24,8 @@ class RandState:
 
     def __init__(self, seed: int | None = None) -> None:
         self.state = normalize_seed(seed)
+        for _ in range(3):  # small seeds start with tiny draws; mix them in first
+            self.next()
 
     def next(self) -> int:
         """The next raw value in ``[1, MODULUS)``."""

@@ -72,3 +72,78 @@ def append_predicate(stmt: Any, pred: Any) -> Any:
     """AND ``pred`` into the predicate of every BlockRealize in ``stmt`` not nested in a block
     (TVM ``BlockPredicateAppender``)."""
     return _AppendPredicate(pred)(stmt)
+
+
+def replace_objects(root: Any, mapping: dict[int, Any]) -> Any:
+    """``root`` with every IR object whose ``id`` is in ``mapping`` replaced (buffers, vars,
+    blocks), rebuilt copy-on-write through node fields, tuples and dicts (TVM's
+    ``ReplaceBufferMutator`` generalised)."""
+    from ..ir.node import Node, map_fields  # pylint: disable=import-outside-toplevel
+    memo: dict[int, Any] = {}
+
+    def go(v: Any) -> Any:
+        if id(v) in mapping:
+            return mapping[id(v)]
+        if isinstance(v, tuple):
+            items = tuple(go(x) for x in v)
+            return v if all(a is b for a, b in zip(items, v)) else items
+        if isinstance(v, dict):
+            items2 = {k: go(x) for k, x in v.items()}
+            return v if all(items2[k] is v[k] for k in v) else items2
+        if not isinstance(v, Node) or getattr(v, "__interned__", False):
+            return v
+        key = id(v)
+        if key not in memo:
+            memo[key] = map_fields(v, go)
+        return memo[key]
+    return go(root)
+
+
+def deep_swap(stmt: Any, mapping: dict[int, Any]) -> Any:
+    """``stmt`` with the statements whose ``id`` is in ``mapping`` replaced, searching through
+    loops and blocks; a ``None`` replacement removes the statement from its sequence (and a loop
+    whose body becomes empty goes with it)."""
+    from ..ir.node import map_fields  # pylint: disable=import-outside-toplevel
+    from ..tir.stmt import SeqStmt, Stmt  # pylint: disable=import-outside-toplevel
+
+    def go(s: Any) -> Any:
+        if id(s) in mapping:
+            return mapping[id(s)]
+        if isinstance(s, SeqStmt):
+            items = [go(x) for x in s.seq]
+            if all(a is b for a, b in zip(items, s.seq)):
+                return s
+            kept = [x for x in items if x is not None]
+            return SeqStmt.flatten(*kept) if kept else None
+        if not isinstance(s, Stmt):
+            return s
+        out = map_fields(s, lambda v: go(v) if isinstance(v, Stmt) else v)
+        if out is not s and isinstance(out, (For, BlockRealize)) and \
+                getattr(out, "body", out) is None:
+            return None
+        if out is not s and isinstance(out, BlockRealize) and out.block is None:
+            return None
+        return out
+    return go(stmt)
+
+
+def rebind_block(block: Block, ivmap: dict) -> Block:
+    """``block`` with its iter vars replaced per ``ivmap`` (old Var -> new Var) in the iter vars,
+    body, init and regions."""
+    from ..tir.stmt_functor import substitute  # pylint: disable=import-outside-toplevel
+    ivs = tuple(iv.with_changes(var=ivmap.get(iv.var, iv.var)) for iv in block.iter_vars)
+    return substitute(block, ivmap).with_changes(iter_vars=ivs)
+
+
+def fresh_loops(stmt: Any) -> Any:
+    """``stmt`` with every loop var under it replaced by a new Var of the same name (a copy of
+    a loop nest must not define the same vars twice)."""
+    from ..tir.expr import Var  # pylint: disable=import-outside-toplevel
+    from ..tir.stmt_functor import ir_transform, substitute  # pylint: disable=W0404,C0415
+
+    def post(f: Any) -> Any:
+        if not isinstance(f, For):
+            return None
+        var = Var(f.loop_var.name_hint, f.loop_var.dtype)
+        return f.with_changes(loop_var=var, body=substitute(f.body, {f.loop_var: var}))
+    return ir_transform(stmt, None, post, ["tir.For"])

@@ -1,0 +1,269 @@
+"""compute_at, reverse_compute_at (mirrors ``src/tir/schedule/primitive/compute_at.cc``).
+
+The block moves under the target loop, at the position its producers/consumers allow; its
+iteration domain shrinks to the region its consumers (compute_at) or producers
+(reverse_compute_at) under the loop use, as new loops ``ax0, ax1...`` (unit loops kept when
+``preserve_unit_loops``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...arith import Analyzer
+from ...arith.int_set import IntervalSet
+from ...ir.expr import IntImm, Range
+from ...tir import op
+from ...tir.expr import IterVarType, Var
+from ...tir.stmt import BlockRealize, For, ForKind, SeqStmt
+from .. import analysis as A
+from .. import errors as err
+from ..block_scope import DepKind
+from ..schedule import Schedule, primitive
+from ..transform import deep_swap
+
+
+def _under(sref: Any, top: Any) -> bool:
+    return any(p is top for p in sref.ancestors())
+
+
+def _related(sch: Schedule, block_sref: Any, scope_root: Any, consumers: bool) -> list[Any]:
+    scope = sch.state.get_block_scope(scope_root)
+    deps = scope.get_deps_by_src(block_sref) if consumers else scope.get_deps_by_dst(block_sref)
+    out: list[Any] = []
+    for d in deps:
+        other = d.dst if consumers else d.src
+        if d.kind == DepKind.RAW and all(o is not other for o in out):
+            out.append(other)
+    return out
+
+
+def _check(sch: Schedule, block_sref: Any, loop_sref: Any, is_compute_at: bool) -> Any:
+    block, loop = block_sref.stmt, loop_sref.stmt
+    scope_root = A.get_scope_root(block_sref)
+    if scope_root is None:
+        raise err.InvalidArgumentError(block, reason="cannot move the root block")
+    if _under(block_sref, loop_sref):
+        raise err.LoopPositionError(block, loop, reason="the block is already under the loop")
+    if not _under(loop_sref, scope_root):
+        raise err.NotInSameScopeError(block, loop,
+                                      reason="the loop is not under the block's scope block")
+    A.check_stage_pipeline(sch.state, scope_root)
+    A.check_complete_or_reduction(sch.state, block_sref, scope_root)
+    if is_compute_at:
+        func = sch.mod[sch.state.func_of(block_sref)]
+        params = set(func.buffer_map.values())
+        for r in block.writes:
+            if r.buffer in params:
+                raise err.NotOutputBlockError(block, reason="compute_at cannot move a block "
+                                              "that writes an output buffer")
+    return scope_root
+
+
+def _position(sch: Schedule, block_sref: Any, loop_sref: Any, scope_root: Any,
+              is_compute_at: bool, index: int) -> int:
+    """Insertion index into the loop body (TVM ``FindInsertionPoint``)."""
+    children = list(_child_subtrees(loop_sref.stmt.body))
+    producers = _related(sch, block_sref, scope_root, consumers=False)
+    consumers = _related(sch, block_sref, scope_root, consumers=True)
+    required = consumers if is_compute_at else producers
+    for other in required:
+        if not _under(other, loop_sref):
+            what = "consumer" if is_compute_at else "producer"
+            raise err.NotAllRequiredBlocksAreVisitedError(
+                block_sref.stmt, loop_sref.stmt,
+                reason=f'its {what} block "{other.stmt.name_hint}" is not under the loop')
+
+    def pos_of(s: Any) -> int:
+        for i, c in enumerate(children):
+            if c is s.stmt or any(p.stmt is c for p in s.ancestors()) or \
+                    (isinstance(c, BlockRealize) and c.block is s.stmt):
+                return i
+        return -1
+    last_prod = max([pos_of(p) for p in producers if _under(p, loop_sref)], default=-1)
+    first_cons = min([pos_of(c) for c in consumers if _under(c, loop_sref)],
+                     default=len(children))
+    if last_prod >= first_cons:
+        raise err.LoopPositionError(block_sref.stmt, loop_sref.stmt,
+                                    reason="a producer comes after a consumer under the loop")
+    if index == -1:
+        return first_cons if is_compute_at else last_prod + 1
+    if index == -2:
+        return last_prod + 1
+    if not last_prod + 1 <= index <= first_cons:
+        raise err.LoopPositionError(
+            block_sref.stmt, loop_sref.stmt,
+            reason=f"index {index} is outside [{last_prod + 1}, {first_cons}], the positions "
+            "after its producers and before its consumers")
+    return index
+
+
+def _child_subtrees(body: Any) -> tuple:
+    return body.seq if isinstance(body, SeqStmt) else (body,)
+
+
+def _required_region(sch: Schedule, block_sref: Any, loop_sref: Any, scope_root: Any,
+                     is_compute_at: bool) -> dict[Any, list[IntervalSet]]:
+    """Per buffer, the region the moved block must produce/consume under the loop."""
+    block = block_sref.stmt
+    others = _related(sch, block_sref, scope_root, consumers=is_compute_at)
+    buffers = {r.buffer for r in (block.writes if is_compute_at else block.reads)}
+    out: dict[Any, list[IntervalSet]] = {}
+    for other in others:
+        if not _under(other, loop_sref):
+            continue
+        regions = other.stmt.reads if is_compute_at else other.stmt.writes
+        for buf, sets in A.block_region_over(sch.state, other, regions, loop_sref):
+            if buf not in buffers:
+                continue
+            out[buf] = sets if buf not in out else [a.union(b) for a, b in zip(out[buf], sets)]
+    return out
+
+
+def _iter_ranges(sch: Schedule, block_sref: Any, required: dict[Any, list[IntervalSet]],
+                 is_compute_at: bool, ana: Analyzer) -> list[Range]:
+    """Range of each block iter var so that the block covers ``required``."""
+    block = block_sref.stmt
+    ranges: dict[Any, Range] = {}
+    regions = block.writes if is_compute_at else block.reads
+    for region in regions:
+        sets = required.get(region.buffer)
+        if sets is None:
+            continue
+        for dim, (r, s) in enumerate(zip(region.region, sets)):
+            _solve_dim(block, r, s, ranges, ana, dim)
+    out = []
+    for iv in block.iter_vars:
+        rng = ranges.get(iv.var)
+        out.append(iv.dom if rng is None or iv.iter_type != IterVarType.DataPar else rng)
+    return out
+
+
+def _solve_dim(block: Any, r: Range, s: IntervalSet, ranges: dict, ana: Analyzer,
+               dim: int) -> None:
+    if not s.is_bounded():
+        return
+    index = r.min
+    base: Any = None
+    shift: Any = IntImm(index.dtype, 0)
+    if isinstance(index, Var):
+        base = index
+    elif hasattr(index, "a") and isinstance(index.a, Var) and type(index).__name__ == "Add" \
+            and isinstance(index.b, IntImm):
+        base, shift = index.a, index.b
+    ivars = {iv.var for iv in block.iter_vars}
+    if base is None or base not in ivars:
+        if A.uses_var(index, ivars):
+            raise err.NotCompactDataFlowError(
+                block, reason=f"dimension {dim} of a region it accesses is indexed by "
+                f"{index!r}, which is not a plain block iter var")
+        return
+    lo = ana.simplify(s.min_value - shift)
+    extent = ana.simplify(s.max_value - s.min_value + 1)
+    old = ranges.get(base)
+    if old is not None:
+        lo2 = ana.simplify(op.min(old.min, lo))
+        hi2 = ana.simplify(op.max(old.min + old.extent, lo + extent))
+        ranges[base] = Range.from_min_extent(lo2, ana.simplify(hi2 - lo2))
+    else:
+        ranges[base] = Range.from_min_extent(lo, extent)
+
+
+def _build_nest(sch: Schedule, block_sref: Any, iter_ranges: list[Range],
+                preserve_unit_loops: bool, ana: Analyzer) -> Any:
+    block = block_sref.stmt
+    realize = A.get_block_realize(sch.state, block_sref)
+    loops: list[tuple[Var, Any]] = []
+    values = []
+    for k, (iv, rng) in enumerate(zip(block.iter_vars, iter_ranges)):
+        extent = ana.simplify(rng.extent)
+        unit = isinstance(extent, IntImm) and extent.value == 1
+        if unit and not preserve_unit_loops:
+            values.append(ana.simplify(rng.min))
+            continue
+        var = Var(f"ax{len(loops)}", iv.var.dtype)
+        loops.append((var, extent))
+        values.append(ana.simplify(rng.min + var) if not _zero(rng.min) else var)
+        del k
+    stmt: Any = BlockRealize(values, realize.predicate if _true(realize.predicate) else True,
+                             block)
+    for var, extent in reversed(loops):
+        stmt = For(var, IntImm(var.dtype, 0), extent, ForKind.SERIAL, stmt)
+    return stmt
+
+
+def _zero(e: Any) -> bool:
+    return isinstance(e, IntImm) and e.value == 0
+
+
+def _true(e: Any) -> bool:
+    return isinstance(e, IntImm) and e.value == 1
+
+
+def _leaf_to_remove(block_sref: Any) -> Any:
+    """The BlockRealize of the block, or the outermost loop that only holds it (TVM
+    ``LeafBlockRemovalPlan``)."""
+    target: Any = None
+    child = block_sref
+    for p in block_sref.ancestors():
+        if p.is_block or not isinstance(p.stmt.body, (For, BlockRealize)):
+            break
+        child = p
+    if child is block_sref:
+        parent = block_sref.parent
+        from ..analysis import get_block_realize  # pylint: disable=import-outside-toplevel
+        del parent
+        return None
+    target = child.stmt
+    return target
+
+
+def _apply(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool, index: int,
+           is_compute_at: bool) -> None:
+    block_sref = sch._block_sref(block)  # pylint: disable=protected-access
+    loop_sref = sch._loop_sref(loop)  # pylint: disable=protected-access
+    scope_root = _check(sch, block_sref, loop_sref, is_compute_at)
+    pos = _position(sch, block_sref, loop_sref, scope_root, is_compute_at, index)
+    required = _required_region(sch, block_sref, loop_sref, scope_root, is_compute_at)
+    ana = Analyzer()
+    for s in (loop_sref, *loop_sref.ancestors()):
+        if s.is_loop:
+            ana.bind(s.stmt.loop_var, Range.from_min_extent(s.stmt.min, s.stmt.extent))
+    ranges = _iter_ranges(sch, block_sref, required, is_compute_at, ana)
+    nest = _build_nest(sch, block_sref, ranges, preserve_unit_loops, ana)
+    loop_stmt = loop_sref.stmt
+    children = list(_child_subtrees(loop_stmt.body))
+    children.insert(pos, nest)
+    new_loop = loop_stmt.with_changes(body=SeqStmt.flatten(*children))
+    removal = _leaf_to_remove(block_sref) or A.get_block_realize(sch.state, block_sref)
+    root = scope_root.stmt
+    new_body = deep_swap(root.body, {id(removal): None, id(loop_stmt): new_loop})
+    sch.state.replace(scope_root, root.with_changes(body=new_body))
+
+
+@primitive("ComputeAt", attrs=("preserve_unit_loops", "index"))
+def compute_at(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool = False,
+               index: int = -1) -> None:
+    """Move a producer block under ``loop`` of its consumers, computing only the region they
+    read there (``Schedule.compute_at``). ``index``: -1 before the first consumer, -2 after the
+    last producer, or an explicit position in the loop body.
+
+    Raises:
+        ScheduleError: ``NotStagePipelineError``, ``NotCompleteOrReductionBlockError``,
+            ``NotOutputBlockError`` (the block writes a function output),
+            ``NotAllRequiredBlocksAreVisitedError`` (a consumer is not under the loop),
+            ``LoopPositionError``, ``NotInSameScopeError``, ``NotCompactDataFlowError``.
+    """
+    _apply(sch, block, loop, preserve_unit_loops, index, True)
+
+
+@primitive("ReverseComputeAt", attrs=("preserve_unit_loops", "index"))
+def reverse_compute_at(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool = False,
+                       index: int = -1) -> None:
+    """Move a consumer block under ``loop`` of its producers, consuming the region they write
+    there (``Schedule.reverse_compute_at``); ``index`` as in :func:`compute_at` (-1: after the
+    last producer).
+
+    Raises:
+        ScheduleError: as :func:`compute_at`, with producers in place of consumers.
+    """
+    _apply(sch, block, loop, preserve_unit_loops, index, False)

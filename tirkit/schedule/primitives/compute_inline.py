@@ -1,0 +1,190 @@
+"""compute_inline, reverse_compute_inline (mirrors
+``src/tir/schedule/primitive/compute_inline.cc``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...tir.block_access import get_block_read_write_region
+from ...tir.expr import BufferLoad, IterVarType, Var
+from ...tir.stmt import Block, BufferStore
+from ...tir.stmt_functor import ir_transform, substitute
+from .. import analysis as A
+from .. import errors as err
+from ..schedule import Schedule, primitive
+from ..transform import block_reuse, deep_swap
+
+
+def _single_store(block: Block) -> BufferStore:
+    """The block body as one BufferStore (TVM ``BodyAnalysisError`` otherwise)."""
+    body = block.body
+    if not isinstance(body, BufferStore):
+        raise err.BodyAnalysisError(block, reason="the block body is not a single BufferStore")
+    return body
+
+
+def _plain_indices(block: Block, indices: Any, what: str) -> list[Var]:
+    ivars = [iv.var for iv in block.iter_vars]
+    out = []
+    for i in indices:
+        if not isinstance(i, Var) or all(i is not v for v in ivars) or any(i is o for o in out):
+            raise err.BodyAnalysisError(
+                block, reason=f"the {what} indices must be distinct block iter vars, got {i!r}")
+        out.append(i)
+    return out
+
+
+def _check_leaf(sch: Schedule, block_sref: Any, scope_root: Any) -> None:
+    if len(A.get_child_blocks(sch.state, scope_root)) == 1:
+        raise err.OnlyLeafError(block_sref.stmt, scope_root.stmt)
+
+
+def _update_regions(block: Block) -> Block:
+    reads, writes = get_block_read_write_region(block.with_changes(reads=(), writes=()))
+    return block.with_changes(reads=tuple(reads))
+
+
+def _remove_block(sch: Schedule, scope_root: Any, block_sref: Any, root_body: Any,
+                  buffer: Any) -> Any:
+    from .compute_at import _leaf_to_remove  # pylint: disable=import-outside-toplevel
+    removal = _leaf_to_remove(block_sref) or A.get_block_realize(sch.state, block_sref)
+    return deep_swap(root_body, {id(removal): None})
+
+
+def _drop_alloc(stmt: Any, buffer: Any) -> Any:
+    if any(b is buffer for b in stmt.alloc_buffers):
+        return stmt.with_changes(alloc_buffers=tuple(b for b in stmt.alloc_buffers
+                                                     if b is not buffer))
+    return stmt
+
+
+def _check_common(sch: Schedule, block_sref: Any) -> tuple[Any, Any]:
+    scope_root = A.get_scope_root(block_sref)
+    if scope_root is None:
+        raise err.InvalidArgumentError(block_sref.stmt, reason="cannot inline the root block")
+    block = block_sref.stmt
+    store = _single_store(block)
+    func = sch.mod[sch.state.func_of(block_sref)]
+    if store.buffer in set(func.buffer_map.values()):
+        raise err.NotOutputBlockError(block, reason="the buffer it writes is a function "
+                                      "parameter, so it cannot be inlined")
+    _check_leaf(sch, block_sref, scope_root)
+    return scope_root, store
+
+
+@primitive("ComputeInline")
+def compute_inline(sch: Schedule, block: Any) -> None:
+    """Inline a producer block into its consumers: each load of the buffer it writes becomes
+    its value expression (``Schedule.compute_inline``).
+
+    Raises:
+        ScheduleError: ``BodyAnalysisError`` (not a single ``B[v...] = expr`` over distinct iter
+            vars), ``NotCompleteBlockError``, ``NotOutputBlockError`` (it writes a function
+            parameter), ``OnlyLeafError``, ``OpaqueAccessError`` (the buffer is used other than
+            by BufferLoad).
+    """
+    block_sref = sch._block_sref(block)  # pylint: disable=protected-access
+    scope_root, store = _check_common(sch, block_sref)
+    blk = block_sref.stmt
+    reason = A.complete_block_reason(sch.state, block_sref, scope_root)
+    if reason is not None or blk.init is not None:
+        raise err.NotCompleteBlockError(blk, reason=reason or "it has an init statement")
+    params = _plain_indices(blk, store.indices, "store")
+    buf = store.buffer
+
+    def post(n: Any) -> Any:
+        if isinstance(n, BufferLoad) and n.buffer is buf:
+            return substitute(store.value, dict(zip(params, n.indices)))
+        return None
+    root = scope_root.stmt
+    body = _remove_block(sch, scope_root, block_sref, root.body, buf)
+    new_body = ir_transform(body, None, post, ["tir.BufferLoad"])
+    mapping = {}
+    for old, new in block_reuse(body, new_body).items():
+        mapping[old] = _update_regions(new)
+    from ..transform import replace_objects  # pylint: disable=import-outside-toplevel
+    new_body = replace_objects(new_body, {id(n): mapping[o] for o, n in
+                                          block_reuse(body, new_body).items()})
+    _check_no_other_use(blk, new_body, buf)
+    reuse = {}
+    news = {id(b): b for b in mapping.values()}
+    for o, n in block_reuse(root.body, new_body).items():
+        reuse[o] = n
+    del news
+    sch.state.replace(scope_root, _drop_alloc(root.with_changes(body=new_body), buf), reuse)
+
+
+def _check_no_other_use(block: Block, body: Any, buf: Any) -> None:
+    from ..transform import blocks_in  # pylint: disable=import-outside-toplevel
+    for b in blocks_in(body):
+        if any(r.buffer is buf for r in (*b.reads, *b.writes)) or \
+                any(m.source.buffer is buf for m in b.match_buffers):
+            raise err.OpaqueAccessError(
+                block, reason=f'block "{b.name_hint}" accesses buffer "{buf.name}" other than '
+                "by loads, so it cannot be inlined")
+
+
+@primitive("ReverseComputeInline")
+def reverse_compute_inline(sch: Schedule, block: Any) -> None:
+    """Inline a consumer block into its single producer: the producer computes the consumer's
+    expression of its value and writes the consumer's buffer (``Schedule.reverse_compute_inline``).
+
+    Raises:
+        ScheduleError: ``BodyAnalysisError`` (the consumer is not a single store reading the
+            buffer once with distinct iter vars), ``NonSingleProducerError``,
+            ``NotCompleteBlockError`` (the consumer or producer), ``OnlyLeafError``.
+    """
+    block_sref = sch._block_sref(block)  # pylint: disable=protected-access
+    scope_root = A.get_scope_root(block_sref)
+    if scope_root is None:
+        raise err.InvalidArgumentError(block_sref.stmt, reason="cannot inline the root block")
+    consumer = block_sref.stmt
+    cstore = _single_store(consumer)
+    if any(iv.iter_type != IterVarType.DataPar for iv in consumer.iter_vars):
+        raise err.NotCompleteBlockError(consumer, reason="it has a non data-parallel iter var")
+    _check_leaf(sch, block_sref, scope_root)
+    producers = [p for p in _producers(sch, block_sref, scope_root)]
+    if len(producers) != 1:
+        raise err.NonSingleProducerError(
+            consumer, reason=f"it has {len(producers)} producer blocks; exactly one is required")
+    prod_sref = producers[0]
+    producer = prod_sref.stmt
+    pstore = _single_store(producer)
+    if A.complete_block_reason(sch.state, prod_sref, scope_root) is not None or \
+            producer.init is not None:
+        raise err.NotCompleteBlockError(producer, reason="the producer is not a complete block")
+    buf = pstore.buffer
+    loads: list[BufferLoad] = []
+    from ...tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
+    post_order_visit(cstore.value, lambda n: loads.append(n)
+                     if isinstance(n, BufferLoad) and n.buffer is buf else None)
+    if len(loads) != 1:
+        raise err.BodyAnalysisError(consumer, reason=f'it reads buffer "{buf.name}" '
+                                    f"{len(loads)} times; exactly once is required")
+    cvars = _plain_indices(consumer, loads[0].indices, "load")
+    if len(cvars) != len(consumer.iter_vars):
+        raise err.BodyAnalysisError(consumer, reason="the load must use every consumer iter var")
+    pvals = list(pstore.indices)
+    vmap = dict(zip(cvars, pvals))
+    value = ir_transform(cstore.value, None, lambda n: pstore.value
+                         if isinstance(n, BufferLoad) and n.buffer is buf else None,
+                         ["tir.BufferLoad"])
+    new_store = BufferStore(cstore.buffer, substitute(value, vmap),
+                            [substitute(i, vmap) for i in cstore.indices])
+    new_prod = producer.with_changes(body=new_store)
+    reads, writes = get_block_read_write_region(new_prod.with_changes(reads=(), writes=()))
+    new_prod = new_prod.with_changes(reads=tuple(reads), writes=tuple(writes))
+    root = scope_root.stmt
+    body = _remove_block(sch, scope_root, block_sref, root.body, buf)
+    from ..transform import replace_objects  # pylint: disable=import-outside-toplevel
+    body = replace_objects(body, {id(producer): new_prod})
+    sch.state.replace(scope_root, _drop_alloc(root.with_changes(body=body), buf),
+                      {producer: new_prod})
+
+
+def _producers(sch: Schedule, block_sref: Any, scope_root: Any) -> list[Any]:
+    from ..block_scope import DepKind  # pylint: disable=import-outside-toplevel
+    out: list[Any] = []
+    for d in sch.state.get_block_scope(scope_root).get_deps_by_dst(block_sref):
+        if d.kind == DepKind.RAW and all(o is not d.src for o in out):
+            out.append(d.src)
+    return out

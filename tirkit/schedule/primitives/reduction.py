@@ -1,0 +1,234 @@
+"""decompose_reduction, rfactor (mirrors ``src/tir/schedule/primitive/reduction.cc``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...ir.expr import Range
+from ...tir import expr as E
+from ...tir.block_access import get_block_read_write_region
+from ...tir.buffer import Buffer
+from ...tir.expr import BufferLoad, IterVar, IterVarType, Var
+from ...tir.stmt import Block, BlockRealize, BufferStore, For, SeqStmt
+from ...tir.stmt_functor import substitute
+from .. import analysis as A
+from .. import errors as err
+from ..schedule import Schedule, primitive
+from ..state import _swap
+from ..transform import deep_swap
+
+
+def _with_regions(block: Block) -> Block:
+    reads, writes = get_block_read_write_region(block.with_changes(reads=(), writes=()))
+    return block.with_changes(reads=tuple(reads), writes=tuple(writes))
+
+
+@primitive("DecomposeReduction", outputs="one")
+def decompose_reduction(sch: Schedule, block: Any, loop: Any) -> Any:
+    """Split a reduction block into an init block (``<name>_init``, placed before ``loop``, over
+    copies ``<loop>_init`` of the loops its spatial bindings use) and an update block
+    (``<name>_update``) without ``T.init()`` (``Schedule.decompose_reduction``). Returns the init
+    block.
+
+    Raises:
+        ScheduleError: ``NotReductionBlockError`` (no init / not a reduction),
+            ``DecomposeReductionLoopPositionError`` (``loop`` is not above the block).
+    """
+    block_sref = sch._block_sref(block)  # pylint: disable=protected-access
+    loop_sref = sch._loop_sref(loop)  # pylint: disable=protected-access
+    blk: Block = block_sref.stmt
+    scope_root = A.get_scope_root(block_sref)
+    if blk.init is None:
+        raise err.NotReductionBlockError(blk, reason="it has no init statement (was it "
+                                         "decomposed already?)")
+    reason = A.reduction_block_reason(sch.state, block_sref, scope_root)
+    if reason is not None:
+        raise err.NotReductionBlockError(blk, reason=reason)
+    loops = A.get_loops(block_sref)
+    if all(s is not loop_sref for s in loops):
+        raise err.LoopPositionDecomposeError(blk, loop_sref.stmt,
+                                             reason="the loop is not an ancestor of the block")
+    below = loops[loops.index(loop_sref):]
+    realize = A.get_block_realize(sch.state, block_sref)
+    spatial = [(iv, v) for iv, v in zip(blk.iter_vars, realize.iter_values)
+               if iv.iter_type == IterVarType.DataPar]
+    used = [s for s in below if any(A.uses_var(v, s.stmt.loop_var) for _, v in spatial)]
+    lmap = {s.stmt.loop_var: Var(s.stmt.loop_var.name_hint + "_init", s.stmt.loop_var.dtype)
+            for s in used}
+    ivmap = {iv.var: Var(iv.var.name_hint, iv.var.dtype) for iv, _ in spatial}
+    init_ivs = [iv.with_changes(var=ivmap[iv.var]) for iv, _ in spatial]
+    init_vals = [substitute(v, lmap) for _, v in spatial]
+    below_vars = {s.stmt.loop_var for s in below}
+    pred = substitute(realize.predicate, lmap)
+    if A.uses_var(pred, below_vars - set(lmap)):
+        pred = True
+    init_block = Block(init_ivs, [], [], blk.name_hint + "_init",
+                       substitute(blk.init, ivmap), span=blk.span)
+    init_block = _with_regions(init_block).with_changes(reads=())
+    stmt: Any = BlockRealize(init_vals, pred, init_block)
+    for s in reversed(used):
+        stmt = s.stmt.with_changes(loop_var=lmap[s.stmt.loop_var], body=stmt,
+                                   annotations=dict(s.stmt.annotations))
+    update = blk.with_changes(init=None, name_hint=blk.name_hint + "_update")
+    loop_stmt = loop_sref.stmt
+    new_loop = deep_swap(loop_stmt, {id(blk): update})
+    parent = loop_sref.parent
+    new_parent = parent.stmt.with_changes(
+        body=_swap(parent.stmt.body, loop_stmt, SeqStmt([stmt, new_loop])))
+    sch.state.replace(parent, new_parent, {blk: update})
+    return sch._new_rv(sch.state.get_sref(init_block))  # pylint: disable=protected-access
+
+
+# ---------------------------------------------------------------------------------- rfactor
+_REDUCERS = (E.Add, E.Mul, E.Min, E.Max)
+
+
+def _match_reducer(blk: Block) -> tuple[type, BufferStore, Any, Any]:
+    """``(op class, update store, rhs, init value)`` of ``B[i] = B[i] op rhs``."""
+    store, init = blk.body, blk.init
+    if not isinstance(store, BufferStore) or not isinstance(init, BufferStore):
+        raise err.ReducerNotFoundError(blk, reason="the init and the body must each be a single "
+                                       "BufferStore")
+    value = store.value
+    if isinstance(value, _REDUCERS):
+        for lhs, rhs in ((value.a, value.b), (value.b, value.a)):
+            if isinstance(lhs, BufferLoad) and lhs.buffer is store.buffer and \
+                    all(x is y or _same(x, y) for x, y in zip(lhs.indices, store.indices)):
+                return type(value), store, rhs, init.value
+    raise err.ReducerNotFoundError(blk, reason="the update is not `B[...] = B[...] op rhs` with "
+                                   "op one of +, *, min, max")
+
+
+def _same(a: Any, b: Any) -> bool:
+    from ...ir import structural_equal  # pylint: disable=import-outside-toplevel
+    return structural_equal(a, b, map_free_vars=False)
+
+
+def _combine(cls: type, a: Any, b: Any) -> Any:
+    return cls(a, b)
+
+
+def _rf_check(sch: Schedule, loop_sref: Any) -> tuple[Any, Any, list[Any]]:
+    children = A.get_child_blocks(sch.state, loop_sref)
+    if len(children) != 1:
+        raise err.NotSingleChildBlockError(loop_sref.stmt)
+    block_sref = children[0]
+    scope_root = A.get_scope_root(block_sref)
+    reason = A.reduction_block_reason(sch.state, block_sref, scope_root)
+    if reason is not None:
+        raise err.NotReductionBlockError(block_sref.stmt, reason=reason)
+    if loop_sref.stmt.kind != 0 or loop_sref.stmt.thread_binding is not None:
+        raise err.LoopPropertyError(loop_sref.stmt, reason="the loop must be a serial loop")
+    A.check_stage_pipeline(sch.state, scope_root)
+    return block_sref, scope_root, A.get_loops(block_sref)
+
+
+@primitive("RFactor", attrs=("factor_axis",), outputs="one")
+def rfactor(sch: Schedule, loop: Any, factor_axis: int) -> Any:
+    """Factorize the reduction over ``loop``: a block ``<name>_rf`` computes partial results into
+    a new buffer ``<buffer>_rf`` whose extra dimension (at ``factor_axis``) is indexed by the
+    loop, and the original block reduces that buffer (``Schedule.rfactor``). Returns the rf block.
+
+    Raises:
+        ScheduleError: ``NotSingleChildBlockError``, ``NotReductionBlockError``,
+            ``NoMatchedReducerError``, ``LoopPropertyError`` (the loop is not a serial
+            reduction loop, or a loop feeds both spatial and reduction iters),
+            ``FactorAxisOutOfRangeError``, ``NotStagePipelineError``.
+    """
+    loop_sref = sch._loop_sref(loop)  # pylint: disable=protected-access
+    block_sref, scope_root, loops = _rf_check(sch, loop_sref)
+    blk: Block = block_sref.stmt
+    cls, store, rhs, identity = _match_reducer(blk)
+    realize = A.get_block_realize(sch.state, block_sref)
+    pairs = list(zip(blk.iter_vars, realize.iter_values))
+    sp_loops = {s.stmt.loop_var for s in loops
+                if any(iv.iter_type == IterVarType.DataPar and A.uses_var(v, s.stmt.loop_var)
+                       for iv, v in pairs)}
+    red_loops = [s for s in loops
+                 if any(iv.iter_type == IterVarType.CommReduce and A.uses_var(v, s.stmt.loop_var)
+                        for iv, v in pairs)]
+    rf_var = loop_sref.stmt.loop_var
+    if rf_var in sp_loops or all(s is not loop_sref for s in red_loops):
+        raise err.LoopPropertyError(loop_sref.stmt, reason="the loop is not a reduction loop "
+                                    "(it must only feed reduction iters of the block)")
+    for s in red_loops:
+        if s.stmt.loop_var in sp_loops:
+            raise err.LoopPropertyError(s.stmt, reason="the loop feeds both a spatial and a "
+                                        "reduction iter of the block")
+    buf: Buffer = store.buffer
+    ndim = len(buf.shape)
+    if not -ndim - 1 <= factor_axis <= ndim:
+        raise err.FactorAxisOutOfRangeError(
+            blk, reason=f"factor_axis {factor_axis} is outside [{-ndim - 1}, {ndim}]")
+    axis = factor_axis % (ndim + 1)
+    rf_block, rf_buf = _rf_block(blk, pairs, red_loops, loop_sref, cls, store, rhs, identity,
+                                 axis)
+    wb_nest = _write_back(blk, pairs, loops, sp_loops, loop_sref, cls, store, identity, rf_buf,
+                          axis)
+    top = loops[0].stmt
+    new_top = deep_swap(top, {id(realize): rf_block})
+    root = scope_root.stmt
+    body = deep_swap(root.body, {id(top): SeqStmt([new_top, wb_nest])})
+    new_root = root.with_changes(body=body, alloc_buffers=(*root.alloc_buffers, rf_buf))
+    sch.state.replace(scope_root, new_root)
+    return sch._new_rv(sch.state.get_sref(rf_block.block))  # pylint: disable=protected-access
+
+
+def _rf_block(blk: Block, pairs: list, red_loops: list, loop_sref: Any, cls: type,
+              store: BufferStore, rhs: Any, identity: Any, axis: int) -> tuple[BlockRealize, Any]:
+    buf = store.buffer
+    rf_extent = loop_sref.stmt.extent
+    shape = list(buf.shape)
+    shape.insert(axis, rf_extent)
+    from ...tir.buffer import decl_buffer  # pylint: disable=import-outside-toplevel
+    rf_buf = decl_buffer(shape, buf.dtype, buf.name + "_rf", scope=buf.scope())
+    new_vars = {}
+    ivs, values = [], []
+    for s in red_loops:
+        lv = s.stmt.loop_var
+        v = Var("v" + lv.name_hint, lv.dtype)
+        new_vars[lv] = v
+        kind = IterVarType.DataPar if s is loop_sref else IterVarType.CommReduce
+        ivs.append((s is not loop_sref, IterVar(Range.from_min_extent(s.stmt.min, s.stmt.extent),
+                                                v, kind), lv))
+    rf_iv = next(iv for other, iv, _ in ivs if not other)
+    vmap = {}
+    for iv, v in pairs:
+        if iv.iter_type == IterVarType.CommReduce:
+            vmap[iv.var] = substitute(v, new_vars)
+    data_par = [(iv, v) for iv, v in pairs if iv.iter_type == IterVarType.DataPar]
+    all_ivs = [rf_iv] + [iv for iv, _ in data_par] + [iv for other, iv, _ in ivs if other]
+    values = [loop_sref.stmt.loop_var] + [v for _, v in data_par] + \
+        [lv for other, _, lv in ivs if other]
+    idx = list(store.indices)
+    idx.insert(axis, rf_iv.var)
+    load = BufferLoad(rf_buf, idx)
+    body = BufferStore(rf_buf, _combine(cls, load, substitute(rhs, vmap)), idx)
+    init = BufferStore(rf_buf, identity, idx)
+    block = Block(all_ivs, [], [], blk.name_hint + "_rf", body, init, span=blk.span)
+    return BlockRealize(values, True, _with_regions(block)), rf_buf
+
+
+def _write_back(blk: Block, pairs: list, loops: list, sp_loops: set, loop_sref: Any, cls: type,
+                store: BufferStore, identity: Any, rf_buf: Any, axis: int) -> Any:
+    keep = [s for s in loops if s.stmt.loop_var in sp_loops or s is loop_sref]
+    lmap = {s.stmt.loop_var: Var(s.stmt.loop_var.name_hint, s.stmt.loop_var.dtype) for s in keep}
+    data_par = [(iv, v) for iv, v in pairs if iv.iter_type == IterVarType.DataPar]
+    ivmap = {iv.var: Var(iv.var.name_hint, iv.var.dtype) for iv, _ in data_par}
+    lv = loop_sref.stmt.loop_var
+    rvar = Var("v" + lv.name_hint, lv.dtype)
+    ivs = [iv.with_changes(var=ivmap[iv.var]) for iv, _ in data_par]
+    ivs.append(IterVar(Range.from_min_extent(loop_sref.stmt.min, loop_sref.stmt.extent), rvar,
+                       IterVarType.CommReduce))
+    values = [substitute(v, lmap) for _, v in data_par] + [lmap[lv]]
+    out_idx = [substitute(i, ivmap) for i in store.indices]
+    rf_idx = list(out_idx)
+    rf_idx.insert(axis, rvar)
+    body = BufferStore(store.buffer, _combine(cls, BufferLoad(store.buffer, out_idx),
+                                              BufferLoad(rf_buf, rf_idx)), out_idx)
+    init = BufferStore(store.buffer, identity, out_idx)
+    block = _with_regions(Block(ivs, [], [], blk.name_hint, body, init, span=blk.span))
+    stmt: Any = BlockRealize(values, True, block)
+    for s in reversed(keep):
+        stmt = For(lmap[s.stmt.loop_var], s.stmt.min, s.stmt.extent, s.stmt.kind, stmt,
+                   span=s.stmt.span)
+    return stmt

@@ -1,0 +1,136 @@
+"""sample_categorical, sample_perfect_tile, sample_compute_location (mirrors
+``src/tir/schedule/primitive/sampling.cc``). Decisions are drawn from the schedule's random
+state (deterministic for a seed) unless given, and recorded in the trace."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .. import analysis as A
+from .. import errors as err
+from ..schedule import Schedule, primitive
+
+
+def _factors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+@primitive("SampleCategorical", attrs=("candidates", "probs"), decision="decision",
+           pure=True, outputs="one")
+def sample_categorical(sch: Schedule, candidates: Sequence[int], probs: Sequence[float],
+                       decision: int | None = None) -> Any:
+    """Draw one of ``candidates`` with weights ``probs``; returns an ExprRV
+    (``Schedule.sample_categorical``). ``decision`` (an index) replays a draw.
+
+    Raises:
+        ScheduleError: ``InvalidArgumentError`` for mismatched lengths, negative weights or a
+            decision out of range.
+    """
+    cands, weights = list(candidates), [float(p) for p in probs]
+    if len(cands) != len(weights) or not cands or any(p < 0 for p in weights) or \
+            sum(weights) <= 0:
+        raise err.InvalidArgumentError(reason="sample_categorical needs as many non-negative "
+                                       "probs as candidates, with a positive sum")
+    if decision is None:
+        decision = sch._rand.categorical(weights)  # pylint: disable=protected-access
+    if not 0 <= int(decision) < len(cands):
+        raise err.InvalidArgumentError(reason=f"decision {decision} is out of range")
+    sch._decision = int(decision)  # pylint: disable=protected-access
+    return sch._new_expr_rv(int(cands[int(decision)]))  # pylint: disable=protected-access
+
+
+def _perfect_tile(sch: Schedule, extent: int, n: int, max_innermost: int) -> list[int]:
+    """TVM ``SamplePerfectTile``: a random factorization of ``extent`` into ``n`` parts whose
+    innermost part is at most ``max_innermost``."""
+    rand = sch._rand  # pylint: disable=protected-access
+    inner_choices = [d for d in _factors(extent) if max_innermost <= 0 or d <= max_innermost]
+    innermost = inner_choices[rand.randint(0, len(inner_choices))]
+    rest = extent // innermost
+    out = [innermost]
+    for _ in range(n - 2):
+        choices = _factors(rest)
+        f = choices[rand.randint(0, len(choices))]
+        out.append(f)
+        rest //= f
+    out.append(rest)
+    return out[::-1] if n > 1 else [extent]
+
+
+@primitive("SamplePerfectTile", attrs=("n", "max_innermost_factor"), decision="decision",
+           pure=True, outputs="list")
+def sample_perfect_tile(sch: Schedule, loop: Any, n: int, max_innermost_factor: int = 16,
+                        decision: Sequence[int] | None = None) -> list[Any]:
+    """Draw ``n`` factors whose product is the loop's (constant) extent, the innermost at most
+    ``max_innermost_factor``; returns ExprRVs for ``split`` (``Schedule.sample_perfect_tile``).
+
+    Raises:
+        ScheduleError: ``InvalidArgumentError`` for a non-constant extent, ``n < 1`` or a
+            decision whose product differs from the extent.
+    """
+    sref = sch._loop_sref(loop)  # pylint: disable=protected-access
+    extent = getattr(sref.stmt.extent, "value", None)
+    if extent is None or n < 1:
+        raise err.InvalidArgumentError(sref.stmt, reason="sample_perfect_tile needs a loop of "
+                                       "constant extent and n >= 1")
+    if decision is None:
+        decision = _perfect_tile(sch, int(extent), n, max_innermost_factor)
+    decision = [int(d) for d in decision]
+    prod = 1
+    for d in decision:
+        prod *= d
+    if len(decision) != n or prod != extent:
+        raise err.InvalidArgumentError(sref.stmt, reason=f"decision {decision} is not {n} "
+                                       f"factors of {extent}")
+    sch._decision = decision  # pylint: disable=protected-access
+    return [sch._new_expr_rv(d) for d in decision]  # pylint: disable=protected-access
+
+
+@primitive("SampleComputeLocation", decision="decision", pure=True, outputs="one")
+def sample_compute_location(sch: Schedule, block: Any, decision: int | None = None) -> Any:
+    """Draw a loop where ``block`` may be computed at (``Schedule.sample_compute_location``):
+    the decision indexes the loops of its first consumer that ``compute_at`` accepts; -1 means
+    "stay at the root" and -2 "inline" (returned as the root's LoopRV stand-in ``None``).
+
+    Raises:
+        ScheduleError: ``InvalidArgumentError`` for a decision out of range.
+    """
+    block_sref = sch._block_sref(block)  # pylint: disable=protected-access
+    candidates = _locations(sch, block_sref)
+    if decision is None:
+        decision = sch._rand.randint(-1, len(candidates)) \
+            if candidates else -1  # pylint: disable=protected-access
+    decision = int(decision)
+    if not -2 <= decision < len(candidates):
+        raise err.InvalidArgumentError(block_sref.stmt,
+                                       reason=f"decision {decision} is out of range")
+    sch._decision = decision  # pylint: disable=protected-access
+    if decision < 0:
+        return None
+    return sch._new_rv(candidates[decision])  # pylint: disable=protected-access
+
+
+def _locations(sch: Schedule, block_sref: Any) -> list[Any]:
+    """Loops of the block's consumers where compute_at applies (TVM ``CollectComputeLocation``),
+    checked on copies so the schedule is untouched."""
+    from .get_block_loop import get_consumers  # pylint: disable=import-outside-toplevel
+    del get_consumers
+    scope_root = A.get_scope_root(block_sref)
+    if scope_root is None:
+        return []
+    out = []
+    for loop in A.get_loops(_first_consumer(sch, block_sref, scope_root) or block_sref):
+        trial = sch.copy()
+        brv, lrv = trial._new_rv(trial.state.get_sref(block_sref.stmt)), \
+            trial._new_rv(trial.state.get_sref(loop.stmt))  # pylint: disable=protected-access
+        try:
+            trial.compute_at(brv, lrv)
+        except err.ScheduleError:
+            continue
+        out.append(loop)
+    return out
+
+
+def _first_consumer(sch: Schedule, block_sref: Any, scope_root: Any) -> Any:
+    scope = sch.state.get_block_scope(scope_root)
+    for dep in scope.get_deps_by_src(block_sref):
+        return dep.dst
+    return None
