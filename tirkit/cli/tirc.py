@@ -5,6 +5,7 @@
          [--target TRIPLE] [--mcpu CPU] [--mattr ATTRS] [--entry NAME]
          [--print-after-all] [--print-after PASS] [--print-changed] [--dump-dir DIR]
          [--verify-each] [--time-passes] [--diagnostics-format {text,json}]
+         [--schedule SCRIPT[:FUNC]] [--trace TRACE.json]
     tirc run FILE --entry NAME [--seed N] ...      (see tirkit/cli/tirc_run.py)
 
 The file is parsed statically (``tirkit.lang.parse_file``); nothing in it is executed. Output
@@ -27,8 +28,10 @@ from typing import Any, Callable, Sequence
 from tirkit.ir import IRModule
 from tirkit.ir.diagnostics import Diagnostic, DiagnosticError, render_text
 
+from .tirc_schedule import ScheduleFailure, apply_schedule
+
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
-EMITS = ("tir", "lowered", "llvm", "asm", "obj")
+EMITS = ("tir", "scheduled", "lowered", "llvm", "asm", "obj")
 
 
 class UsageError(Exception):
@@ -90,6 +93,10 @@ def guarded(fn: Callable[[], int], path: str, fmt: str) -> int:
         return EXIT_USAGE
     except CompileFailure as err:
         report(err.diagnostics, err.source, err.path, fmt)
+        return EXIT_ERRORS
+    except ScheduleFailure as err:
+        source = Path(path).read_text(encoding="utf-8") if Path(path).is_file() else None
+        report(err.diagnostics, source, path, fmt)
         return EXIT_ERRORS
     except DiagnosticError as err:
         report(err.diagnostics, err.source, err.path or path, fmt)
@@ -212,6 +219,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check the TIR is well formed after every stage")
     g.add_argument("--time-passes", action="store_true", help="print the time of every stage")
     p.add_argument("--diagnostics-format", choices=("text", "json"), default="text")
+    s = p.add_argument_group("scheduling (applied before the pipeline; --emit scheduled prints "
+                             "the result)")
+    s.add_argument("--schedule", metavar="SCRIPT[:FUNC]",
+                   help="RUNS the Python file SCRIPT (opt-in execution of your code) and calls "
+                   "FUNC(sch) (default: schedule) with a tirkit.schedule.Schedule of the kernel")
+    s.add_argument("--trace", metavar="TRACE.json",
+                   help="apply a schedule trace written by Trace.as_json (executes nothing)")
     return p
 
 
@@ -285,7 +299,7 @@ def produce(job: Job) -> str | bytes:
     from tirkit.compiler import driver  # pylint: disable=import-outside-toplevel
     from tirkit.compiler.instrument import stage_text  # pylint: disable=import-outside-toplevel
 
-    if job.emit == "tir":
+    if job.emit in ("tir", "scheduled"):
         return stage_text(job.mod)
     if job.emit == "lowered":
         return stage_text(driver.lower(job.mod, opt_level=job.opt_level,
@@ -312,6 +326,7 @@ def compile_command(args: argparse.Namespace) -> int:
 
     source, path = read_source(args.file)
     mod = parse_module(source, path, args.entry, args.diagnostics_format)
+    mod = apply_schedule(mod, args.schedule, args.trace)
     recorder = make_recorder(print_after_all=args.print_after_all, print_after=args.print_after,
                              print_changed=args.print_changed, dump_dir=args.dump_dir,
                              verify_each=args.verify_each, time_passes=args.time_passes)

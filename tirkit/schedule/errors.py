@@ -83,8 +83,10 @@ class ScheduleError(Exception):
 
     @property
     def span(self) -> Any:
-        """Source span of the first location that has one, or ``None``."""
-        for loc in self.locations:
+        """Source span of the first loop location that has one (a caret under the loop), else
+        of the first location that has one, or ``None``."""
+        loops = [loc for loc in self.locations if hasattr(loc, "loop_var")]
+        for loc in loops + [loc for loc in self.locations if loc not in loops]:
             span = node_span(loc)
             if span is not None:
                 return span
