@@ -20,14 +20,15 @@ def _check_compact_dataflow(sch: Schedule, loop_sref: Any) -> None:
     ``CheckSubtreeCompactDataflow``)."""
     for block_sref in A.get_child_blocks(sch.state, loop_sref):
         root = A.get_scope_root(block_sref)
-        if A.complete_block_reason(sch.state, block_sref, root) is None:
+        complete = A.complete_block_reason(sch.state, block_sref, root)
+        if complete is None:
             continue
         reason = A.reduction_block_reason(sch.state, block_sref, root)
         if reason is not None:
             raise err.NotCompactDataFlowError(
                 loop_sref.stmt, block_sref.stmt,
-                reason=f'block "{block_sref.stmt.name_hint}" is neither complete nor a '
-                f"reduction block ({reason})")
+                reason=f'block "{block_sref.stmt.name_hint}" is neither complete ({complete}) '
+                f"nor a reduction block ({reason})")
 
 
 def _check_parallelizable(sch: Schedule, loop_sref: Any, kind: ForKind, thread: str | None

@@ -68,7 +68,9 @@ def decompose_reduction(sch: Schedule, block: Any, loop: Any) -> Any:
     for s in reversed(used):
         stmt = s.stmt.with_changes(loop_var=lmap[s.stmt.loop_var], body=stmt,
                                    annotations=dict(s.stmt.annotations))
-    update = blk.with_changes(init=None, name_hint=blk.name_hint + "_update")
+    read_bufs = {r.buffer for r in blk.reads}
+    reads = tuple(w for w in blk.writes if w.buffer not in read_bufs) + tuple(blk.reads)
+    update = blk.with_changes(init=None, name_hint=blk.name_hint + "_update", reads=reads)
     loop_stmt = loop_sref.stmt
     new_loop = deep_swap(loop_stmt, {id(blk): update})
     parent = loop_sref.parent

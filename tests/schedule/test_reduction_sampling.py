@@ -1,0 +1,206 @@
+"""decompose_reduction, rfactor, loop_partition, reorder_block_iter_var and the sampling
+primitives: before/after, error cases, determinism per seed, trace round trip."""
+import numpy as np
+import pytest
+
+from tirkit.schedule import Schedule, errors
+from tirkit.schedule.testing import verify_trace_roundtrip
+
+from sched_util import check, parse  # tests/schedule is on sys.path (rootdir-less test dir)
+
+ROWSUM = parse("""
+@T.prim_func
+def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16,), "float32")):
+    for i, k in T.grid(16, 32):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                B[vi] = T.float32(0)
+            B[vi] = B[vi] + A[vi, vk]
+""")
+
+
+def test_decompose_reduction():
+    sch = Schedule(ROWSUM)
+    i, k = sch.get_loops("B")
+    init = sch.decompose_reduction(sch.get_block("B"), k)
+    assert sch.get(init).name_hint == "B_init"
+    check(sch, ROWSUM, """
+    @T.prim_func
+    def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16,), "float32")):
+        for i in range(16):
+            with T.block("B_init"):
+                vi = T.axis.spatial(16, i)
+                B[vi] = T.float32(0)
+            for k in range(32):
+                with T.block("B_update"):
+                    vi, vk = T.axis.remap("SR", [i, k])
+                    B[vi] = B[vi] + A[vi, vk]
+    """)
+
+
+def test_decompose_reduction_at_outer_loop_copies_spatial_loops():
+    sch = Schedule(ROWSUM)
+    i, _ = sch.get_loops("B")
+    sch.decompose_reduction(sch.get_block("B"), i)
+    check(sch, ROWSUM, """
+    @T.prim_func
+    def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16,), "float32")):
+        for i_init in range(16):
+            with T.block("B_init"):
+                vi = T.axis.spatial(16, i_init)
+                B[vi] = T.float32(0)
+        for i, k in T.grid(16, 32):
+            with T.block("B_update"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                B[vi] = B[vi] + A[vi, vk]
+    """)
+
+
+def test_decompose_reduction_errors():
+    sch = Schedule(ROWSUM)
+    b = sch.get_block("B")
+    _, k = sch.get_loops(b)
+    sch.decompose_reduction(b, k)
+    with pytest.raises(errors.NotReductionBlockError, match="no init"):
+        sch.decompose_reduction(sch.get_block("B_update"), k)
+    other = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16,), "float32"),
+             C: T.Buffer((16,), "float32")):
+        for i, k in T.grid(16, 32):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] + A[vi, vk]
+        for i in range(16):
+            with T.block("C"):
+                vi = T.axis.spatial(16, i)
+                C[vi] = B[vi]
+    """)
+    sch = Schedule(other)
+    with pytest.raises(errors.LoopPositionDecomposeError, match="not an ancestor"):
+        sch.decompose_reduction(sch.get_block("B"), sch.get_loops("C")[0])
+
+
+def test_rfactor():
+    sch = Schedule(ROWSUM)
+    _, k = sch.get_loops("B")
+    rf = sch.rfactor(k, 0)
+    assert sch.get(rf).name_hint == "B_rf"
+    check(sch, ROWSUM, """
+    @T.prim_func
+    def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16,), "float32")):
+        B_rf = T.alloc_buffer((32, 16))
+        for i, k in T.grid(16, 32):
+            with T.block("B_rf"):
+                vk, vi = T.axis.remap("SS", [k, i])
+                with T.init():
+                    B_rf[vk, vi] = T.float32(0)
+                B_rf[vk, vi] = B_rf[vk, vi] + A[vi, vk]
+        for i, k in T.grid(16, 32):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] + B_rf[vk, vi]
+    """)
+
+
+def test_rfactor_numbers_match_and_vectorize():
+    from tirkit.compiler import build
+    sch = Schedule(ROWSUM)
+    _, k = sch.get_loops("B")
+    _, k1 = sch.split(k, [None, 8])
+    rf = sch.rfactor(k1, 1)
+    sch.vectorize(sch.get_loops(rf)[-1])
+    sch.parallel(sch.get_loops(rf)[0])
+    verify_trace_roundtrip(sch, ROWSUM)
+    a = np.random.default_rng(1).random((16, 32), dtype="float32")
+    b = np.zeros(16, "float32")
+    build(sch.mod)["main"](a, b)
+    np.testing.assert_allclose(b, a.sum(axis=1), rtol=1e-5)
+
+
+def test_rfactor_errors():
+    sch = Schedule(ROWSUM)
+    i, k = sch.get_loops("B")
+    with pytest.raises(errors.LoopPropertyError, match="not a reduction loop"):
+        sch.rfactor(i, 0)
+    with pytest.raises(errors.FactorAxisOutOfRangeError):
+        sch.rfactor(k, 3)
+    prod = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16,), "float32")):
+        for i, k in T.grid(16, 32):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] - A[vi, vk]
+    """)
+    sch = Schedule(prod)
+    with pytest.raises(errors.ReducerNotFoundError):
+        sch.rfactor(sch.get_loops("B")[1], 0)
+
+
+def test_loop_partition_and_reorder_block_iter_var():
+    sch = Schedule(ROWSUM)
+    i, _ = sch.get_loops("B")
+    parts = sch.loop_partition(i, [4, None])
+    assert [sch.get(p).min.value for p in parts] == [0, 4]
+    assert [sch.get(p).extent.value for p in parts] == [4, 12]
+    text = sch.mod.script()
+    assert 'T.block("B_i_common")' in text and 'T.block("B_i1")' in text
+    verify_trace_roundtrip(sch, ROWSUM)
+    sch = Schedule(ROWSUM)
+    sch.reorder_block_iter_var(sch.get_block("B"), [1, 0])
+    check(sch, ROWSUM, """
+    @T.prim_func
+    def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16,), "float32")):
+        for i, k in T.grid(16, 32):
+            with T.block("B"):
+                vk, vi = T.axis.remap("RS", [k, i])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] + A[vi, vk]
+    """)
+    with pytest.raises(errors.InvalidArgumentError, match="not a permutation"):
+        sch.reorder_block_iter_var(sch.get_block("B"), [0, 0])
+    with pytest.raises(errors.WrongFactorError):
+        sch.loop_partition(sch.get_loops("B")[0], [2, 3])
+
+
+def _draws(seed):
+    sch = Schedule(ROWSUM, seed=seed)
+    i, k = sch.get_loops("B")
+    tiles = sch.sample_perfect_tile(k, n=3, max_innermost_factor=4)
+    cat = sch.sample_categorical([1, 2, 4, 8], [0.1, 0.2, 0.3, 0.4])
+    loc = sch.sample_compute_location(sch.get_block("B"))
+    return sch, [sch.get(t) for t in tiles], sch.get(cat), tiles
+
+
+def test_sampling_is_deterministic_per_seed_and_replays():
+    runs = [_draws(seed)[1:3] for seed in (5, 5, 6, 7, 8)]
+    assert runs[0] == runs[1]
+    for tiles, cat in runs:
+        assert tiles[0] * tiles[1] * tiles[2] == 32 and tiles[2] <= 4
+        assert cat in (1, 2, 4, 8)
+    assert len({(tuple(t), c) for t, c in runs}) > 1
+    sch, _, _, tiles = _draws(5)
+    sch.split(sch.get_loops("B")[1], tiles)
+    verify_trace_roundtrip(sch, ROWSUM)
+
+
+def test_sampling_decisions_and_errors():
+    sch = Schedule(ROWSUM, seed=1)
+    _, k = sch.get_loops("B")
+    assert [sch.get(v) for v in sch.sample_perfect_tile(k, 2, decision=[4, 8])] == [4, 8]
+    assert sch.get(sch.sample_categorical([3, 5], [1, 1], decision=1)) == 5
+    with pytest.raises(errors.InvalidArgumentError):
+        sch.sample_perfect_tile(k, 2, decision=[3, 8])
+    with pytest.raises(errors.InvalidArgumentError):
+        sch.sample_categorical([1, 2], [1.0])
+    data = sch.trace.as_json()
+    assert data[1] == [[2, [4, 8]], [3, 1]]
