@@ -1,0 +1,68 @@
+"""Errors of the cache, reindex, layout and blockize primitives, named as in TVM
+(``primitive/cache_read_write.cc``, ``layout_transformation.cc``, ``blockize_tensorize.cc``,
+``pad_einsum.cc``, ``decompose_padding.cc``, ``rolling_buffer.cc``)."""
+from __future__ import annotations
+
+from ..errors import ScheduleError
+
+
+def _error(name: str, fast: str, detail: str) -> type[ScheduleError]:
+    return type(name, (ScheduleError,), {
+        "fast": fast, "detail": detail, "__doc__": f"{fast} (mirrors TVM's ``{name}``)."})
+
+
+NotSingleWriteBlock = _error(
+    "NotSingleWriteBlock", "The buffer is allowed to be written by single block.",
+    "The buffer {buffer} is expected to be written by single block, but got {count} blocks "
+    "who write it: {blocks}.")
+NotRegionCoverError = _error(
+    "NotRegionCoverError", "The scope root's region cover is not complete.",
+    "The scope {0} 's region cover is not complete: {reason}")
+NotSinglePointAccess = _error(
+    "NotSinglePointAccess", "The buffer region accessed inside the block is not a single point.",
+    "The buffer region {region} accessed inside {0} is not a single point; "
+    "{primitive} requires single-point accesses.")
+ReindexCacheReadWriteNotMatchError = _error(
+    "ReindexCacheReadWriteNotMatchError",
+    "The buffer accesses of the block do not match the index map.",
+    "{0}: {reason}")
+NotReadWriteError = _error(
+    "NotReadWriteError", "The target block does not both read & write target buffer.",
+    "{0} does not both read & write the target buffer {buffer}.")
+NotLeafBlockError = _error(
+    "NotLeafBlockError", "The target block is not a leaf block.",
+    "{0} is not a leaf block: it has child blocks.")
+InvalidBufferAccessError = _error(
+    "InvalidBufferAccessError", "The target buffer should be accessed via BufferLoad or "
+    "BufferStore.", "{0}: {reason}")
+NotBijectiveAffineIndexMapError = _error(
+    "NotBijectiveAffineIndexMapError", "The index map is not bijective affine.", "{reason}")
+TransformationPaddingIndexMapError = _error(
+    "TransformationPaddingIndexMapError", "The IndexMap specifying pad_value should only have "
+    "one output.", "{reason}")
+TransformationPaddingTypeError = _error(
+    "TransformationPaddingTypeError", "The pad value's type differs from the buffer's.",
+    "{reason}")
+TransformationPaddingExpressionError = _error(
+    "TransformationPaddingExpressionError", "The pad value loads from another buffer.",
+    "{reason}")
+TransformationIntroducesPaddingError = _error(
+    "TransformationIntroducesPaddingError", "Transformation would introduce padding.",
+    "{reason}")
+BufferIsSubregionError = _error(
+    "BufferIsSubregionError", "The input buffer is defined in `match_buffer` of a block, it is "
+    "expected to be a function parameter or allocated by a block", "{reason}")
+IndexMapNotApplicableToBlockIterError = _error(
+    "IndexMapNotApplicableToBlockIterError", "The index map can't be applied to block iters "
+    "because the number of parameters mismatch.", "{0}: {reason}")
+TransformLayoutBufferError = _error(
+    "TransformLayoutBufferError", "The buffer cannot be transformed.", "{reason}")
+BlockHasNontrivialBindingError = _error(
+    "NotTrivialBindingError", "The binding values of the block are not variables of outer loops.",
+    "{0}: {reason}")
+BlockizeError = _error(
+    "SubspaceNotDivisibleError", "The bindings of the inner block cannot be divided by the "
+    "outer loops.", "{0}: {reason}")
+TensorizeError = _error(
+    "TensorizeError", "The block does not match the tensor intrinsic's description.",
+    "{0}: {reason}")

@@ -1,0 +1,332 @@
+"""transform_layout and transform_block_layout (mirrors TVM's
+``src/tir/schedule/primitive/layout_transformation.cc``).
+
+``transform_layout(block, buffer, index_map, pad_value)`` gives a buffer the shape
+``index_map.map_shape(shape)`` and rewrites every access ``B[idx]`` in its defining scope to
+``B[index_map(idx)]`` (block regions re-inferred). A map that introduces padding needs a
+``pad_value``: a block ``buffer_{name}_padding`` writing it where the padding predicate holds is
+inserted after the buffer's writer (TVM's epilogue plan). ``transform_block_layout(block,
+index_map)`` remaps a block's iteration space: new iter vars over ``map_shape`` of the old
+domains, the body rewritten through the inverse map, one new loop per new iter var.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ...arith import Analyzer
+from ...ir.expr import IntImm, PrimExpr, Range
+from ...tir import expr as E
+from ...tir import stmt as S
+from ...tir.block_access import get_block_read_write_region
+from ...tir.buffer import Buffer
+from ...tir.index_map import IndexMap
+from ...tir.stmt_functor import StmtExprMutator, post_order_visit, substitute
+from ..errors import OpaqueNewIterTypeError
+from . import _util as U
+from . import cache_errors as X
+from .cache_read_write import PrimitiveResult
+
+
+@dataclass
+class LayoutResult(PrimitiveResult):
+    """A :class:`PrimitiveResult` and, when the buffer is a function parameter, the buffer that
+    replaces it in the function's ``buffer_map``."""
+
+    old_buffer: Buffer | None = None
+    new_buffer: Buffer | None = None
+
+
+def legalize_index_map_dtype(index_map: IndexMap, args: Sequence[PrimExpr]) -> IndexMap:
+    """The map with its vars and integer constants in the dtype of ``args`` (TVM's
+    ``LegalizeIndexMapDType``): a map made with int64 vars applied to an int32-shaped buffer."""
+    dtype = args[0].dtype if args else None
+    if dtype is None or all(v.dtype == dtype for v in index_map.initial_indices):
+        return index_map
+    new_vars = [E.Var(v.name_hint, dtype) for v in index_map.initial_indices]
+    vmap = {id(v): n for v, n in zip(index_map.initial_indices, new_vars)}
+    return IndexMap(new_vars, [_retype(e, vmap, dtype) for e in index_map.final_indices])
+
+
+def _retype(e: PrimExpr, vmap: dict[int, E.Var], dtype: Any) -> PrimExpr:
+    from ...tir import op as tir_op  # pylint: disable=import-outside-toplevel
+
+    if isinstance(e, E.Var):
+        return vmap.get(id(e), e)
+    if isinstance(e, IntImm) and e.dtype.is_int():
+        return IntImm(dtype, e.value)
+    if hasattr(e, "a") and hasattr(e, "b"):
+        return type(e)(*tir_op.match_types(_retype(e.a, vmap, dtype), _retype(e.b, vmap, dtype)))
+    return substitute(e, lambda v: vmap.get(id(v)))
+
+
+def _defining_site(site: U.Site, buffer: Buffer) -> tuple[S.Block | None, bool]:
+    """TVM's ``GetBufferDefiningSite``: the block allocating (``True``) or matching
+    (``False``) ``buffer`` above ``site.block``, or ``(None, False)`` for a parameter."""
+    for stmt in reversed(site.path[:-1]):
+        if isinstance(stmt, S.Block):
+            if any(b is buffer for b in stmt.alloc_buffers):
+                return stmt, True
+            if any(m.buffer is buffer for m in stmt.match_buffers):
+                return stmt, False
+    return None, False
+
+
+class _LayoutRewriter(StmtExprMutator):
+    """TVM's ``TransformLayoutRewriter`` (without the producer-replacement plan)."""
+
+    def __init__(self, old: Buffer, new: Buffer, index_map: IndexMap) -> None:
+        super().__init__()
+        self.old, self.new, self.index_map = old, new, index_map
+        self.ana = Analyzer()
+        self.reuse: dict[S.Block, S.Block] = {}
+
+    def _map(self, indices: Sequence[PrimExpr]) -> tuple[PrimExpr, ...]:
+        return tuple(self.ana.simplify(i) for i in self.index_map.map_indices(list(indices)))
+
+    def visit_for_(self, op: S.For) -> S.Stmt:
+        self.ana.bind(op.loop_var, Range.from_min_extent(op.min, op.extent))
+        return super().visit_for_(op)
+
+    def visit_buffer_load_(self, op: E.BufferLoad) -> Any:
+        new = super().visit_buffer_load_(op)
+        if op.buffer is self.old:
+            return new.with_changes(buffer=self.new, indices=self._map(new.indices))
+        return new
+
+    def visit_buffer_store_(self, op: S.BufferStore) -> S.Stmt:
+        new = super().visit_buffer_store_(op)
+        if op.buffer is self.old:
+            return new.with_changes(buffer=self.new, indices=self._map(new.indices))
+        return new
+
+    def visit_block_(self, op: S.Block) -> S.Stmt:
+        for iv in op.iter_vars:
+            if iv.dom is not None:
+                self.ana.bind(iv.var, iv.dom)
+        new = super().visit_block_(op)
+        touched = any(r.buffer is self.old for r in (*new.reads, *new.writes))
+        if touched:
+            reads, writes = get_block_read_write_region(new)
+            pick = lambda regions: next(r for r in regions if r.buffer is self.new)  # noqa: E731
+            new = new.with_changes(
+                reads=tuple(pick(reads) if r.buffer is self.old else r for r in new.reads),
+                writes=tuple(pick(writes) if r.buffer is self.old else r for r in new.writes))
+        if any(b is self.old for b in new.alloc_buffers):
+            new = new.with_changes(alloc_buffers=tuple(
+                self.new if b is self.old else b for b in new.alloc_buffers))
+        if new is not op:
+            self.reuse[op] = new
+        return new
+
+
+def _pad_value_map(pad_value: Any, ndim: int, buffer: Buffer) -> IndexMap | None:
+    if pad_value is None or isinstance(pad_value, IndexMap):
+        return pad_value
+    if callable(pad_value):
+        return IndexMap.from_func(pad_value, ndim=ndim)
+    from ...tir import op as tir_op  # pylint: disable=import-outside-toplevel
+
+    value = tir_op.convert(pad_value, buffer.dtype if isinstance(pad_value, (int, float))
+                           else None)
+    return IndexMap.from_func(lambda *_: value, ndim=ndim)
+
+
+def _check_pad_value(pad: IndexMap, buffer: Buffer) -> None:
+    if len(pad.final_indices) != 1:
+        raise X.TransformationPaddingIndexMapError(
+            reason=f"The IndexMap specifying pad_value has {len(pad.final_indices)} outputs, "
+            "should only have one output")
+    if pad.final_indices[0].dtype != buffer.dtype:
+        raise X.TransformationPaddingTypeError(
+            reason=f"Buffer {buffer.name} has elements of type {buffer.dtype}, but the "
+            f"transformation fills padding with a value of type {pad.final_indices[0].dtype}")
+    bad: list[Any] = []
+    post_order_visit(pad.final_indices[0], lambda n: bad.append(n) if isinstance(
+        n, E.BufferLoad) and n.buffer is not buffer else None)
+    if bad:
+        raise X.TransformationPaddingExpressionError(
+            reason=f"Pad value may only contain BufferLoad from the transformed buffer "
+            f"{buffer.name}, but it loads from {bad[0].buffer.name}")
+
+
+def _padding_stage(new: Buffer, inverse: IndexMap, predicate: PrimExpr,
+                   pad: IndexMap) -> S.Stmt:
+    """TVM's epilogue plan: ``buffer_{name}_padding`` writing the pad value on the padding."""
+    loop_vars = list(inverse.initial_indices)
+    ivs = [E.IterVar(Range.from_min_extent(IntImm(d.dtype, 0), d),
+                     E.Var(f"v_{v.name_hint}", v.dtype), E.IterVarType.DataPar)
+           for v, d in zip(loop_vars, new.shape)]
+    idx = tuple(iv.var for iv in ivs)
+    value = pad.map_indices(list(idx))[0]
+    write = S.BufferRegion(new, tuple(Range.from_min_extent(i, IntImm(i.dtype, 1)) for i in idx))
+    block = S.Block(tuple(ivs), (), (write,), f"buffer_{new.name}_padding",
+                    S.BufferStore(new, value, idx))
+    stmt: S.Stmt = S.BlockRealize(tuple(loop_vars), predicate, block)
+    for var, dim in reversed(list(zip(loop_vars, new.shape))):
+        stmt = S.For(var, IntImm(var.dtype, 0), dim, S.ForKind.SERIAL, stmt)
+    return stmt
+
+
+def _insert_after_writer(scope_old: S.Block, scope_new: S.Block, buffer: Buffer,
+                         stage: S.Stmt) -> S.Block:
+    ws = U.writers(scope_old, buffer)
+    seq = list(scope_old.body.seq) if isinstance(scope_old.body, S.SeqStmt) else [scope_old.body]
+    pos = 0
+    if ws:
+        pos = next(i for i, s in enumerate(seq) if U.path_to(s, ws[-1]) is not None) + 1
+    return scope_new.with_changes(body=U.insert_stage(scope_new.body, pos, stage))
+
+
+def transform_layout(body: S.Stmt, block: S.Block, buffer: Buffer, index_map: IndexMap,
+                     pad_value: Any = None, assume_injective_transform: bool = False
+                     ) -> LayoutResult:
+    """TVM's ``TransformLayout`` of ``buffer`` (accessed by ``block``) in function ``body``.
+
+    Raises:
+        BufferIsSubregionError: the buffer is a ``match_buffer`` of a block;
+        TransformLayoutBufferError: the map's arity differs from the buffer's rank;
+        NotBijectiveAffineIndexMapError: the map is not an affine map of the buffer's indices;
+        TransformationIntroducesPaddingError: the map pads and no ``pad_value`` was given;
+        TransformationPaddingIndexMapError / TypeError / ExpressionError: a bad pad value.
+    """
+    site = U.locate(body, block)
+    if len(index_map.initial_indices) != len(buffer.shape):
+        raise X.TransformLayoutBufferError(reason=f"the index map takes {len(index_map.initial_indices)} "
+                                f"indices but buffer {buffer.name} has rank {len(buffer.shape)}")
+    index_map = legalize_index_map_dtype(index_map, buffer.shape)
+    defining, is_alloc = _defining_site(site, buffer)
+    if defining is not None and not is_alloc:
+        raise X.BufferIsSubregionError(reason=f"The input buffer {buffer.name} is defined in "
+                                "`match_buffer` of a block, it is expected to be a function "
+                                "parameter or allocated by a block.")
+    pad = _pad_value_map(pad_value, len(index_map.final_indices), buffer)
+    if pad is not None:
+        _check_pad_value(pad, buffer)
+    scope = defining if defining is not None else site.scope
+    inverse, predicate = None, IntImm("bool", 0)
+    if not assume_injective_transform:
+        try:
+            inverse, predicate = index_map.non_surjective_inverse(list(buffer.shape))
+        except ValueError as err:
+            raise X.NotBijectiveAffineIndexMapError(reason=f"the transformation {index_map.script()} of buffer "
+                                     f"{buffer.name}: {err}") from None
+    has_padding = not (isinstance(predicate, IntImm) and predicate.value == 0)
+    new_shape = tuple(index_map.map_shape(list(buffer.shape)))
+    if has_padding and pad is None:
+        raise X.TransformationIntroducesPaddingError(
+            reason=f"The transformation {index_map.script()} applied on buffer {buffer.name} of "
+            f"shape {[d.script() for d in buffer.shape]} would result in shape "
+            f"{[d.script() for d in new_shape]}. However, this would introduce padding wherever "
+            f"{predicate.script()} is true.")
+    new = buffer.with_changes(shape=new_shape)
+    rewriter = _LayoutRewriter(buffer, new, index_map)
+    new_scope = rewriter.visit_stmt(scope)
+    if has_padding:
+        new_scope = _insert_after_writer(scope, new_scope, buffer,
+                                         _padding_stage(new, inverse, predicate, pad))
+    reuse = dict(rewriter.reuse)
+    reuse[scope] = new_scope
+    param = defining is None
+    return LayoutResult(scope, new_scope, reuse, [], buffer if param else None,
+                        new if param else None)
+
+
+def _iter_type(expr: PrimExpr, types: dict[int, E.IterVarType]) -> E.IterVarType | None:
+    found: set[E.IterVarType] = set()
+    post_order_visit(expr, lambda n: found.add(types[id(n)]) if id(n) in types else None)
+    return found.pop() if len(found) == 1 else None
+
+
+def transform_block_layout(body: S.Stmt, block: S.Block, index_map: IndexMap) -> PrimitiveResult:
+    """TVM's ``TransformBlockLayout``: see the module docstring. The loops above the block must
+    start at 0, hold only this block and bind its iters trivially (``v_k = loop_k``).
+
+    Raises:
+        NotLeafBlockError, IndexMapNotApplicableToBlockIterError (wrong arity),
+        NotTrivialBindingError (loops not from 0, with other children, or non-trivial
+        bindings), NotBijectiveAffineIndexMapError, OpaqueNewIterTypeError.
+    """
+    site = U.locate(body, block)
+    if U.child_blocks(block):
+        raise X.NotLeafBlockError(block)
+    if len(index_map.initial_indices) != len(block.iter_vars):
+        raise X.IndexMapNotApplicableToBlockIterError(
+            block, reason=f"The index map {index_map.script()} can't be applied to block iters "
+            f'of block "{block.name_hint}" because the number of parameters mismatch. Expected: '
+            f"{len(index_map.initial_indices)}, actual: {len(block.iter_vars)}")
+    _check_trivial_nest(site)
+    index_map = legalize_index_map_dtype(index_map, [iv.var for iv in block.iter_vars])
+    old_vars = [iv.var for iv in block.iter_vars]
+    extents = [iv.dom.extent for iv in block.iter_vars]
+    mapped = index_map.map_indices(old_vars)
+    shape = index_map.map_shape(extents)
+    types = {id(iv.var): iv.iter_type for iv in block.iter_vars}
+    new_ivs = []
+    for i, (expr, ext) in enumerate(zip(mapped, shape)):
+        kind = E.IterVarType.DataPar if U.is_const(ext, 1) else _iter_type(expr, types)
+        if kind is None:
+            raise OpaqueNewIterTypeError(block, reason=f"Cannot detect the block iter type for new "
+                                         f"iter value {expr.script()} because it contains more "
+                                         "than one type of original iter vars")
+        var = E.Var(f"v{i}", expr.dtype)
+        new_ivs.append(E.IterVar(Range.from_min_extent(IntImm(var.dtype, 0), ext), var, kind))
+    try:
+        inverse = index_map.inverse(extents)
+    except ValueError as err:
+        raise X.NotBijectiveAffineIndexMapError(reason=f"The index map {index_map.script()} is not bijective "
+                                 f"affine over the iteration space of block "
+                                 f'"{block.name_hint}": {err}') from None
+    back = inverse.map_indices([iv.var for iv in new_ivs])
+    new_block = substitute(block, dict(zip(old_vars, back))).with_changes(iter_vars=tuple(new_ivs))
+    new_block = _simplify_accesses(new_block, new_ivs)
+    loop_vars = [E.Var(f"ax{i}", iv.var.dtype) for i, iv in enumerate(new_ivs)]
+    stmt: S.Stmt = site.realize.with_changes(iter_values=tuple(loop_vars), block=new_block)
+    for var, ext in reversed(list(zip(loop_vars, shape))):
+        stmt = S.For(var, IntImm(var.dtype, 0), ext, S.ForKind.SERIAL, stmt)
+    target = site.loops[0] if site.loops else site.realize
+    return PrimitiveResult(target, stmt, {block: new_block}, [new_block])
+
+
+def _check_trivial_nest(site: U.Site) -> None:
+    block, realize = site.block, site.realize
+    for lp in site.loops:
+        if not U.is_const(lp.min, 0):
+            raise X.BlockHasNontrivialBindingError(lp, reason=f'loop "{lp.loop_var.name_hint}" does not start '
+                                    "with 0")
+    if site.loops and len(U.child_blocks(site.loops[0])) != 1:
+        raise X.BlockHasNontrivialBindingError(site.loops[0], reason="the loops above the block have other "
+                                "child blocks")
+    loop_vars = {id(lp.loop_var) for lp in site.loops}
+    for iv, v in zip(block.iter_vars, realize.iter_values):
+        trivial = (isinstance(v, E.Var) and id(v) in loop_vars) or U.is_const(v)
+        if not trivial or not U.is_const(iv.dom.min, 0):
+            raise X.BlockHasNontrivialBindingError(block, reason=f'block "{block.name_hint}" does not have a '
+                                    f"trivial binding: {iv.var.name_hint} = {v.script()}")
+
+
+def _simplify_accesses(block: S.Block, ivs: Sequence[E.IterVar]) -> S.Block:
+    """Simplify the block's buffer indices and regions with its new iter domains (TVM's
+    ``BlockBufferAccessSimplifier``)."""
+    ana = Analyzer()
+    for iv in ivs:
+        ana.bind(iv.var, iv.dom)
+
+    class _Simp(StmtExprMutator):
+        def visit_buffer_load_(self, op: E.BufferLoad) -> Any:
+            new = super().visit_buffer_load_(op)
+            return new.with_changes(indices=tuple(ana.simplify(i) for i in new.indices))
+
+        def visit_buffer_store_(self, op: S.BufferStore) -> S.Stmt:
+            new = super().visit_buffer_store_(op)
+            return new.with_changes(indices=tuple(ana.simplify(i) for i in new.indices))
+
+    def region(r: S.BufferRegion) -> S.BufferRegion:
+        return S.BufferRegion(r.buffer, tuple(Range.from_min_extent(
+            ana.simplify(x.min), ana.simplify(x.extent)) for x in r.region))
+
+    simp = _Simp()
+    return block.with_changes(
+        body=simp.visit_stmt(block.body),
+        init=simp.visit_stmt(block.init) if block.init is not None else None,
+        reads=tuple(region(r) for r in block.reads), writes=tuple(region(r) for r in block.writes))
