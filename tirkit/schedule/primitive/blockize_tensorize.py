@@ -1,0 +1,253 @@
+"""blockize and tensorize (mirrors TVM's ``src/tir/schedule/primitive/blockize_tensorize.cc``).
+
+``blockize(loop)`` turns the subtree under ``loop`` (one block) into an outer block ``{name}_o``
+whose iter vars ``{v}_o`` range over the outer part of each binding; the inner block keeps the
+inner part (``{v}_i``; iters whose inner extent is 1 are folded into the outer ones) and its
+accesses become ``v_o * inner_extent + v_i``. A binding is divided when it is an affine sum of
+outer-loop and inner-loop terms whose inner part covers ``[0, extent)`` (TVM's
+``SubspaceDivide`` for affine bindings). ``tensorize(loop_or_block, name)`` blockizes, matches the
+outer block against the intrinsic's ``desc`` (:mod:`.tensorize_compare`) and replaces its body by
+the ``impl`` body, binding the impl's buffers to the matched regions with ``match_buffer``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ...arith import Analyzer, detect_iter_map
+from ...arith.int_set import eval_set
+from ...ir.expr import IntImm, PrimExpr, Range
+from ...tir import expr as E
+from ...tir import op as tir_op
+from ...tir import stmt as S
+from ...tir.stmt_functor import StmtExprMutator, post_order_visit, renew_defs, substitute
+from . import _util as U
+from .cache_errors import BlockizeError
+from .cache_read_write import PrimitiveResult
+
+
+@dataclass
+class _Division:
+    outer: PrimExpr
+    outer_extent: PrimExpr
+    inner: PrimExpr
+    inner_extent: PrimExpr
+
+
+def _uses(e: PrimExpr, ids: set[int]) -> bool:
+    hit: list[bool] = []
+    post_order_visit(e, lambda n: hit.append(True) if id(n) in ids else None)
+    return bool(hit)
+
+
+def _divide(value: PrimExpr, dom: Range, outer: list[S.For], inner: list[S.For],
+            ana: Analyzer) -> _Division | None:
+    """``value == outer * inner_extent + inner`` with ``inner`` over the inner loops covering
+    ``[0, inner_extent)`` exactly, or ``None``."""
+    inner_ids = {id(lp.loop_var) for lp in inner}
+    outer_ids = {id(lp.loop_var) for lp in outer}
+    one = IntImm(value.dtype, 1)
+    if not _uses(value, inner_ids):
+        return _Division(value, dom.extent, IntImm(value.dtype, 0), one)
+    zero_inner = {lp.loop_var: lp.min for lp in inner}
+    out_raw = ana.simplify(substitute(value, zero_inner))
+    in_part = ana.simplify(value - out_raw)
+    if _uses(in_part, outer_ids) or _uses(out_raw, inner_ids):
+        return None
+    res = detect_iter_map([in_part], U.loop_ranges(inner), check_level="surjective")
+    if res.errors or len(res.indices[0].args) != 1:
+        return None
+    split = res.indices[0].args[0]
+    if not (U.is_const(split.scale, 1) and U.is_const(res.indices[0].base, 0)):
+        return None
+    ext = split.extent
+    q = ana.simplify(tir_op.floordiv(out_raw, ext))
+    if not ana.can_prove_equal(q * ext, out_raw):
+        return None
+    if not ana.can_prove_equal(tir_op.floormod(dom.extent, ext), 0):
+        return None
+    return _Division(q, ana.simplify(tir_op.floordiv(dom.extent, ext)), in_part, ext)
+
+
+class _Subst(StmtExprMutator):
+    """Substitute vars and simplify what changed; record replaced blocks (TVM's blockize
+    ``Substitute``)."""
+
+    def __init__(self, vmap: dict[int, PrimExpr], ana: Analyzer,
+                 reuse: dict[S.Block, S.Block]) -> None:
+        super().__init__()
+        self.vmap, self.ana, self.reuse = vmap, ana, reuse
+
+    def visit_expr(self, expr: PrimExpr) -> PrimExpr:
+        out = super().visit_expr(expr)
+        return out if out is expr else self.ana.simplify(out)
+
+    def visit_var_(self, op: E.Var) -> PrimExpr:
+        return self.vmap.get(id(op), op)
+
+    def visit_block_(self, op: S.Block) -> S.Stmt:
+        new = super().visit_block_(op)
+        if new is not op:
+            self.reuse[op] = new
+        return new
+
+
+def _eval_regions(regions: Sequence[S.BufferRegion], dom: dict[E.Var, Range],
+                  ana: Analyzer) -> tuple[S.BufferRegion, ...]:
+    out = []
+    for r in regions:
+        rng = []
+        for x, dim in zip(r.region, r.buffer.shape):
+            lo = eval_set(x.min, dom)
+            hi = eval_set(x.min + x.extent - 1, dom)
+            if lo.min_value is None or hi.max_value is None:
+                rng.append(Range.from_min_extent(IntImm(dim.dtype, 0), dim))
+                continue
+            start = ana.simplify(lo.min_value)
+            rng.append(Range.from_min_extent(start, ana.simplify(hi.max_value - start + 1)))
+        out.append(S.BufferRegion(r.buffer, tuple(rng)))
+    return tuple(out)
+
+
+def _outer_init(block: S.Block, realize: S.BlockRealize, loops: list[S.For]) -> S.Stmt:
+    """TVM's ``GenerateOuterInit``: the init as its own block over the loops it needs."""
+    used: set[int] = set()
+    post_order_visit(block.init, lambda n: used.add(id(n)) if isinstance(n, E.Var) else None)
+    vmap: dict[int, Any] = {}
+    ivs, values = [], []
+    for iv, v in zip(block.iter_vars, realize.iter_values):
+        if iv.iter_type == E.IterVarType.DataPar and id(iv.var) in used:
+            nv = E.Var(f"{iv.var.name_hint}_init", iv.var.dtype)
+            vmap[id(iv.var)] = nv
+            ivs.append(iv.with_changes(var=nv))
+            values.append(v)
+    stmt: S.Stmt = S.BlockRealize(tuple(values), realize.predicate, S.Block(
+        tuple(ivs), (), block.writes, f"{block.name_hint}_init", block.init))
+    for lp in reversed(loops):
+        if any(_uses(v, {id(lp.loop_var)}) for v in values):
+            nv = E.Var(lp.loop_var.name_hint, lp.loop_var.dtype)
+            vmap[id(lp.loop_var)] = nv
+            stmt = lp.with_changes(loop_var=nv, body=stmt)
+    return substitute(stmt, lambda v: vmap.get(id(v)))
+
+
+def blockize_realize(site: U.Site, loop: S.For, preserve_unit_iters: bool,
+                     reuse: dict[S.Block, S.Block]) -> S.BlockRealize:
+    """TVM's ``BlockizeImpl``: the outer BlockRealize replacing ``loop``.
+
+    Raises:
+        SubspaceNotDivisibleError: when a binding cannot be divided at ``loop``.
+    """
+    block, realize = site.block, site.realize
+    at = next(i for i, lp in enumerate(site.loops) if lp is loop)
+    outer, inner = site.loops[:at], site.loops[at:]
+    ana = Analyzer()
+    for lp in site.loops:
+        ana.bind(lp.loop_var, Range.from_min_extent(lp.min, lp.extent))
+    o_ivs, o_vals, i_ivs, i_vals, sub = [], [], [], [], {}
+    for iv, value in zip(block.iter_vars, realize.iter_values):
+        div = _divide(value, iv.dom, outer, inner, ana)
+        if div is None:
+            raise BlockizeError(loop, block, reason=f"the binding {iv.var.name_hint} = "
+                                f"{value.script()} cannot be divided into an outer part and a "
+                                f'part over the loops from "{loop.loop_var.name_hint}" inward')
+        o_iv = E.IterVar(Range.from_min_extent(IntImm(iv.var.dtype, 0), div.outer_extent),
+                         E.Var(f"{iv.var.name_hint}_o", iv.var.dtype), iv.iter_type)
+        o_ivs.append(o_iv)
+        o_vals.append(div.outer)
+        if U.is_const(div.inner_extent, 1):
+            unit = U.is_const(div.outer_extent, 1) and not preserve_unit_iters
+            sub[id(iv.var)] = IntImm(iv.var.dtype, 0) if unit else o_iv.var
+            continue
+        i_iv = E.IterVar(Range.from_min_extent(IntImm(iv.var.dtype, 0), div.inner_extent),
+                         E.Var(f"{iv.var.name_hint}_i", iv.var.dtype), iv.iter_type)
+        i_ivs.append(i_iv)
+        i_vals.append(div.inner)
+        sub[id(iv.var)] = i_iv.var if U.is_const(div.outer_extent, 1) \
+            else o_iv.var * div.inner_extent + i_iv.var
+    inner_dom = {iv.var: iv.dom for iv in i_ivs}
+    for iv in i_ivs:
+        ana.bind(iv.var, iv.dom)
+    block_sub = _Subst(sub, ana, reuse).visit_stmt(block)
+    outer_pred, inner_pred = _split_predicate(realize.predicate, inner)
+    has_outer_reduce = block_sub.init is not None and any(
+        iv.iter_type == E.IterVarType.CommReduce for iv in o_ivs)
+    reads = tuple(block_sub.writes) + tuple(block_sub.reads) if has_outer_reduce \
+        else block_sub.reads
+    inner_block = block_sub.with_changes(iter_vars=tuple(i_ivs), init=None, reads=reads)
+    inner_realize = S.BlockRealize(tuple(i_vals), inner_pred, inner_block)
+    reuse[block] = inner_block
+    body: S.Stmt = inner_realize
+    for lp in reversed(inner):
+        body = lp.with_changes(body=body)
+    init = _outer_init(block_sub, inner_realize, inner) if block_sub.init is not None else None
+    outer_block = S.Block(tuple(o_ivs), _eval_regions(block_sub.reads, inner_dom, ana),
+                          _eval_regions(block_sub.writes, inner_dom, ana),
+                          f"{block.name_hint}_o", body, init)
+    return S.BlockRealize(tuple(o_vals), outer_pred, outer_block)
+
+
+def _split_predicate(pred: PrimExpr, inner: list[S.For]) -> tuple[PrimExpr, PrimExpr]:
+    true = IntImm("bool", 1)
+    if U.is_const(pred, 1) or _uses(pred, {id(lp.loop_var) for lp in inner}):
+        return true, pred
+    return pred, true
+
+
+def blockize(body: S.Stmt, loop: S.For, preserve_unit_iters: bool = True) -> PrimitiveResult:
+    """TVM's ``Blockize`` at ``loop`` of the function ``body``.
+
+    Raises:
+        NotSingleChildBlockError-like BlockizeError (``SubspaceNotDivisibleError``) when the
+        subtree does not hold exactly one block or a binding cannot be divided.
+    """
+    blocks = U.child_blocks(loop)
+    if len(blocks) != 1:
+        raise BlockizeError(loop, reason=f'the subtree of loop "{loop.loop_var.name_hint}" holds '
+                            f"{len(blocks)} blocks; blockize needs exactly one")
+    site = U.locate(body, blocks[0])
+    if not any(lp is loop for lp in site.loops):
+        raise BlockizeError(loop, reason="the block's loops do not include this loop")
+    reuse: dict[S.Block, S.Block] = {}
+    outer = blockize_realize(site, loop, preserve_unit_iters, reuse)
+    return PrimitiveResult(loop, outer, reuse, [outer.block])
+
+
+def tensorize(body: S.Stmt, target: S.Stmt, intrin: Any,
+              preserve_unit_iters: bool = True) -> PrimitiveResult:
+    """TVM's ``Tensorize`` of a loop (blockized first) or a block of the function ``body`` with
+    the ``TensorIntrin`` ``intrin``.
+
+    Raises:
+        SubspaceNotDivisibleError (blockize), TensorizeError: naming the first mismatch between
+        the block and the intrinsic's description.
+    """
+    from .tensorize_compare import TensorizeComparator  # pylint: disable=import-outside-toplevel
+
+    reuse: dict[S.Block, S.Block] = {}
+    if isinstance(target, S.For):
+        realize = blockize(body, target, preserve_unit_iters).new_scope
+    else:
+        realize = U.locate(body, target).realize
+    impl = renew_defs(intrin.impl)
+    cmp = TensorizeComparator(realize.block)
+    cmp.match(realize, intrin.desc.body)
+    impl_block = impl.body.block
+    regions = {r.buffer: r.region for r in (*impl_block.reads, *impl_block.writes)}
+    mbs = []
+    for d_param, i_param in zip(intrin.desc.params, impl.params):
+        desc_buf, impl_buf = intrin.desc.buffer_map[d_param], impl.buffer_map[i_param]
+        cur = cmp.rhs_buffer_map[id(desc_buf)]
+        base = cmp.buffer_indices[id(cur)]
+        old = regions[impl_buf]
+        offset = len(base) - len(old)
+        rng = [Range.from_min_extent(b, IntImm(b.dtype, 1)) for b in base[:offset]]
+        rng += [Range.from_min_extent(b, tir_op.cast(b.dtype, r.extent))
+                for b, r in zip(base[offset:], old)]
+        mbs.append(S.MatchBufferRegion(impl_buf, S.BufferRegion(cur, tuple(rng))))
+    anns = {**impl_block.annotations, **realize.block.annotations}
+    new_block = realize.block.with_changes(body=impl_block.body, match_buffers=tuple(mbs),
+                                           annotations=anns)
+    if isinstance(target, S.For):
+        return PrimitiveResult(target, realize.with_changes(block=new_block), reuse, [new_block])
+    return PrimitiveResult(target, new_block, {target: new_block}, [new_block])
