@@ -18,7 +18,7 @@ from ...ir.expr import FloatImm, IntImm, PrimExpr
 from ...tir import expr as E
 from ...tir import op as tir_op
 from ...tir import stmt as S
-from .cache_errors import TensorizeError
+from .cache_layout_errors import TensorizeError
 
 _BINARY = (E.Add, E.Sub, E.Mul, E.Div, E.Mod, E.FloorDiv, E.FloorMod, E.Min, E.Max, E.EQ, E.NE,
            E.LT, E.LE, E.GT, E.GE, E.And, E.Or)

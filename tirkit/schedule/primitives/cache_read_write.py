@@ -21,8 +21,8 @@ from ...tir import stmt as S
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import StmtExprMutator, StmtVisitor
 from ..errors import BufferIndexOutOfRangeError, InvalidScopeError
-from . import _util as U
-from .cache_errors import NotRegionCoverError, NotSingleWriteBlock
+from . import _ir_utils as U
+from .cache_layout_errors import NotRegionCoverError, NotSingleWriteBlock
 
 _SCOPES = ("global", "shared", "shared.dyn", "local", "warp", "wmma.matrix_a", "wmma.matrix_b",
            "wmma.accumulator", "m16n8k8.matrixA", "m16n8k8.matrixB", "m16n8k8.matrixC",

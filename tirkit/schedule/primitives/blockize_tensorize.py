@@ -21,8 +21,8 @@ from ...tir import expr as E
 from ...tir import op as tir_op
 from ...tir import stmt as S
 from ...tir.stmt_functor import StmtExprMutator, post_order_visit, renew_defs, substitute
-from . import _util as U
-from .cache_errors import BlockizeError
+from . import _ir_utils as U
+from .cache_layout_errors import BlockizeError
 from .cache_read_write import PrimitiveResult
 
 

@@ -23,8 +23,8 @@ from ...tir.buffer import Buffer
 from ...tir.index_map import IndexMap
 from ...tir.stmt_functor import StmtExprMutator, post_order_visit, substitute
 from ..errors import OpaqueNewIterTypeError
-from . import _util as U
-from . import cache_errors as X
+from . import _ir_utils as U
+from . import cache_layout_errors as X
 from .cache_read_write import PrimitiveResult
 
 

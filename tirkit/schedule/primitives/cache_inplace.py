@@ -1,0 +1,65 @@
+"""cache_inplace (mirrors ``CacheInplace`` of TVM's
+``src/tir/schedule/primitive/cache_read_write.cc``).
+
+For a block that both reads and writes a buffer (an in-place operation), copy the region it
+reads into ``{name}_{scope}`` right before the block, make the block work on the copy, and copy
+the written region back right after it: a cache read and a cache write around one block.
+"""
+from __future__ import annotations
+
+from ...tir import stmt as S
+from . import _ir_utils as U
+from .cache_layout_errors import NotReadWriteError
+from .cache_read_write import (CacheReadRewriter, CacheStageInfo, CacheWriteRewriter,
+                               PrimitiveResult, check_region_cover, check_storage_scope,
+                               make_cache_stage, nth_access_buffer)
+
+
+def _inplace_loc(site: U.Site) -> tuple[S.Stmt, int]:
+    """TVM's ``CacheInplaceLocDetector``: the innermost loop (or the scope) around the block and
+    the block's position in that loop's statement sequence."""
+    at = max(i for i, s in enumerate(site.path[:-2]) if isinstance(s, S.For) or s is site.scope)
+    child = site.path[at + 1]
+    if isinstance(child, S.SeqStmt):
+        nxt = site.path[at + 2]
+        return site.path[at], next(i for i, s in enumerate(child.seq) if s is nxt)
+    return site.path[at], 0
+
+
+def cache_inplace_impl(body: S.Stmt, block: S.Block, read_buffer_index: int,
+                       storage_scope: str) -> PrimitiveResult:
+    """TVM's ``CacheInplace`` on the function ``body``: ``result.blocks`` is ``[read stage,
+    write stage]``.
+
+    Raises:
+        InvalidScopeError, BufferIndexOutOfRangeError, NotRegionCoverError, NotReadWriteError.
+    """
+    check_storage_scope(storage_scope)
+    buffer = nth_access_buffer(block, read_buffer_index, "read")
+    site = U.locate(body, block)
+    scope = site.scope
+    check_region_cover(body, scope, buffer)
+    read_region = U.region_of(block.reads, buffer)
+    write_region = U.region_of(block.writes, buffer)
+    if read_region is None or write_region is None:
+        raise NotReadWriteError(block, buffer=buffer.name)
+    cache = U.with_scope(buffer, storage_scope)
+    # cache read
+    info = CacheStageInfo(read_buffer=buffer, write_buffer=cache, alloc=cache, consumers=[block])
+    info.loc, info.pos = _inplace_loc(site)
+    info.cache_region = read_region
+    read_stage = make_cache_stage(read_region, info, storage_scope, True)
+    mid_scope = CacheReadRewriter(scope, info, True).visit_stmt(scope)
+    reuse = dict(info.block_reuse)
+    mid_block = reuse.get(block, block)
+    mid_body = U.replace_stmt(body, scope, mid_scope)
+    # cache write
+    site2 = U.locate(mid_body, mid_block)
+    info2 = CacheStageInfo(read_buffer=cache, write_buffer=buffer)
+    info2.loc, info2.pos = _inplace_loc(site2)
+    info2.pos += 1
+    info2.cache_region = write_region
+    write_stage = make_cache_stage(write_region, info2, storage_scope, True)
+    new_scope = CacheWriteRewriter(site2.scope, mid_block, info2, True).visit_stmt(site2.scope)
+    final = {old: info2.block_reuse.get(mid, mid) for old, mid in reuse.items()}
+    return PrimitiveResult(scope, new_scope, final, [read_stage, write_stage])

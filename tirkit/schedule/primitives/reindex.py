@@ -1,0 +1,180 @@
+"""reindex (mirrors ``ReIndex`` of TVM's ``src/tir/schedule/primitive/cache_read_write.cc``).
+
+``reindex(block, ("read"|"write", i))`` gives the block a buffer ``{name}_reindex`` indexed by
+the block iters its access uses (``A[vi + vk, vj]`` becomes ``A_reindex[vi, vj, vk]``) and a
+copy stage between it and the original buffer, placed right before (read) or after (write) the
+block's loop nest. The block must be a leaf, access the buffer with one index pattern and never
+opaquely, and sit in a chain of loops under its scope.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...arith import Analyzer
+from ...ir.expr import IntImm, PrimExpr, Range
+from ...tir import expr as E
+from ...tir import stmt as S
+from ...tir.analysis import expr_deep_equal
+from ...tir.buffer import Buffer
+from ...tir.stmt_functor import StmtExprMutator, StmtExprVisitor, post_order_visit, substitute
+from . import _ir_utils as U
+from .cache_layout_errors import InvalidBufferAccessError, NotLeafBlockError
+from .cache_read_write import CacheStageInfo, PrimitiveResult, nth_access_buffer
+
+
+class _Collector(StmtExprVisitor):
+    """TVM's ``ReIndexCollector``: the one index pattern of ``buffer`` in the block."""
+
+    def __init__(self, buffer: Buffer, block: S.Block) -> None:
+        super().__init__()
+        self.buffer, self.block = buffer, block
+        self.indices: tuple[PrimExpr, ...] | None = None
+
+    def _record(self, indices: tuple[PrimExpr, ...]) -> None:
+        if self.indices is None:
+            self.indices = indices
+        elif len(indices) != len(self.indices) or not all(
+                expr_deep_equal(a, b) for a, b in zip(indices, self.indices)):
+            raise InvalidBufferAccessError(self.block, reason=f"the buffer {self.buffer.name} is "
+                                           "accessed with different indices in the block")
+
+    def visit_buffer_load_(self, op: E.BufferLoad) -> None:
+        super().visit_buffer_load_(op)
+        if op.buffer is self.buffer:
+            self._record(op.indices)
+
+    def visit_buffer_store_(self, op: S.BufferStore) -> None:
+        super().visit_buffer_store_(op)
+        if op.buffer is self.buffer:
+            self._record(op.indices)
+
+    def visit_block_(self, op: S.Block) -> None:
+        raise NotLeafBlockError(self.block)
+
+    def visit_var_(self, op: E.Var) -> None:
+        if op is self.buffer.data:
+            raise InvalidBufferAccessError(self.block, reason=f"the buffer {self.buffer.name} is "
+                                           "accessed opaquely (through its data pointer)")
+
+
+def _collect(buffer: Buffer, block: S.Block) -> tuple[PrimExpr, ...]:
+    col = _Collector(buffer, block)
+    col.visit_stmt(block.body)
+    if col.indices is None:
+        raise InvalidBufferAccessError(block, reason=f"the buffer {buffer.name} is not accessed "
+                                       "by a BufferLoad or BufferStore in the block")
+    return col.indices
+
+
+def _reindex_buffer(buffer: Buffer, block: S.Block, covered: set[int]) -> Buffer:
+    """TVM's ``CreateReindexBuffer``."""
+    shape = tuple(iv.dom.min + iv.dom.extent for iv in block.iter_vars if id(iv.var) in covered)
+    buf = U.with_scope(buffer, buffer.scope(), f"{buffer.name}_reindex")
+    return buf.with_changes(shape=shape, strides=())
+
+
+def _stage(block: S.Block, info: CacheStageInfo, covered: set[int],
+           indices: tuple[PrimExpr, ...], is_write: bool) -> S.Block:
+    """TVM's ``MakeReIndexStage``."""
+    ivs, vmap, re_idx, loops = [], {}, [], []
+    for iv in block.iter_vars:
+        var = E.Var(f"v{len(ivs)}", iv.var.dtype)
+        vmap[id(iv.var)] = var
+        if id(iv.var) in covered:
+            ivs.append(E.IterVar(iv.dom, var, E.IterVarType.DataPar))
+            re_idx.append(var)
+            loops.append(E.Var(f"ax{len(loops)}", iv.var.dtype))
+    target = tuple(substitute(i, lambda v: vmap.get(id(v))) for i in indices)
+    src, dst = (tuple(re_idx), target) if is_write else (target, tuple(re_idx))
+    point = lambda b, idx: S.BufferRegion(b, tuple(  # noqa: E731
+        Range.from_min_extent(i, IntImm(i.dtype, 1)) for i in idx))
+    new = S.Block(tuple(ivs), (point(info.read_buffer, src),), (point(info.write_buffer, dst),),
+                  f"{(info.write_buffer if is_write else info.read_buffer).name}_reindex",
+                  S.BufferStore(info.write_buffer, E.BufferLoad(info.read_buffer, src), dst))
+    stmt: S.Stmt = S.BlockRealize(tuple(loops), IntImm("bool", 1), new)
+    for var, iv in reversed(list(zip(loops, ivs))):
+        stmt = S.For(var, iv.dom.min, iv.dom.extent, S.ForKind.SERIAL, stmt)
+    info.stage = stmt
+    return new
+
+
+class _Rewriter(StmtExprMutator):
+    """TVM's ``ReIndexRewriter``."""
+
+    def __init__(self, scope: S.Block, block: S.Block, info: CacheStageInfo, old: Buffer,
+                 covered: set[int]) -> None:
+        super().__init__()
+        self.scope, self.block, self.info, self.old = scope, block, info, old
+        self.new = info.alloc
+        self.indices = tuple(iv.var for iv in block.iter_vars if id(iv.var) in covered)
+
+    def visit_block_(self, op: S.Block) -> S.Stmt:
+        if op is self.scope:
+            new = super().visit_block_(op)
+            new = new.with_changes(body=U.insert_stage(new.body, self.info.pos, self.info.stage),
+                                   alloc_buffers=tuple(new.alloc_buffers) + (self.new,))
+        elif op is self.block:
+            new = super().visit_block_(op)
+            region = S.BufferRegion(self.new, tuple(Range.from_min_extent(
+                i, IntImm(i.dtype, 1)) for i in self.indices))
+            swap = lambda rs: tuple(region if r.buffer is self.old else r for r in rs)  # noqa
+            new = new.with_changes(reads=swap(new.reads), writes=swap(new.writes))
+        else:
+            return op
+        self.info.block_reuse[op] = new
+        return new
+
+    def visit_buffer_load_(self, op: E.BufferLoad) -> Any:
+        new = super().visit_buffer_load_(op)
+        return new.with_changes(buffer=self.new, indices=self.indices) \
+            if op.buffer is self.old else new
+
+    def visit_buffer_store_(self, op: S.BufferStore) -> S.Stmt:
+        new = super().visit_buffer_store_(op)
+        return new.with_changes(buffer=self.new, indices=self.indices) \
+            if op.buffer is self.old else new
+
+
+def reindex_impl(body: S.Stmt, block: S.Block, buffer_index: int,
+                 buffer_index_type: str) -> PrimitiveResult:
+    """TVM's ``ReIndex`` on the function ``body``; ``buffer_index_type`` is ``"read"`` or
+    ``"write"``.
+
+    Raises:
+        BufferIndexOutOfRangeError, NotLeafBlockError, InvalidBufferAccessError, and
+        InvalidBufferAccessError when the block's loops do not form a chain under the scope.
+    """
+    is_write = buffer_index_type == "write"
+    buffer = nth_access_buffer(block, buffer_index, buffer_index_type)
+    site = U.locate(body, block)
+    indices = _collect(buffer, block)
+    ana = Analyzer()
+    for iv in block.iter_vars:
+        ana.bind(iv.var, iv.dom)
+    indices = tuple(ana.simplify(i) for i in indices)
+    covered: set[int] = set()
+    for i in indices:
+        post_order_visit(i, lambda n: covered.add(id(n)) if isinstance(n, E.Var) else None)
+    new_buf = _reindex_buffer(buffer, block, covered)
+    info = CacheStageInfo(read_buffer=new_buf if is_write else buffer,
+                          write_buffer=buffer if is_write else new_buf, alloc=new_buf)
+    top = _chain_top(site)
+    seq = site.scope.body.seq if isinstance(site.scope.body, S.SeqStmt) else (site.scope.body,)
+    info.pos = next((k for k, s in enumerate(seq) if s is top), 0) + (1 if is_write else 0)
+    stage = _stage(block, info, covered, indices, is_write)
+    new_scope = _Rewriter(site.scope, block, info, buffer, covered).visit_stmt(site.scope)
+    return PrimitiveResult(site.scope, new_scope, info.block_reuse, [stage])
+
+
+def _chain_top(site: U.Site) -> S.Stmt:
+    """The outermost statement of the block's loop chain under its scope."""
+    at = max(i for i, s in enumerate(site.path[:-2]) if s is site.scope)
+    chain = site.path[at + 1:-1]
+    while chain and isinstance(chain[0], S.SeqStmt):
+        chain = chain[1:]
+    for outer, inner in zip(chain, chain[1:]):
+        if not (isinstance(outer, S.For) and outer.body is inner):
+            raise InvalidBufferAccessError(site.block, reason="the block's loops do not form a "
+                                           "chain under its scope (reindex needs a loop nest "
+                                           "holding only this block)")
+    return chain[0]
