@@ -18,6 +18,27 @@ from .instruction import INST_KINDS, Instruction, InstructionKind
 from .rv import BlockRV, LoopRV
 
 
+#: Input values of other types (``IndexMap``...): ``type -> (to_python_text, tag, to_json)`` and
+#: ``tag -> from_json``; a JSON input ``{tag: data}`` is decoded by ``from_json(data)``.
+_CODECS: dict[type, tuple[Callable[[Any], str], str, Callable[[Any], Any]]] = {}
+_DECODERS: dict[str, Callable[[Any], Any]] = {}
+
+
+def register_value_codec(cls: type, to_python: Callable[[Any], str], tag: str,
+                         to_json: Callable[[Any], Any], from_json: Callable[[Any], Any]) -> None:
+    """Let instruction inputs of type ``cls`` print as Python and round-trip through JSON as
+    ``{tag: to_json(value)}`` (no TVM counterpart: TVM serialises objects generically)."""
+    _CODECS[cls] = (to_python, tag, to_json)
+    _DECODERS[tag] = from_json
+
+
+def _codec(value: Any) -> Any:
+    for cls in type(value).__mro__:
+        if cls in _CODECS:
+            return _CODECS[cls]
+    return None
+
+
 def _is_rv(obj: Any) -> bool:
     return isinstance(obj, (BlockRV, LoopRV, Var))
 
@@ -85,6 +106,9 @@ def _py_value(value: Any, names: _Names) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_py_value(k, names)}: {_py_value(v, names)}"
                                for k, v in value.items()) + "}"
+    codec = _codec(value)
+    if codec is not None:
+        return codec[0](value)
     return repr(value)
 
 
@@ -103,6 +127,9 @@ def _json_input(value: Any, names: _Names) -> Any:
         return [_json_input(v, names) for v in value]
     if isinstance(value, (int, float)):
         return value
+    codec = _codec(value)
+    if codec is not None:
+        return {codec[1]: codec[2](value)}
     raise TypeError(f"cannot write {type(value).__name__} as a trace input")
 
 
@@ -111,6 +138,9 @@ def _from_json_input(value: Any, named: dict[str, Any]) -> Any:
         return [_from_json_input(v, named) for v in value]
     if isinstance(value, dict) and "bool" in value:
         return bool(value["bool"])
+    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in _DECODERS:
+        tag, data = next(iter(value.items()))
+        return _DECODERS[tag](data)
     if isinstance(value, str):
         if value == "None":
             return None

@@ -150,7 +150,7 @@ class IndexMap(Node):
         for val in (mapping if isinstance(mapping, (list, tuple)) else [mapping]):
             if isinstance(val, str) and val == IndexMap.AXIS_SEPARATOR:
                 seps.append(len(final))
-            elif isinstance(val, (PrimExpr, int)):
+            elif isinstance(val, (PrimExpr, int, float)) and not isinstance(val, bool):
                 final.append(tir_op.convert(val, index_dtype if isinstance(val, int) else None))
             else:
                 raise TypeError("Expected mapping function to return list of either PrimExpr or "

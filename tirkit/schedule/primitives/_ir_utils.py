@@ -21,6 +21,17 @@ from ...tir.buffer import Buffer
 from ...tir.stmt_functor import substitute
 
 
+@dataclass
+class PrimitiveResult:
+    """What a primitive hands to the schedule state: replace ``scope`` by ``new_scope`` reusing
+    the srefs of ``block_reuse`` (old block -> new block); ``blocks`` are the new blocks made."""
+
+    scope: S.Block
+    new_scope: S.Block
+    block_reuse: dict[S.Block, S.Block]
+    blocks: list[S.Block]
+
+
 def path_to(root: S.Stmt, target: S.Stmt) -> list[S.Stmt] | None:
     """The statements from ``root`` down to ``target`` (both included), found by identity;
     ``None`` when ``target`` is not under ``root``."""

@@ -23,7 +23,7 @@ from ...tir import stmt as S
 from ...tir.stmt_functor import StmtExprMutator, post_order_visit, renew_defs, substitute
 from . import _ir_utils as U
 from .cache_layout_errors import BlockizeError
-from .cache_read_write import PrimitiveResult
+from ._ir_utils import PrimitiveResult
 
 
 @dataclass
@@ -194,7 +194,7 @@ def _split_predicate(pred: PrimExpr, inner: list[S.For]) -> tuple[PrimExpr, Prim
     return pred, true
 
 
-def blockize(body: S.Stmt, loop: S.For, preserve_unit_iters: bool = True) -> PrimitiveResult:
+def blockize_impl(body: S.Stmt, loop: S.For, preserve_unit_iters: bool = True) -> PrimitiveResult:
     """TVM's ``Blockize`` at ``loop`` of the function ``body``.
 
     Raises:
@@ -213,7 +213,7 @@ def blockize(body: S.Stmt, loop: S.For, preserve_unit_iters: bool = True) -> Pri
     return PrimitiveResult(loop, outer, reuse, [outer.block])
 
 
-def tensorize(body: S.Stmt, target: S.Stmt, intrin: Any,
+def tensorize_impl(body: S.Stmt, target: S.Stmt, intrin: Any,
               preserve_unit_iters: bool = True) -> PrimitiveResult:
     """TVM's ``Tensorize`` of a loop (blockized first) or a block of the function ``body`` with
     the ``TensorIntrin`` ``intrin``.
@@ -226,7 +226,7 @@ def tensorize(body: S.Stmt, target: S.Stmt, intrin: Any,
 
     reuse: dict[S.Block, S.Block] = {}
     if isinstance(target, S.For):
-        realize = blockize(body, target, preserve_unit_iters).new_scope
+        realize = blockize_impl(body, target, preserve_unit_iters).new_scope
     else:
         realize = U.locate(body, target).realize
     impl = renew_defs(intrin.impl)
@@ -251,3 +251,40 @@ def tensorize(body: S.Stmt, target: S.Stmt, intrin: Any,
     if isinstance(target, S.For):
         return PrimitiveResult(target, realize.with_changes(block=new_block), reuse, [new_block])
     return PrimitiveResult(target, new_block, {target: new_block}, [new_block])
+
+
+# ----------------------------------------------------------------------- schedule methods
+def _register() -> None:
+    from ...tir.tensor_intrin import TensorIntrin  # pylint: disable=C0415
+    from ..schedule import primitive  # pylint: disable=import-outside-toplevel
+    from ._args import apply_result, func_body  # pylint: disable=C0415
+
+    @primitive("Blockize", attrs=("preserve_unit_iters",), outputs="one")
+    def blockize(sch: Any, target: Any, preserve_unit_iters: bool = True) -> Any:
+        """Turn the subtree under the loop ``target`` (one block) into a block; returns the new
+        outer block (``Schedule.blockize``).
+
+        Raises:
+            ScheduleError: SubspaceNotDivisibleError.
+        """
+        loop = sch._loop_sref(target).stmt  # pylint: disable=protected-access
+        return apply_result(sch, blockize_impl(func_body(sch, target), loop,
+                                               preserve_unit_iters))[0]
+
+    @primitive("Tensorize", attrs=("tensor_intrin", "preserve_unit_iters"))
+    def tensorize(sch: Any, block_or_loop: Any, tensor_intrin: str,
+                  preserve_unit_iters: bool = True) -> None:
+        """Replace the computation of a loop (blockized first) or block by the registered tensor
+        intrinsic ``tensor_intrin`` whose description it matches (``Schedule.tensorize``).
+
+        Raises:
+            ScheduleError: SubspaceNotDivisibleError, TensorizeError; ValueError for an unknown
+                intrinsic name.
+        """
+        intrin = TensorIntrin.get(tensor_intrin)
+        stmt = sch._sref(block_or_loop).stmt  # pylint: disable=protected-access
+        apply_result(sch, tensorize_impl(func_body(sch, block_or_loop), stmt, intrin,
+                                         preserve_unit_iters))
+
+
+_register()

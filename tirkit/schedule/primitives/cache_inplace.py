@@ -7,12 +7,15 @@ the written region back right after it: a cache read and a cache write around on
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ...tir import stmt as S
 from . import _ir_utils as U
 from .cache_layout_errors import NotReadWriteError
+from ._ir_utils import PrimitiveResult
 from .cache_read_write import (CacheReadRewriter, CacheStageInfo, CacheWriteRewriter,
-                               PrimitiveResult, check_region_cover, check_storage_scope,
-                               make_cache_stage, nth_access_buffer)
+                               check_region_cover, check_storage_scope, make_cache_stage,
+                               nth_access_buffer)
 
 
 def _inplace_loc(site: U.Site) -> tuple[S.Stmt, int]:
@@ -63,3 +66,34 @@ def cache_inplace_impl(body: S.Stmt, block: S.Block, read_buffer_index: int,
     new_scope = CacheWriteRewriter(site2.scope, mid_block, info2, True).visit_stmt(site2.scope)
     final = {old: info2.block_reuse.get(mid, mid) for old, mid in reuse.items()}
     return PrimitiveResult(scope, new_scope, final, [read_stage, write_stage])
+
+
+# ----------------------------------------------------------------------- schedule methods
+def _normalize(sch: Any, args: dict) -> None:
+    from ._args import as_block_rv, normalize_buffer  # pylint: disable=C0415
+
+    args["block"] = as_block_rv(sch, args["block"])
+    if not isinstance(args["read_buffer_index"], int):
+        args["read_buffer_index"] = normalize_buffer(sch, args["block"],
+                                                     args["read_buffer_index"], "read")[1]
+
+
+def _register() -> None:
+    from ..schedule import primitive  # pylint: disable=import-outside-toplevel
+    from ._args import apply_result, block_of, func_body  # pylint: disable=C0415
+
+    @primitive("CacheInplace", attrs=("read_buffer_index", "storage_scope"), outputs="list",
+               normalize=_normalize)
+    def cache_inplace(sch: Any, block: Any, read_buffer_index: Any, storage_scope: str) -> Any:
+        """Cache a buffer ``block`` both reads and writes: a copy in before, a copy out after;
+        returns ``[read cache block, write cache block]`` (``Schedule.cache_inplace``).
+
+        Raises:
+            ScheduleError: InvalidScopeError, BufferIndexOutOfRangeError, NotRegionCoverError,
+                NotReadWriteError.
+        """
+        return apply_result(sch, cache_inplace_impl(func_body(sch, block), block_of(sch, block),
+                                                    read_buffer_index, storage_scope))
+
+
+_register()

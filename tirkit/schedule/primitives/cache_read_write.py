@@ -22,6 +22,7 @@ from ...tir.buffer import Buffer
 from ...tir.stmt_functor import StmtExprMutator, StmtVisitor
 from ..errors import BufferIndexOutOfRangeError, InvalidScopeError
 from . import _ir_utils as U
+from ._ir_utils import PrimitiveResult
 from .cache_layout_errors import NotRegionCoverError, NotSingleWriteBlock
 
 _SCOPES = ("global", "shared", "shared.dyn", "local", "warp", "wmma.matrix_a", "wmma.matrix_b",
@@ -69,17 +70,6 @@ class CacheStageInfo:
     consumers: list[S.Block] = field(default_factory=list)
     cache_region: S.BufferRegion | None = None
     block_reuse: dict[S.Block, S.Block] = field(default_factory=dict)
-
-
-@dataclass
-class PrimitiveResult:
-    """What a primitive hands to the schedule state: replace ``scope`` by ``new_scope`` reusing
-    the srefs of ``block_reuse`` (old block -> new block); ``blocks`` are the new blocks made."""
-
-    scope: S.Block
-    new_scope: S.Block
-    block_reuse: dict[S.Block, S.Block]
-    blocks: list[S.Block]
 
 
 # --------------------------------------------------------------------- location detection
@@ -351,7 +341,7 @@ def check_region_cover(body: S.Stmt, scope: S.Block, buffer: Buffer) -> None:
                                           f'"{writer.name_hint}" does not write')
 
 
-def cache_read(body: S.Stmt, block: S.Block, read_buffer_index: int, storage_scope: str,
+def cache_read_impl(body: S.Stmt, block: S.Block, read_buffer_index: int, storage_scope: str,
                consumer_blocks: Sequence[S.Block] = ()) -> PrimitiveResult:
     """TVM's ``CacheRead`` on the function ``body``; see the module docstring.
 
@@ -384,7 +374,7 @@ def cache_read(body: S.Stmt, block: S.Block, read_buffer_index: int, storage_sco
     return PrimitiveResult(scope, new_scope, info.block_reuse, [stage])
 
 
-def cache_write(body: S.Stmt, block: S.Block, write_buffer_index: int, storage_scope: str,
+def cache_write_impl(body: S.Stmt, block: S.Block, write_buffer_index: int, storage_scope: str,
                 consumer_blocks: Sequence[S.Block] = ()) -> PrimitiveResult:
     """TVM's ``CacheWrite`` on the function ``body``; see the module docstring.
 
@@ -415,3 +405,53 @@ def _all_consumers_under(scope: S.Block, stmt: S.Stmt, buffer: Buffer) -> bool:
     """TVM's ``AllConsumersUnderStmt``."""
     under = U.child_blocks(stmt) if stmt is not scope else U.child_blocks(scope)
     return all(any(b is u for u in under) for b in U.readers(scope, buffer))
+
+
+# ----------------------------------------------------------------------- schedule methods
+def _normalize(sch: Any, args: dict, index_param: str, kind: str) -> None:
+    from ._args import as_block_rv, as_block_rvs, normalize_buffer  # pylint: disable=C0415
+
+    args["block"] = as_block_rv(sch, args["block"])
+    args["consumer_blocks"] = as_block_rvs(sch, args.get("consumer_blocks"))
+    if not isinstance(args[index_param], int):
+        args[index_param] = normalize_buffer(sch, args["block"], args[index_param], kind)[1]
+
+
+def _register() -> None:
+    from ..schedule import primitive  # pylint: disable=import-outside-toplevel
+    from ._args import apply_result, block_of, func_body  # pylint: disable=C0415
+
+    @primitive("CacheRead", attrs=("read_buffer_index", "storage_scope"), outputs="one",
+               normalize=lambda sch, a: _normalize(sch, a, "read_buffer_index", "read"))
+    def cache_read(sch: Any, block: Any, read_buffer_index: Any, storage_scope: str,
+                   consumer_blocks: Sequence[Any] | None = None) -> Any:
+        """Copy what ``block`` reads of ``block.reads[read_buffer_index]`` (an index, buffer
+        name or Buffer) into a new buffer of ``storage_scope`` just before its consumers
+        (only ``consumer_blocks`` when given) and make them read the copy; returns the copy
+        block (``Schedule.cache_read``).
+
+        Raises:
+            ScheduleError: InvalidScopeError, BufferIndexOutOfRangeError, NotRegionCoverError,
+                NotSingleWriteBlock.
+        """
+        res = cache_read_impl(func_body(sch, block), block_of(sch, block), read_buffer_index,
+                              storage_scope, [block_of(sch, c) for c in consumer_blocks or []])
+        return apply_result(sch, res)[0]
+
+    @primitive("CacheWrite", attrs=("write_buffer_index", "storage_scope"), outputs="one",
+               normalize=lambda sch, a: _normalize(sch, a, "write_buffer_index", "write"))
+    def cache_write(sch: Any, block: Any, write_buffer_index: Any, storage_scope: str,
+                    consumer_blocks: Sequence[Any] | None = None) -> Any:
+        """Make ``block`` write ``block.writes[write_buffer_index]`` into a new buffer of
+        ``storage_scope`` copied back right after it; ``consumer_blocks`` read the cache
+        directly; returns the copy block (``Schedule.cache_write``).
+
+        Raises:
+            ScheduleError: InvalidScopeError, BufferIndexOutOfRangeError, NotSingleWriteBlock.
+        """
+        res = cache_write_impl(func_body(sch, block), block_of(sch, block), write_buffer_index,
+                               storage_scope, [block_of(sch, c) for c in consumer_blocks or []])
+        return apply_result(sch, res)[0]
+
+
+_register()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ...arith import Analyzer
-from ...ir.expr import IntImm, PrimExpr, Range
+from ...ir.expr import FloatImm, IntImm, PrimExpr, Range
 from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.block_access import get_block_read_write_region
@@ -25,7 +25,7 @@ from ...tir.stmt_functor import StmtExprMutator, post_order_visit, substitute
 from ..errors import OpaqueNewIterTypeError
 from . import _ir_utils as U
 from . import cache_layout_errors as X
-from .cache_read_write import PrimitiveResult
+from ._ir_utils import PrimitiveResult
 
 
 @dataclass
@@ -121,15 +121,23 @@ class _LayoutRewriter(StmtExprMutator):
 
 
 def _pad_value_map(pad_value: Any, ndim: int, buffer: Buffer) -> IndexMap | None:
-    if pad_value is None or isinstance(pad_value, IndexMap):
-        return pad_value
-    if callable(pad_value):
-        return IndexMap.from_func(pad_value, ndim=ndim)
+    """``pad_value`` as a one-output IndexMap over the new indices; numbers and constants
+    become constants of the buffer's dtype."""
     from ...tir import op as tir_op  # pylint: disable=import-outside-toplevel
 
-    value = tir_op.convert(pad_value, buffer.dtype if isinstance(pad_value, (int, float))
-                           else None)
-    return IndexMap.from_func(lambda *_: value, ndim=ndim)
+    if pad_value is None:
+        return None
+    imap = pad_value
+    if not isinstance(imap, IndexMap):
+        if callable(pad_value):
+            imap = IndexMap.from_func(pad_value, ndim=ndim, index_dtype="int32")
+        else:
+            value = tir_op.convert(pad_value)
+            imap = IndexMap([E.Var(f"i{k}", "int32") for k in range(ndim)], [value])
+    outs = imap.final_indices
+    if len(outs) == 1 and isinstance(outs[0], (IntImm, FloatImm)) and outs[0].dtype != buffer.dtype:
+        imap = imap.with_changes(final_indices=(tir_op.const(outs[0].value, buffer.dtype),))
+    return imap
 
 
 def _check_pad_value(pad: IndexMap, buffer: Buffer) -> None:
@@ -178,7 +186,7 @@ def _insert_after_writer(scope_old: S.Block, scope_new: S.Block, buffer: Buffer,
     return scope_new.with_changes(body=U.insert_stage(scope_new.body, pos, stage))
 
 
-def transform_layout(body: S.Stmt, block: S.Block, buffer: Buffer, index_map: IndexMap,
+def transform_layout_impl(body: S.Stmt, block: S.Block, buffer: Buffer, index_map: IndexMap,
                      pad_value: Any = None, assume_injective_transform: bool = False
                      ) -> LayoutResult:
     """TVM's ``TransformLayout`` of ``buffer`` (accessed by ``block``) in function ``body``.
@@ -238,7 +246,7 @@ def _iter_type(expr: PrimExpr, types: dict[int, E.IterVarType]) -> E.IterVarType
     return found.pop() if len(found) == 1 else None
 
 
-def transform_block_layout(body: S.Stmt, block: S.Block, index_map: IndexMap) -> PrimitiveResult:
+def transform_block_layout_impl(body: S.Stmt, block: S.Block, index_map: IndexMap) -> PrimitiveResult:
     """TVM's ``TransformBlockLayout``: see the module docstring. The loops above the block must
     start at 0, hold only this block and bind its iters trivially (``v_k = loop_k``).
 
@@ -330,3 +338,93 @@ def _simplify_accesses(block: S.Block, ivs: Sequence[E.IterVar]) -> S.Block:
         body=simp.visit_stmt(block.body),
         init=simp.visit_stmt(block.init) if block.init is not None else None,
         reads=tuple(region(r) for r in block.reads), writes=tuple(region(r) for r in block.writes))
+
+
+# ----------------------------------------------------------------------- schedule methods
+def _as_index_map(value: Any, ndim: int, dtype: Any) -> IndexMap | None:
+    if value is None or isinstance(value, IndexMap):
+        return value
+    if callable(value):
+        imap, seps = IndexMap.from_func_with_separators(value, ndim=ndim, index_dtype=str(dtype))
+        if seps:
+            raise X.TransformLayoutBufferError(reason="IndexMap.AXIS_SEPARATOR is not supported "
+                                               "by transform_layout; use set_axis_separator")
+        return imap
+    raise TypeError(f"expected an IndexMap or a callable, got {type(value).__name__}")
+
+
+def _normalize_layout(sch: Any, args: dict) -> None:
+    from ._args import as_block_rv, block_of, normalize_buffer  # pylint: disable=C0415
+
+    args["block"] = as_block_rv(sch, args["block"])
+    kind, index = normalize_buffer(sch, args["block"], args["buffer"])
+    args["buffer"] = (kind, index)
+    block = block_of(sch, args["block"])
+    buf = (block.reads if kind == "read" else block.writes)[index].buffer
+    dtype = block.iter_vars[0].var.dtype if block.iter_vars else buf.shape[0].dtype
+    args["index_map"] = _as_index_map(args["index_map"], len(buf.shape), dtype)
+    pad = args.get("pad_value")
+    if pad is not None and not isinstance(pad, IndexMap):
+        args["pad_value"] = _pad_value_map(pad, len(args["index_map"].final_indices), buf)
+
+
+def _normalize_block_layout(sch: Any, args: dict) -> None:
+    from ._args import as_block_rv, block_of  # pylint: disable=C0415
+
+    args["block"] = as_block_rv(sch, args["block"])
+    block = block_of(sch, args["block"])
+    dtype = block.iter_vars[0].var.dtype if block.iter_vars else "int32"
+    args["index_map"] = _as_index_map(args["index_map"], len(block.iter_vars), dtype)
+
+
+def _register() -> None:
+    from .. import index_map_text  # noqa: F401  pylint: disable=C0415,W0611  (IndexMap codec)
+    from ..schedule import primitive  # pylint: disable=import-outside-toplevel
+    from ._args import apply_result, block_of, func_body  # pylint: disable=C0415
+
+    @primitive("TransformLayout", attrs=("buffer", "assume_injective_transform"),
+               normalize=_normalize_layout)
+    def transform_layout(sch: Any, block: Any, buffer: Any, index_map: Any, pad_value: Any = None,
+                         assume_injective_transform: bool = False) -> None:
+        """Re-layout ``buffer`` (``("read"|"write", i)``, a name or a Buffer of ``block``) by
+        ``index_map`` (an IndexMap or a function of the indices), rewriting every access in
+        its scope; ``pad_value`` (a value, a function of the new indices or an IndexMap) fills
+        the padding a non-surjective map introduces (``Schedule.transform_layout``).
+
+        Raises:
+            ScheduleError: BufferIsSubregionError, TransformLayoutBufferError,
+                NotBijectiveAffineIndexMapError, TransformationIntroducesPaddingError,
+                TransformationPadding{IndexMap,Type,Expression}Error.
+        """
+        kind, index = buffer
+        blk = block_of(sch, block)
+        buf = (blk.reads if kind == "read" else blk.writes)[index].buffer
+        res = transform_layout_impl(func_body(sch, block), blk, buf, index_map, pad_value,
+                                    assume_injective_transform)
+        apply_result(sch, res)
+        if res.old_buffer is not None:
+            _replace_param_buffer(sch, block, res.old_buffer, res.new_buffer)
+
+    @primitive("TransformBlockLayout", normalize=_normalize_block_layout)
+    def transform_block_layout(sch: Any, block: Any, index_map: Any) -> None:
+        """Remap the iteration space of ``block`` by ``index_map`` (bijective, affine), with new
+        loops over the new domain (``Schedule.transform_block_layout``).
+
+        Raises:
+            ScheduleError: NotLeafBlockError, IndexMapNotApplicableToBlockIterError,
+                NotTrivialBindingError, NotBijectiveAffineIndexMapError, OpaqueNewIterTypeError.
+        """
+        res = transform_block_layout_impl(func_body(sch, block), block_of(sch, block), index_map)
+        apply_result(sch, res)
+
+
+def _replace_param_buffer(sch: Any, block: Any, old: Buffer, new: Buffer) -> None:
+    """Step 4 of TVM's ``TransformLayout``: the function's ``buffer_map`` gets the new buffer."""
+    state = sch.state
+    name = state.func_of(sch._sref(block))  # pylint: disable=protected-access
+    func = state.mod[name]
+    bmap = {k: (new if v is old else v) for k, v in func.buffer_map.items()}
+    state.mod = state.mod.with_function(name, func.with_changes(buffer_map=bmap))
+
+
+_register()

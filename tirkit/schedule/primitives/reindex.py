@@ -19,7 +19,8 @@ from ...tir.buffer import Buffer
 from ...tir.stmt_functor import StmtExprMutator, StmtExprVisitor, post_order_visit, substitute
 from . import _ir_utils as U
 from .cache_layout_errors import InvalidBufferAccessError, NotLeafBlockError
-from .cache_read_write import CacheStageInfo, PrimitiveResult, nth_access_buffer
+from ._ir_utils import PrimitiveResult
+from .cache_read_write import CacheStageInfo, nth_access_buffer
 
 
 class _Collector(StmtExprVisitor):
@@ -178,3 +179,33 @@ def _chain_top(site: U.Site) -> S.Stmt:
                                            "chain under its scope (reindex needs a loop nest "
                                            "holding only this block)")
     return chain[0]
+
+
+# ----------------------------------------------------------------------- schedule methods
+def _normalize(sch: Any, args: dict) -> None:
+    from ._args import as_block_rv, normalize_buffer  # pylint: disable=C0415
+
+    args["block"] = as_block_rv(sch, args["block"])
+    args["buffer"] = normalize_buffer(sch, args["block"], args["buffer"])
+
+
+def _register() -> None:
+    from ..schedule import primitive  # pylint: disable=import-outside-toplevel
+    from ._args import apply_result, block_of, func_body  # pylint: disable=C0415
+
+    @primitive("ReIndex", attrs=("buffer",), outputs="one", normalize=_normalize)
+    def reindex(sch: Any, block: Any, buffer: Any) -> Any:
+        """Give ``block`` a buffer indexed by its iters for ``buffer`` (``("read"|"write", i)``,
+        a name or a Buffer) plus the copy stage; returns the copy block
+        (``Schedule.reindex``).
+
+        Raises:
+            ScheduleError: BufferIndexOutOfRangeError, NotLeafBlockError,
+                InvalidBufferAccessError.
+        """
+        kind, index = buffer
+        return apply_result(sch, reindex_impl(func_body(sch, block), block_of(sch, block),
+                                              index, kind))[0]
+
+
+_register()
