@@ -1,0 +1,333 @@
+"""cache_read, cache_write (with consumer_blocks), cache_inplace: before/after TVMScript, one
+error case per precondition (TVM's error names), trace round trip on every case."""
+import pytest
+
+from tirkit.schedule import Schedule, errors
+from tirkit.schedule.primitives import cache_layout_errors as X
+from tirkit.schedule.testing import verify_trace_roundtrip
+from sched_util import check, parse
+
+TWO_STAGE = parse("""
+@T.prim_func
+def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+    B = T.alloc_buffer((128, 128))
+    for i, j in T.grid(128, 128):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(128, 128):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + T.float32(1)
+""")
+
+TWO_CONSUMERS = parse("""
+@T.prim_func
+def main(A: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32"),
+         D: T.Buffer((64, 64), "float32")):
+    B = T.alloc_buffer((64, 64))
+    for i, j in T.grid(64, 64):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(64, 64):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + T.float32(1)
+    for i, j in T.grid(64, 64):
+        with T.block("D"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            D[vi, vj] = B[vi, vj] * T.float32(3)
+""")
+
+UNDER_LOOP = parse("""
+@T.prim_func
+def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+    B = T.alloc_buffer((128, 128))
+    for i in range(8):
+        for ii, j in T.grid(16, 128):
+            with T.block("B"):
+                vi = T.axis.spatial(128, i * 16 + ii)
+                vj = T.axis.spatial(128, j)
+                B[vi, vj] = A[vi, vj] * T.float32(2)
+        for ii, j in T.grid(16, 128):
+            with T.block("C"):
+                vi = T.axis.spatial(128, i * 16 + ii)
+                vj = T.axis.spatial(128, j)
+                C[vi, vj] = B[vi, vj] + T.float32(1)
+""")
+
+
+def test_cache_read_intermediate_buffer():
+    sch = Schedule(TWO_STAGE)
+    sch.cache_read("C", 0, "local")
+    check(sch, TWO_STAGE, """
+    @T.prim_func
+    def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+        B = T.alloc_buffer((128, 128))
+        B_local = T.alloc_buffer((128, 128), scope="local")
+        for i, j in T.grid(128, 128):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * T.float32(2)
+        for ax0, ax1 in T.grid(128, 128):
+            with T.block("B_local"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                B_local[v0, v1] = B[v0, v1]
+        for i, j in T.grid(128, 128):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B_local[vi, vj] + T.float32(1)
+    """)
+
+
+def test_cache_read_input_buffer_by_name_goes_first():
+    sch = Schedule(TWO_STAGE)
+    block = sch.cache_read("B", "A", "shared")
+    assert sch.get(block).name_hint == "A_shared"
+    check(sch, TWO_STAGE, """
+    @T.prim_func
+    def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+        B = T.alloc_buffer((128, 128))
+        A_shared = T.alloc_buffer((128, 128), scope="shared")
+        for ax0, ax1 in T.grid(128, 128):
+            with T.block("A_shared"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                A_shared[v0, v1] = A[v0, v1]
+        for i, j in T.grid(128, 128):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A_shared[vi, vj] * T.float32(2)
+        for i, j in T.grid(128, 128):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B[vi, vj] + T.float32(1)
+    """)
+
+
+def test_cache_read_only_for_given_consumers():
+    sch = Schedule(TWO_CONSUMERS)
+    sch.cache_read("C", 0, "shared", consumer_blocks=["C"])
+    check(sch, TWO_CONSUMERS, """
+    @T.prim_func
+    def main(A: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32"),
+             D: T.Buffer((64, 64), "float32")):
+        B = T.alloc_buffer((64, 64))
+        B_shared = T.alloc_buffer((64, 64), scope="shared")
+        for i, j in T.grid(64, 64):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * T.float32(2)
+        for ax0, ax1 in T.grid(64, 64):
+            with T.block("B_shared"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                B_shared[v0, v1] = B[v0, v1]
+        for i, j in T.grid(64, 64):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B_shared[vi, vj] + T.float32(1)
+        for i, j in T.grid(64, 64):
+            with T.block("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                D[vi, vj] = B[vi, vj] * T.float32(3)
+    """)
+
+
+def test_cache_read_inside_the_shared_loop():
+    sch = Schedule(UNDER_LOOP)
+    sch.cache_read("C", 0, "local")
+    check(sch, UNDER_LOOP, """
+    @T.prim_func
+    def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+        B = T.alloc_buffer((128, 128))
+        B_local = T.alloc_buffer((128, 128), scope="local")
+        for i in range(8):
+            for ii, j in T.grid(16, 128):
+                with T.block("B"):
+                    vi = T.axis.spatial(128, i * 16 + ii)
+                    vj = T.axis.spatial(128, j)
+                    B[vi, vj] = A[vi, vj] * T.float32(2)
+            for ax0, ax1 in T.grid(16, 128):
+                with T.block("B_local"):
+                    v0 = T.axis.spatial(128, i * 16 + ax0)
+                    v1 = T.axis.spatial(128, ax1)
+                    B_local[v0, v1] = B[v0, v1]
+            for ii, j in T.grid(16, 128):
+                with T.block("C"):
+                    vi = T.axis.spatial(128, i * 16 + ii)
+                    vj = T.axis.spatial(128, j)
+                    C[vi, vj] = B_local[vi, vj] + T.float32(1)
+    """)
+
+
+def test_cache_write_basic():
+    sch = Schedule(TWO_STAGE)
+    sch.cache_write("B", 0, "local")
+    check(sch, TWO_STAGE, """
+    @T.prim_func
+    def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+        B = T.alloc_buffer((128, 128))
+        B_local = T.alloc_buffer((128, 128), scope="local")
+        for i, j in T.grid(128, 128):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B_local[vi, vj] = A[vi, vj] * T.float32(2)
+        for ax0, ax1 in T.grid(128, 128):
+            with T.block("B_local"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                B[v0, v1] = B_local[v0, v1]
+        for i, j in T.grid(128, 128):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B[vi, vj] + T.float32(1)
+    """)
+
+
+def test_cache_write_with_consumer_reading_the_cache():
+    sch = Schedule(TWO_CONSUMERS)
+    sch.cache_write("B", 0, "local", consumer_blocks=["D"])
+    check(sch, TWO_CONSUMERS, """
+    @T.prim_func
+    def main(A: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32"),
+             D: T.Buffer((64, 64), "float32")):
+        B = T.alloc_buffer((64, 64))
+        B_local = T.alloc_buffer((64, 64), scope="local")
+        for i, j in T.grid(64, 64):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B_local[vi, vj] = A[vi, vj] * T.float32(2)
+        for ax0, ax1 in T.grid(64, 64):
+            with T.block("B_local"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                B[v0, v1] = B_local[v0, v1]
+        for i, j in T.grid(64, 64):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B[vi, vj] + T.float32(1)
+        for i, j in T.grid(64, 64):
+            with T.block("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                D[vi, vj] = B_local[vi, vj] * T.float32(3)
+    """)
+
+
+def test_cache_write_inside_the_shared_loop():
+    sch = Schedule(UNDER_LOOP)
+    sch.cache_write("B", 0, "local")
+    check(sch, UNDER_LOOP, """
+    @T.prim_func
+    def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+        B = T.alloc_buffer((128, 128))
+        B_local = T.alloc_buffer((128, 128), scope="local")
+        for i in range(8):
+            for ii, j in T.grid(16, 128):
+                with T.block("B"):
+                    vi = T.axis.spatial(128, i * 16 + ii)
+                    vj = T.axis.spatial(128, j)
+                    B_local[vi, vj] = A[vi, vj] * T.float32(2)
+            for ax0, ax1 in T.grid(16, 128):
+                with T.block("B_local"):
+                    v0 = T.axis.spatial(128, i * 16 + ax0)
+                    v1 = T.axis.spatial(128, ax1)
+                    B[v0, v1] = B_local[v0, v1]
+            for ii, j in T.grid(16, 128):
+                with T.block("C"):
+                    vi = T.axis.spatial(128, i * 16 + ii)
+                    vj = T.axis.spatial(128, j)
+                    C[vi, vj] = B[vi, vj] + T.float32(1)
+    """)
+
+
+INPLACE = parse("""
+@T.prim_func
+def main(data_io: T.Buffer((64,), "int32")):
+    for i0 in range(1):
+        with T.block("A"):
+            T.reads(data_io[0:64])
+            T.writes(data_io[0:64])
+            T.call_extern("int32", "call_impl", data_io.data)
+""")
+
+
+def test_cache_inplace():
+    sch = Schedule(INPLACE)
+    read, write = sch.cache_inplace("A", 0, "local")
+    assert [sch.get(read).name_hint, sch.get(write).name_hint] == ["data_io_local"] * 2
+    check(sch, INPLACE, """
+    @T.prim_func
+    def main(data_io: T.Buffer((64,), "int32")):
+        data_io_local = T.alloc_buffer((64,), "int32", scope="local")
+        for i0 in range(1):
+            for ax0 in range(64):
+                with T.block("data_io_local"):
+                    v0 = T.axis.spatial(64, ax0)
+                    data_io_local[v0] = data_io[v0]
+            with T.block("A"):
+                T.reads(data_io_local[0:64])
+                T.writes(data_io_local[0:64])
+                T.call_extern("int32", "call_impl", data_io_local.data)
+            for ax0 in range(64):
+                with T.block("data_io_local"):
+                    v0 = T.axis.spatial(64, ax0)
+                    data_io[v0] = data_io_local[v0]
+    """)
+
+
+TWO_WRITERS = parse("""
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    B = T.alloc_buffer((64,))
+    for i in range(64):
+        with T.block("B0"):
+            vi = T.axis.remap("S", [i])
+            B[vi] = A[vi]
+    for i in range(64):
+        with T.block("B1"):
+            vi = T.axis.remap("S", [i])
+            B[vi] = B[vi] + T.float32(1)
+    for i in range(64):
+        with T.block("C"):
+            vi = T.axis.remap("S", [i])
+            C[vi] = B[vi]
+""")
+
+NOT_COVERED = parse("""
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float32")):
+    B = T.alloc_buffer((64,))
+    for i in range(32):
+        with T.block("B"):
+            vi = T.axis.remap("S", [i])
+            B[vi] = A[vi]
+    for i in range(64):
+        with T.block("C"):
+            vi = T.axis.remap("S", [i])
+            C[vi] = B[vi]
+""")
+
+
+@pytest.mark.parametrize("func,call,error,text", [
+    (TWO_STAGE, lambda s: s.cache_read("C", 3, "local"), errors.BufferIndexOutOfRangeError,
+     "read buffer index 3 is out of range"),
+    (TWO_STAGE, lambda s: s.cache_write("B", 1, "local"), errors.BufferIndexOutOfRangeError,
+     "write buffer index 1"),
+    (TWO_STAGE, lambda s: s.cache_read("C", 0, "nowhere"), errors.InvalidScopeError,
+     "'nowhere' is invalid"),
+    (TWO_WRITERS, lambda s: s.cache_read("C", 0, "local"), X.NotSingleWriteBlock,
+     'got 2 blocks who write it: "B0", "B1"'),
+    (TWO_WRITERS, lambda s: s.cache_write("B1", 0, "local"), X.NotSingleWriteBlock,
+     "expected to be written by single block"),
+    (NOT_COVERED, lambda s: s.cache_read("C", 0, "local"), X.NotRegionCoverError,
+     'block "C" reads a region of B that block "B" does not write'),
+    (INPLACE, lambda s: s.cache_read("A", "B", "local"), errors.InvalidArgumentError,
+     "does not read a buffer 'B'"),
+    (TWO_STAGE, lambda s: s.cache_inplace("B", 0, "local"), X.NotReadWriteError,
+     "does not both read & write the target buffer A"),
+])
+def test_cache_errors_leave_the_schedule_unchanged(func, call, error, text):
+    sch = Schedule(func)
+    before = sch.mod
+    with pytest.raises(error, match=text.replace("(", r"\(").replace(")", r"\)")):
+        call(sch)
+    assert sch.mod is before
+    verify_trace_roundtrip(sch, func)
