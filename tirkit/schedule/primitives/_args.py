@@ -37,13 +37,20 @@ def normalize_buffer(sch: Schedule, block_rv: Any, buffer: Any,
         InvalidArgumentError: when the buffer is not accessed by the block, the name is
             ambiguous, or an index is given without a buffer type.
     """
+    from .cache_read_write import nth_access_buffer  # pylint: disable=C0415  (cycle)
+
     block = block_of(sch, block_rv)
     if isinstance(buffer, (tuple, list)) and len(buffer) == 2 and isinstance(buffer[0], str):
+        if buffer[0] not in ("read", "write"):
+            raise err.InvalidArgumentError(block, reason=f"the buffer type must be 'read' or "
+                                           f"'write', got {buffer[0]!r}")
+        nth_access_buffer(block, int(buffer[1]), buffer[0])
         return str(buffer[0]), int(buffer[1])
     if isinstance(buffer, int) and not isinstance(buffer, bool):
         if required is None:
             raise err.InvalidArgumentError(block, reason="a buffer index needs its type: pass "
                                            "('read', i) or ('write', i)")
+        nth_access_buffer(block, buffer, required)
         return required, buffer
     hits = []
     for kind, regions in (("read", block.reads), ("write", block.writes)):

@@ -362,7 +362,10 @@ def _normalize_layout(sch: Any, args: dict) -> None:
     block = block_of(sch, args["block"])
     buf = (block.reads if kind == "read" else block.writes)[index].buffer
     dtype = block.iter_vars[0].var.dtype if block.iter_vars else buf.shape[0].dtype
-    args["index_map"] = _as_index_map(args["index_map"], len(buf.shape), dtype)
+    imap = _as_index_map(args["index_map"], len(buf.shape), dtype)
+    if len(imap.initial_indices) == len(buf.shape):
+        imap = legalize_index_map_dtype(imap, buf.shape)
+    args["index_map"] = imap
     pad = args.get("pad_value")
     if pad is not None and not isinstance(pad, IndexMap):
         args["pad_value"] = _pad_value_map(pad, len(args["index_map"].final_indices), buf)
@@ -374,7 +377,10 @@ def _normalize_block_layout(sch: Any, args: dict) -> None:
     args["block"] = as_block_rv(sch, args["block"])
     block = block_of(sch, args["block"])
     dtype = block.iter_vars[0].var.dtype if block.iter_vars else "int32"
-    args["index_map"] = _as_index_map(args["index_map"], len(block.iter_vars), dtype)
+    imap = _as_index_map(args["index_map"], len(block.iter_vars), dtype)
+    if len(imap.initial_indices) == len(block.iter_vars):
+        imap = legalize_index_map_dtype(imap, [iv.var for iv in block.iter_vars])
+    args["index_map"] = imap
 
 
 def _register() -> None:
