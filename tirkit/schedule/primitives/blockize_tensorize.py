@@ -22,6 +22,7 @@ from ...tir import op as tir_op
 from ...tir import stmt as S
 from ...tir.stmt_functor import StmtExprMutator, post_order_visit, renew_defs, substitute
 from . import _ir_utils as U
+from ..errors import NotSingleChildBlockError
 from .cache_layout_errors import BlockizeError
 from ._ir_utils import PrimitiveResult
 
@@ -115,7 +116,7 @@ def _outer_init(block: S.Block, realize: S.BlockRealize, loops: list[S.For]) -> 
     post_order_visit(block.init, lambda n: used.add(id(n)) if isinstance(n, E.Var) else None)
     vmap: dict[int, Any] = {}
     ivs, values = [], []
-    for iv, v in zip(block.iter_vars, realize.iter_values):
+    for iv, v in zip(realize.block.iter_vars, realize.iter_values):
         if iv.iter_type == E.IterVarType.DataPar and id(iv.var) in used:
             nv = E.Var(f"{iv.var.name_hint}_init", iv.var.dtype)
             vmap[id(iv.var)] = nv
@@ -198,13 +199,12 @@ def blockize_impl(body: S.Stmt, loop: S.For, preserve_unit_iters: bool = True) -
     """TVM's ``Blockize`` at ``loop`` of the function ``body``.
 
     Raises:
-        NotSingleChildBlockError-like BlockizeError (``SubspaceNotDivisibleError``) when the
-        subtree does not hold exactly one block or a binding cannot be divided.
+        NotSingleChildBlockError: when the subtree does not hold exactly one block;
+        SubspaceNotDivisibleError: when a binding cannot be divided at ``loop``.
     """
     blocks = U.child_blocks(loop)
     if len(blocks) != 1:
-        raise BlockizeError(loop, reason=f'the subtree of loop "{loop.loop_var.name_hint}" holds '
-                            f"{len(blocks)} blocks; blockize needs exactly one")
+        raise NotSingleChildBlockError(loop)
     site = U.locate(body, blocks[0])
     if not any(lp is loop for lp in site.loops):
         raise BlockizeError(loop, reason="the block's loops do not include this loop")

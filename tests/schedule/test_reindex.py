@@ -1,0 +1,131 @@
+"""reindex: before/after TVMScript, one error case per precondition, trace round trip."""
+import pytest
+
+from tirkit.schedule import Schedule, errors
+from tirkit.schedule.primitives import cache_layout_errors as X
+from tirkit.schedule.testing import verify_trace_roundtrip
+from sched_util import check, parse
+
+MATMUL = parse("""
+@T.prim_func
+def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"),
+         C: T.Buffer((64, 64), "float32")):
+    for i, j, k in T.grid(64, 64, 64):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vj, vk]
+""")
+
+
+def test_reindex_write_then_read():
+    sch = Schedule(MATMUL)
+    write = sch.reindex("C", ("write", 0))
+    read = sch.reindex("C", ("read", 1))
+    assert [sch.get(write).name_hint, sch.get(read).name_hint] == ["C_reindex", "B_reindex"]
+    check(sch, MATMUL, """
+    @T.prim_func
+    def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"),
+             C: T.Buffer((64, 64), "float32")):
+        C_reindex = T.alloc_buffer((64, 64))
+        B_reindex = T.alloc_buffer((64, 64))
+        for ax0, ax1 in T.grid(64, 64):
+            with T.block("B_reindex"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                B_reindex[v0, v1] = B[v0, v1]
+        for i, j, k in T.grid(64, 64, 64):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B_reindex[vj, vk])
+                T.writes(C_reindex[vi, vj])
+                with T.init():
+                    C_reindex[vi, vj] = T.float32(0)
+                C_reindex[vi, vj] = C_reindex[vi, vj] + A[vi, vk] * B_reindex[vj, vk]
+        for ax0, ax1 in T.grid(64, 64):
+            with T.block("C_reindex"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                C[v0, v1] = C_reindex[v0, v1]
+    """)
+
+
+SHIFTED = parse("""
+@T.prim_func
+def main(A: T.Buffer((16, 20), "float32"), B: T.Buffer((16, 16), "float32")):
+    for i, j in T.grid(16, 16):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj + 4]
+""")
+
+
+def test_reindex_read_indexes_by_the_block_iters():
+    sch = Schedule(SHIFTED)
+    sch.reindex("B", "A")
+    check(sch, SHIFTED, """
+    @T.prim_func
+    def main(A: T.Buffer((16, 20), "float32"), B: T.Buffer((16, 16), "float32")):
+        A_reindex = T.alloc_buffer((16, 16))
+        for ax0, ax1 in T.grid(16, 16):
+            with T.block("A_reindex"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                A_reindex[v0, v1] = A[v0, v1 + 4]
+        for i, j in T.grid(16, 16):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A_reindex[vi, vj]
+    """)
+
+
+TWO_PATTERNS = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(15):
+        with T.block("B"):
+            vi = T.axis.remap("S", [i])
+            B[vi] = A[vi] + A[vi + 1]
+""")
+
+OPAQUE = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32")):
+    for i in range(16):
+        with T.block("A"):
+            vi = T.axis.remap("S", [i])
+            T.reads(A[vi])
+            T.writes(A[vi])
+            T.call_extern("int32", "touch", A.data, vi)
+""")
+
+NESTED = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32")):
+    for i in range(4):
+        with T.block("outer"):
+            vi = T.axis.remap("S", [i])
+            T.reads()
+            T.writes(A[vi * 4:vi * 4 + 4])
+            for j in range(4):
+                with T.block("inner"):
+                    vj = T.axis.remap("S", [j])
+                    A[vi * 4 + vj] = T.float32(0)
+""")
+
+
+@pytest.mark.parametrize("func,call,error,text", [
+    (TWO_PATTERNS, lambda s: s.reindex("B", ("read", 0)), X.InvalidBufferAccessError,
+     "accessed with different indices"),
+    (OPAQUE, lambda s: s.reindex("A", ("write", 0)), X.InvalidBufferAccessError,
+     "accessed opaquely"),
+    (NESTED, lambda s: s.reindex("outer", ("write", 0)), X.NotLeafBlockError,
+     'block "outer" is not a leaf block'),
+    (MATMUL, lambda s: s.reindex("C", ("read", 7)), errors.BufferIndexOutOfRangeError,
+     "read buffer index 7"),
+])
+def test_reindex_errors(func, call, error, text):
+    sch = Schedule(func)
+    before = sch.mod
+    with pytest.raises(error, match=text):
+        call(sch)
+    assert sch.mod is before
+    verify_trace_roundtrip(sch, func)
