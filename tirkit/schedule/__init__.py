@@ -12,8 +12,8 @@ from .trace import Trace
 from .primitives import (annotate, compute_at, for_kind, get_block_loop,  # noqa: E402,F401
                          compute_inline, loop_transformation, reduction, reorder,
                          loop_partition, sampling)
-from .primitives import (blockize_tensorize, cache_inplace, cache_read_write,  # noqa: E402,F401
-                         layout_transformation, reindex)
+from .primitives import (annotate_buffer_access, blockize_tensorize,  # noqa: E402,F401
+                         cache_inplace, cache_read_write, layout_transformation, reindex)
 
 __all__ = ["Schedule", "ScheduleState", "StmtSRef", "BlockRV", "LoopRV", "ExprRV", "Trace",
            "Instruction", "InstructionKind", "ScheduleError", "BlockScope", "DepKind",
