@@ -32,6 +32,7 @@ def _run(func, kernel, seed=0):
 
 def _matmul(sch):
     sch.cache_read("C", 0, "global")
+    sch.cache_read("C", 1, "global")
     sch.cache_write("C", 0, "global")
     sch.transform_layout("C", ("read", 1), lambda k, j: (j // 16, k, j % 16))
     i, j, k = sch.get_loops("C")
