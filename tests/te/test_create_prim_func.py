@@ -1,0 +1,112 @@
+"""tirkit.te and create_prim_func (issue 16): the block-form PrimFuncs TVM makes, symbolic shapes
+lifted to int64 parameters, compiled and run against NumPy."""
+import numpy as np
+import pytest
+
+from tirkit import te, tir
+from tirkit.compiler import build
+from tirkit.ir import assert_structural_equal
+from tirkit.lang import from_source
+
+ELEMENT_WISE = '''
+@T.prim_func
+def tir_element_wise(a: T.handle, b: T.handle):
+    T.func_attr({"global_symbol": "main", "tir.noalias": True})
+    A = T.match_buffer(a, (128, 128))
+    B = T.match_buffer(b, (128, 128))
+    for i, j in T.grid(128, 128):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * 2.0
+'''
+
+MATMUL = '''
+@T.prim_func
+def matmul(A: T.Buffer((32, 64), "float32"), B: T.Buffer((64, 16), "float32"),
+           C: T.Buffer((32, 16), "float32")):
+    T.func_attr({"global_symbol": "main", "tir.noalias": True})
+    for i, j, k in T.grid(32, 16, 64):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+'''
+
+
+def test_seed004_element_wise_equals_tvmscript():
+    A = te.placeholder((128, 128), name="A")
+    B = te.compute((128, 128), lambda x, y: A[x, y] * 2, name="B")
+    func = te.create_prim_func([A, B])
+    assert_structural_equal(func, from_source(ELEMENT_WISE))
+    assert func.attrs["global_symbol"] == "main" and func.attrs["tir.noalias"]
+
+
+def test_matmul_reduction_equals_tvmscript_and_runs():
+    A = te.placeholder((32, 64), name="A")
+    B = te.placeholder((64, 16), name="B")
+    k = te.reduce_axis((0, 64), name="k")
+    C = te.compute((32, 16), lambda i, j: te.sum(A[i, k] * B[k, j], axis=k), name="C")
+    func = te.create_prim_func([A, B, C])
+    assert_structural_equal(func, from_source(MATMUL))
+    a = np.random.default_rng(0).random((32, 64), dtype="float32")
+    b = np.random.default_rng(1).random((64, 16), dtype="float32")
+    c = np.empty((32, 16), "float32")
+    build(func)(a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5)
+
+
+def test_intermediate_tensor_is_root_alloc_and_names_are_fresh():
+    A = te.placeholder((8,), name="A")
+    B = te.compute((8,), lambda i: A[i] + 1.0, name="T")
+    C = te.compute((8,), lambda i: B[i] * 2.0, name="T")
+    func = te.create_prim_func([A, C])
+    root = func.body.block
+    assert [b.name for b in root.alloc_buffers] == ["T"]
+    text = func.script()
+    assert 'T.block("T")' in text and 'T.block("T_1")' in text
+    a = np.arange(8, dtype="float32")
+    c = np.empty_like(a)
+    build(func)(a, c)
+    np.testing.assert_allclose(c, (a + 1) * 2)
+
+
+def test_symbolic_shape_lifts_int64_param_and_runs_for_two_sizes():
+    n, m = tir.Var("n", "int64"), tir.Var("m", "int64")
+    A = te.placeholder((n, 2 * tir.floordiv(m, 2)), name="A")
+    B = te.compute(A.shape, lambda i, j: A[i, j] + 1.0, name="B")
+    func = te.create_prim_func([A, B])
+    assert [p.name_hint for p in func.params] == ["A", "B", "m"]
+    assert func.params[2].dtype == "int64" and func.params[2] is m
+    assert "m: T.int64" in func.script()
+    kernel = build(func)
+    for rows, cols in ((3, 4), (5, 8)):
+        a = np.random.default_rng(rows).random((rows, cols), dtype="float32")
+        b = np.empty_like(a)
+        kernel(a, b, cols)
+        np.testing.assert_allclose(b, a + 1)
+
+
+def test_max_min_and_where():
+    A = te.placeholder((4, 6), name="A")
+    k = te.reduce_axis((0, 6), name="k")
+    mx = te.compute((4,), lambda i: te.max(A[i, k], axis=k), name="mx")
+    k2 = te.reduce_axis((0, 6), name="k2")
+    pos = te.compute((4,), lambda i: te.sum(A[i, k2], axis=k2, where=A[i, k2] > 0.0), name="pos")
+    a = np.random.default_rng(2).standard_normal((4, 6)).astype("float32")
+    out_mx, out_pos = np.empty(4, "float32"), np.empty(4, "float32")
+    build(te.create_prim_func([A, mx]))(a, out_mx)
+    build(te.create_prim_func([A, pos]))(a, out_pos)
+    np.testing.assert_allclose(out_mx, a.max(axis=1))
+    np.testing.assert_allclose(out_pos, np.where(a > 0, a, 0).sum(axis=1), rtol=1e-6)
+
+
+def test_errors():
+    A = te.placeholder((4,), name="A")
+    with pytest.raises(ValueError, match="takes 2 indices but the shape has 1"):
+        te.compute((4,), lambda i, j: A[i])
+    B = te.compute((4,), lambda i: A[i] * 2.0, name="B")
+    with pytest.raises(te.CreatePrimFuncError, match="placeholder 'A' is read but is not one"):
+        te.create_prim_func([B])
+    with pytest.raises(IndexError, match="has 1 dimensions, indexed with 2"):
+        A[0, 1]  # pylint: disable=pointless-statement
