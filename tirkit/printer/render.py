@@ -48,7 +48,7 @@ def to_docs(node: Any, cfg: PrinterConfig) -> tuple[list[SDoc], Printer]:
     for path in cfg.path_to_underline:
         p.underline.add(id(resolve_path(node, path)))
     with p.frame(None) as root:
-        if isinstance(node, _STATEMENTS):
+        if isinstance(node, _STATEMENTS) or getattr(node, "__script_header__", False):
             if isinstance(node, Stmt):
                 p.body(node, root)
             else:
@@ -70,6 +70,8 @@ def _header(p: Printer, cfg: PrinterConfig) -> list[SDoc]:
         out.append(CommentDoc(f"from tvm.script import ir as {cfg.ir_prefix}"))
     if "tir" in p.ir_usage:
         out.append(CommentDoc(f"from tvm.script import {tir_mod} as {cfg.tir_prefix}"))
+    if "relax" in p.ir_usage:
+        out.append(CommentDoc("from tvm.script import relax as R"))
     return out + [CommentDoc("")] if out else out
 
 
@@ -102,7 +104,7 @@ def script(node: Any, **config: Any) -> str:
     """
     cfg = PrinterConfig.make(**config)
     docs, p = to_docs(node, cfg)
-    if isinstance(node, (PrimFunc, IRModule)):
+    if isinstance(node, (PrimFunc, IRModule)) or getattr(node, "__script_header__", False):
         docs = _header(p, cfg) + docs
     docs = docs + _metadata(p, cfg)
     width = cfg.line_length if cfg.line_length else 1 << 30

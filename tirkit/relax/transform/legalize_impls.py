@@ -1,0 +1,3 @@
+"""Legalizations of the Relax operators through ``tirkit.topi`` (TVM's
+``relax/transform/legalize_ops/*.py``)."""
+from __future__ import annotations
