@@ -26,6 +26,11 @@ NAMESPACES = {"tir": _T, "tirx": _T, "ir": _I}
 
 
 def _namespace(module: str) -> Any:
+    if module == "relax":  # the graph-level dialect registers itself when imported
+        import importlib  # pylint: disable=import-outside-toplevel
+
+        importlib.import_module("tirkit.relax.script")
+        return importlib.import_module("tirkit.relax.script.namespace")
     if module == "tirx":
         from .tirx import TirxNamespace  # pylint: disable=import-outside-toplevel
 
@@ -288,6 +293,8 @@ def from_source(source: str, path: str = "<string>") -> Any:
     if not _IMPORTS.search(source):
         # appended, so every offset and line of ``source`` stays where it is
         source = source + "\n" + _DEFAULT_IMPORTS
+        if "@R.function" in source:
+            source += "from tvm.script import relax as R\n"
     units = parse_file(source, path)
     diags = [d for u in units for d in u.diagnostics]
     if any(d.severity == 1 for d in diags):

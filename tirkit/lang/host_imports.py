@@ -24,6 +24,9 @@ CANONICAL_MODULES: dict[str, str] = {
     "tirkit.lang.tir": "tir",
     "tirkit.lang.tirx": "tirx",
     "tirkit.lang.ir": "ir",
+    "tvm.script.relax": "relax",
+    "tvm.script.parser.relax": "relax",
+    "tirkit.lang.relax": "relax",
 }
 
 #: Fully qualified names re-exported outside their namespace (``tvm.script.ir_module``).
@@ -37,7 +40,11 @@ UNIT_DECORATORS: dict[str, str] = {
     "tir.prim_func": "prim_func",
     "tirx.prim_func": "prim_func",
     "ir.ir_module": "ir_module",
+    "relax.function": "relax_function",
 }
+
+#: Unit kinds made by a ``def`` (the others are classes).
+DEF_UNITS = frozenset({"prim_func", "relax_function"})
 
 
 def canonicalize(qualified: str) -> str | None:
@@ -139,7 +146,7 @@ class HostImports:
         out: dict[str, str] = {}
         for name in dict.fromkeys(b.name for b in self.bindings):
             binding = self.lookup(name, at, scope)
-            if binding is not None and binding.canonical in ("tir", "tirx", "ir"):
+            if binding is not None and binding.canonical in ("tir", "tirx", "ir", "relax"):
                 out[name] = binding.canonical
         return out
 

@@ -20,7 +20,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from .host_imports import UNIT_DECORATORS, ImportBinding
+from .host_imports import DEF_UNITS, UNIT_DECORATORS, ImportBinding
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _EVENT = re.compile(r"[#'\"\\()\[\]{}\r\n]")
@@ -347,9 +347,10 @@ def _unit_at(text: str, lines: list[Line], k: int, stack_start: int, head: int,
     def_match = _DEF.match(text, lines[head].code)
     if canonical is None or kind is None or def_match is None:
         return None
-    if (kind == "prim_func") != bool(def_match.group(1)):
+    is_def = kind in DEF_UNITS
+    if is_def != bool(def_match.group(1)):
         return None
-    group = 1 if kind == "prim_func" else 2
+    group = 1 if is_def else 2
     outer = _enclosing_defs(text, lines, head)
     scope = ".".join(part.split(":", 1)[1] + (".<locals>" if part.startswith("def:") else "")
                      for part in outer)

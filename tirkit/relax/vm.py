@@ -114,7 +114,8 @@ def _match_dims(shape: Sequence[int], dims: Sequence[Any], env: dict[int, int], 
     for k, size, dim in later:
         want = _ev(dim, env)
         if want != size:
-            raise VMError(f"{what}: dimension {k} is {size}, expected {dim} = {want}")
+            expected = str(want) if isinstance(dim, tir.IntImm) else f"{dim} = {want}"
+            raise VMError(f"{what}: dimension {k} is {size}, expected {expected}")
 
 
 # ---------------------------------------------------------------------------- executable

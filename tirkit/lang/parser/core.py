@@ -89,7 +89,7 @@ class Parser:
         """Parse a unit (a FunctionDef or ClassDef node, or a Module holding one); returns the IR
         or ``None`` when errors prevented building it. Diagnostics are in ``self.diagnostics``."""
         node = tree.body[0] if type(tree).__name__ == "Module" else tree
-        token = "ir" if type(node).__name__ == "ClassDef" else "tir"
+        token = "ir" if type(node).__name__ == "ClassDef" else self.function_token(node)
         with self.builder, self.with_token(token):
             self.visit(node)
         if any(d.severity == 1 for d in self.diagnostics):
@@ -98,6 +98,20 @@ class Parser:
             return self.builder.get()
         except RuntimeError:
             return None
+
+    def function_token(self, node: Any) -> str:
+        """The dialect of a ``def``: the ``tirkit_dialect`` its decorator declares
+        (``@R.function`` → ``"relax"``), else ``"tir"``."""
+        for deco in getattr(node, "decorator_list", ()):
+            target = deco.func if type(deco).__name__ == "Call" else deco
+            try:
+                value = self.evaluator.eval(target)
+            except EvalError:
+                continue
+            dialect = getattr(value, "tirkit_dialect", None)
+            if isinstance(dialect, str):
+                return dialect
+        return "tir"
 
     @contextmanager
     def with_token(self, token: str) -> Iterator[None]:

@@ -48,7 +48,7 @@ def visit_class_def(self: Parser, node: Any) -> None:
                                 f"{node.name!r}", code="duplicate")
                     continue
                 seen.add(stmt.name)
-                with self.with_token("tir"):
+                with self.with_token(self.function_token(stmt)):
                     self.visit(stmt)
             else:
                 self.visit(stmt)

@@ -2,4 +2,4 @@
 ``relax`` dialect (``@R.function``; registered into :mod:`tirkit.lang`)."""
 from __future__ import annotations
 
-from . import printer  # noqa: F401  (register the printers)
+from . import parser, printer  # noqa: F401  (register the parser handlers and printers)
