@@ -20,7 +20,6 @@ from tirkit.lang.parser.dispatch import register
 from tirkit.lang.parser.evaluator import EvalError
 
 from .. import expr as rx
-from ..block_builder import BlockBuilder
 from ..struct_info import ObjectStructInfo, StructInfo, TensorStructInfo
 from . import namespace as RN
 
@@ -39,7 +38,7 @@ class RelaxFunctionFrame(IRBuilderFrame):
         self.bindings: list[Any] = []
         self.dataflow_outputs: set[str] | None = None  # inside a dataflow block
         self.result: rx.Expr | None = None
-        self.bb = BlockBuilder()
+        self.saw_return = False  # a return statement was seen (its value may have failed)
 
     def close_block(self, dataflow: bool = False) -> None:
         """End the current binding block."""
@@ -51,6 +50,8 @@ class RelaxFunctionFrame(IRBuilderFrame):
     def exit(self) -> None:
         self.close_block()
         if self.result is None:
+            if self.saw_return:  # the return value's error is already reported
+                raise EvalError(None, "", code="poisoned")
             raise RuntimeError(f"Relax function {self.name!r} has no return statement")
         attrs = dict(self.attrs)
         if not self.flags.get("private", False):
@@ -286,6 +287,7 @@ def visit_expr(self: Parser, node: Any) -> None:
 def visit_return(self: Parser, node: Any) -> None:
     """``return value`` — the function's result."""
     frame = _frame(self)
+    frame.saw_return = True
     value = self.eval_expr(node.value)
     if isinstance(value, (list, tuple)):
         value = rx.Tuple(list(value))
