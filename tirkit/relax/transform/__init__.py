@@ -1,6 +1,9 @@
 """Relax passes (mirrors ``tvm.relax.transform``): LegalizeOps, FuseOps, FuseTIR."""
 from __future__ import annotations
 
+from .fuse_ops import AnnotateTIROpPattern, FuseOps, OpPatternKind
+from .fuse_tir import FuseTIR
 from .legalize_ops import LegalizeOps, register_legalize
 
-__all__ = ["LegalizeOps", "register_legalize"]
+__all__ = ["LegalizeOps", "register_legalize", "AnnotateTIROpPattern", "FuseOps", "FuseTIR",
+           "OpPatternKind"]
