@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from tirkit import tir
 from tirkit.ir import IRModule
 from tirkit.ir.diagnostics import Diagnostic, DiagnosticError, render_text
 
@@ -315,6 +316,16 @@ def produce(job: Job) -> str | bytes:
     return llvm.emit_object(compiled.llvm_ir, compiled.target)
 
 
+def graph_to_prim_funcs(mod: IRModule) -> IRModule:
+    """A module with Relax functions becomes the PrimFuncs its graph pipeline produces
+    (LegalizeOps, FuseOps, FuseTIR); a module of PrimFuncs is returned as it is."""
+    if all(isinstance(f, tir.PrimFunc) for f in mod.functions.values()):
+        return mod
+    from tirkit.relax.pipeline import prim_funcs  # pylint: disable=import-outside-toplevel
+
+    return prim_funcs(mod)
+
+
 def compile_command(args: argparse.Namespace) -> int:
     """``tirc FILE``: parse, lower, generate, write."""
     from tirkit.compiler.instrument import make_recorder  # pylint: disable=import-outside-toplevel
@@ -327,6 +338,7 @@ def compile_command(args: argparse.Namespace) -> int:
     source, path = read_source(args.file)
     mod = parse_module(source, path, args.entry, args.diagnostics_format)
     mod = apply_schedule(mod, args.schedule, args.trace)
+    mod = graph_to_prim_funcs(mod)
     recorder = make_recorder(print_after_all=args.print_after_all, print_after=args.print_after,
                              print_changed=args.print_changed, dump_dir=args.dump_dir,
                              verify_each=args.verify_each, time_passes=args.time_passes)

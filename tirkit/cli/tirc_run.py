@@ -292,6 +292,10 @@ def run_command(args: argparse.Namespace) -> int:
     source, path = read_source(args.file)
     mod = parse_module(source, path, args.entry, args.diagnostics_format)
     func = mod[args.entry]
+    if type(func).__module__ == "tirkit.relax.expr":  # a Relax graph: run it in the VM
+        from .tirc_run_graph import run_graph  # pylint: disable=import-outside-toplevel
+
+        return run_graph(args, mod, parse_dims(args.dim))
     if not isinstance(func, tir.PrimFunc):
         raise UsageError(f"--entry {args.entry!r} is not a PrimFunc")
     notes: list[str] = []

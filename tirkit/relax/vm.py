@@ -133,20 +133,21 @@ class Executable:
                       if isinstance(f, rx.Function))
 
 
-def build(mod: IRModule, target: str = "llvm", opt_level: int = 2) -> Executable:
-    """Legalize and compile ``mod`` (``tvm.relax.build``).
+def build(mod: IRModule, target: str = "llvm", opt_level: int = 2,
+          fuse: bool = True) -> Executable:
+    """Run the graph pipeline (LegalizeOps, and FuseOps/FuseTIR unless ``fuse`` is False) and
+    compile every PrimFunc (``tvm.relax.build``).
 
     Raises:
         RelaxOpError: for an operator without legalization; compiler errors from the PrimFuncs.
     """
     from tirkit.compiler import build as build_tir  # pylint: disable=import-outside-toplevel
 
-    from .transform import LegalizeOps  # pylint: disable=import-outside-toplevel
+    from .pipeline import prim_funcs, run_graph_pipeline  # pylint: disable=import-outside-toplevel
 
-    mod = LegalizeOps()(mod)
-    prims = {gv.name_hint: f.with_attr("global_symbol", gv.name_hint)
-             for gv, f in mod.functions.items() if isinstance(f, tir.PrimFunc)}
-    kernels = build_tir(IRModule(prims), target, opt_level=opt_level) if prims else None
+    mod = run_graph_pipeline(mod, fuse)
+    prims = prim_funcs(mod, fuse=False)
+    kernels = build_tir(prims, target, opt_level=opt_level) if prims.functions else None
     return Executable(mod, kernels)
 
 
