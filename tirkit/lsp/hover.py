@@ -185,7 +185,28 @@ def _symbol_markdown(occ: Occurrence, placed: PlacedUnit, index: IRIndex,
         return _var_markdown(value, index)
     if isinstance(value, tir.PrimExpr):
         return expr_markdown(value, index)
+    if type(value).__module__.startswith("tirkit.relax."):
+        from tirkit.relax.script.describe import markdown  # pylint: disable=import-outside-toplevel
+
+        return markdown(value)
     return None
+
+
+def module_function_markdown(placed: PlacedUnit, line_text: str, column: int) -> str | None:
+    """``cls.f`` / ``Module.f`` under the cursor: the signature of the module's function ``f``
+    (e.g. the PrimFunc an ``R.call_tir`` targets)."""
+    from tirkit.ir import IRModule  # pylint: disable=import-outside-toplevel
+
+    mod = placed.analysis.ir
+    found = dotted_at(line_text, column - 1)
+    if not isinstance(mod, IRModule) or found is None or len(found[0]) != 2 or found[1] != 1:
+        return None
+    owner, name = found[0]
+    if owner not in ("cls", placed.unit.name) or name not in mod:
+        return None
+    from tirkit.relax.script.describe import function_markdown  # pylint: disable=import-outside-toplevel
+
+    return function_markdown(name, mod[name])
 
 
 def hover_markdown(fa: FileAnalysis, line: int, column: int) -> str | None:
@@ -195,7 +216,8 @@ def hover_markdown(fa: FileAnalysis, line: int, column: int) -> str | None:
         return None
     lines = fa.text.split("\n")
     line_text = lines[line - 1] if line - 1 < len(lines) else ""
-    text = t_name_markdown(placed, line_text, column)
+    text = t_name_markdown(placed, line_text, column) or \
+        module_function_markdown(placed, line_text, column)
     if text is not None:
         return text
     uline, ucol = placed.to_unit(line, column)
