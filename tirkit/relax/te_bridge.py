@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tirkit import tir
+from tirkit.tir.stmt_functor import renew_defs
 
 from .expr import Call, Expr, ShapeExpr
 from .op.base import call_tir, call_tir_dyn
@@ -74,10 +75,11 @@ def call_te(bb: Any, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Cal
     name = name_hint or getattr(func, "__name__", None) or outs[0].op.name
     if name == "<lambda>":
         name = outs[0].op.name
-    gvar = bb.add_func(prim.with_attr("global_symbol", name)
-                       if "global_symbol" in prim.attrs else prim, bb.get_unique_name(name))
+    # the lifted symbolic ints, as the caller's vars (before the PrimFunc gets its own vars)
+    scalars = list(prim.params[len(inputs) + len(outs):])
+    fname = bb.get_unique_name(name)
+    gvar = bb.add_func(renew_defs(prim.with_attr("global_symbol", fname)), fname)
     out_sinfo = [TensorStructInfo(tuple(t.shape), str(t.dtype)) for t in outs]
-    scalars = [p for p in prim.params[len(inputs) + len(outs):]]
     rx_args = [e for e, _ in inputs]
     if scalars:
         return call_tir_dyn(gvar, rx_args, out_sinfo, ShapeExpr(_as_int64(scalars)))

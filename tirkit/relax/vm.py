@@ -67,27 +67,55 @@ def eval_shape(dims: Sequence[Any], env: dict[int, int]) -> tuple[int, ...]:
 
 
 # ------------------------------------------------------------------------ struct info checks
-def match_sinfo(value: Any, sinfo: si.StructInfo, env: dict[int, int], what: str) -> None:
+def match_sinfo(value: Any, sinfo: si.StructInfo, env: dict[int, int], what: str,
+                later: list | None = None) -> None:
     """Check ``value`` against ``sinfo``, binding symbolic dims seen first here into ``env``.
+    Dims that are expressions (``2 * floordiv(m, 2)``) are checked at once, or appended to
+    ``later`` (checked by :func:`check_later` once every parameter has bound its vars).
 
     Raises:
         VMError: naming ``what`` (the parameter or binding) and the mismatch.
     """
+    own = later is None
+    later = [] if later is None else later
+    _match(value, sinfo, env, what, later)
+    if own:
+        check_later(later, env)
+
+
+def check_later(later: list, env: dict[int, int]) -> None:
+    """Check the deferred expression dims ``(what, k, size, dim)``.
+
+    Raises:
+        VMError: naming the parameter, the dimension and the expected value.
+    """
+    for what, k, size, dim in later:
+        want = _ev(dim, env)
+        if want != size:
+            expected = str(want) if isinstance(dim, tir.IntImm) else f"{dim} = {want}"
+            raise VMError(f"{what}: dimension {k} is {size}, expected {expected}")
+
+
+def _match(value: Any, sinfo: si.StructInfo, env: dict[int, int], what: str, later: list) -> None:
     if isinstance(sinfo, si.TensorStructInfo):
-        _match_tensor(value, sinfo, env, what)
+        _match_tensor(value, sinfo, env, what, later)
     elif isinstance(sinfo, si.TupleStructInfo):
         if not isinstance(value, tuple) or len(value) != len(sinfo.fields):
             raise VMError(f"{what}: expected a tuple of {len(sinfo.fields)} values, got "
                           f"{type(value).__name__}")
         for k, (v, s) in enumerate(zip(value, sinfo.fields)):
-            match_sinfo(v, s, env, f"{what}[{k}]")
+            _match(v, s, env, f"{what}[{k}]", later)
     elif isinstance(sinfo, si.ShapeStructInfo) and sinfo.values is not None:
-        _match_dims(tuple(value), sinfo.values, env, what)
+        if len(tuple(value)) != len(sinfo.values):
+            raise VMError(f"{what}: expected a shape of {len(sinfo.values)} values, got "
+                          f"{tuple(value)}")
+        _match_dims(tuple(value), sinfo.values, env, what, later)
     elif isinstance(sinfo, si.PrimStructInfo) and sinfo.value is not None:
-        _match_dims((int(value),), (sinfo.value,), env, what)
+        _match_dims((int(value),), (sinfo.value,), env, what, later)
 
 
-def _match_tensor(value: Any, sinfo: si.TensorStructInfo, env: dict[int, int], what: str) -> None:
+def _match_tensor(value: Any, sinfo: si.TensorStructInfo, env: dict[int, int], what: str,
+                  later: list) -> None:
     if not isinstance(value, np.ndarray):
         raise VMError(f"{what}: expected a tensor (NumPy array), got {type(value).__name__}")
     if sinfo.ndim != -1 and value.ndim != sinfo.ndim:
@@ -96,11 +124,11 @@ def _match_tensor(value: Any, sinfo: si.TensorStructInfo, env: dict[int, int], w
     if not sinfo.dtype.is_void() and str(value.dtype) != str(sinfo.dtype):
         raise VMError(f"{what}: expected dtype {sinfo.dtype}, got {value.dtype}")
     if sinfo.shape is not None:
-        _match_dims(value.shape, sinfo.shape, env, what)
+        _match_dims(value.shape, sinfo.shape, env, what, later)
 
 
-def _match_dims(shape: Sequence[int], dims: Sequence[Any], env: dict[int, int], what: str) -> None:
-    later = []
+def _match_dims(shape: Sequence[int], dims: Sequence[Any], env: dict[int, int], what: str,
+                later: list) -> None:
     for k, (size, dim) in enumerate(zip(shape, dims)):
         if isinstance(dim, tir.Var):
             bound = env.get(id(dim))
@@ -110,12 +138,7 @@ def _match_dims(shape: Sequence[int], dims: Sequence[Any], env: dict[int, int], 
                 raise VMError(f"{what}: dimension {k} is {size}, but symbolic dim "
                               f"{dim.name_hint!r} is already bound to {bound}")
         else:
-            later.append((k, size, dim))
-    for k, size, dim in later:
-        want = _ev(dim, env)
-        if want != size:
-            expected = str(want) if isinstance(dim, tir.IntImm) else f"{dim} = {want}"
-            raise VMError(f"{what}: dimension {k} is {size}, expected {expected}")
+            later.append((what, k, size, dim))
 
 
 # ---------------------------------------------------------------------------- executable
@@ -175,11 +198,14 @@ class VirtualMachine:
             raise VMError(f"{name}: expected {len(func.params)} arguments, got {len(args)}")
         env: dict[int, int] = {}
         frame: dict[int, Any] = {}
+        later: list = []
         for param, arg in zip(func.params, args):
             arg = np.asarray(arg) if isinstance(param.struct_info_, si.TensorStructInfo) and \
                 hasattr(arg, "__array__") and not isinstance(arg, np.ndarray) else arg
-            match_sinfo(arg, param.struct_info_, env, f"{name}: parameter {param.name_hint!r}")
+            match_sinfo(arg, param.struct_info_, env, f"{name}: parameter {param.name_hint!r}",
+                        later)
             frame[id(param)] = arg
+        check_later(later, env)
         body = func.body
         for block in body.blocks:
             for binding in block.bindings:

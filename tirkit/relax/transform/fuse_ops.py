@@ -184,10 +184,10 @@ def _make_primitive(group: list[Any], mod: IRModule, funcs: dict, names: set[str
     bound = {id(b.var) for b in group}
     outer: list[rx.Var] = []
     for b in group:
-        for a in b.value.args[1].fields:
-            if isinstance(a, rx.Var) and id(a) not in bound and all(a is not o for o in outer):
+        for a in b.value.args[1].fields:  # vars from outside and constants become parameters
+            if id(a) not in bound and all(a is not o for o in outer):
                 outer.append(a)
-    params = [rx.Var(v.name_hint, v.struct_info_) for v in outer]
+    params = [rx.Var(getattr(v, "name_hint", "const"), v.struct_info_) for v in outer]
     remap = {id(o): p for o, p in zip(outer, params)}
     inner: list[Any] = []
     for k, b in enumerate(group):
