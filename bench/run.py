@@ -25,6 +25,7 @@ import bench_frontend  # noqa: E402,F401
 import bench_compiler  # noqa: E402,F401
 import bench_lsp  # noqa: E402,F401
 import bench_format  # noqa: E402,F401
+import bench_schedule  # noqa: E402,F401
 
 
 def run(names: list[str], repeat: int) -> list[dict]:
