@@ -54,7 +54,11 @@ def test_every_example_kernel_is_in_the_table():
 
     units = {(p.name, u.name) for p in EXAMPLES.glob("*.py")
              for u in parse_file(p.read_text(), str(p)) if u.ir is not None}
-    assert units == {(k.file, k.entry) for k in KERNELS}
+    # kernels only used as a schedule's starting point (the naive 1024^3 matmul takes ~20 s) are
+    # checked scheduled, in tests/schedule/test_examples.py
+    import scheduled  # examples/, on sys.path through tests/conftest.py
+    starts = {(s.kernel, s.entry) for s in scheduled.SCHEDULES}
+    assert units - starts == {(k.file, k.entry) for k in KERNELS} - starts
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=lambda k: k.entry)
