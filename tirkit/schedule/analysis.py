@@ -14,7 +14,7 @@ from ..tir.stmt import Block, BlockRealize, For, SeqStmt
 from ..tir.stmt_functor import post_order_visit, substitute
 from . import errors as err
 from .block_scope import DepKind
-from .state import ScheduleState, StmtSRef, _stmt_children
+from .state import ANALYSES, ScheduleState, StmtSRef, _stmt_children
 
 
 def iter_child_srefs(state: ScheduleState, sref: StmtSRef) -> Iterator[StmtSRef]:
@@ -325,3 +325,6 @@ def lca_of(srefs: list[StmtSRef]) -> StmtSRef:
     for s in srefs[1:]:
         out = lca(out, s)
     return out
+
+
+ANALYSES.update(get_child_blocks=get_child_blocks, compute_block_info=compute_block_info)

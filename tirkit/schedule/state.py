@@ -18,6 +18,10 @@ from ..tir.function import PrimFunc
 from ..tir.stmt import Block, BlockRealize, For, SeqStmt, Stmt
 from .block_scope import BlockScope
 
+#: Filled by ``analysis`` when it is imported (it imports this module, not the other way round):
+#: ``get_child_blocks(state, sref)`` and ``compute_block_info(state, block_sref)``.
+ANALYSES: dict[str, Any] = {}
+
 
 class StmtSRef:
     """A stable reference to a block or loop of the scheduled IR (mirrors
@@ -113,7 +117,7 @@ class ScheduleState:
         self._cache: dict[Any, Any] = {}
         for gv, func in mod.functions.items():
             if isinstance(func, PrimFunc):
-                if not (isinstance(func.body, BlockRealize)):
+                if not isinstance(func.body, BlockRealize):
                     raise TypeError(f"PrimFunc {gv.name_hint!r}: the body is not a root block "
                                     "(parse it from TVMScript or wrap it in T.block(\"root\"))")
                 self._index(gv.name_hint, {}, {})
@@ -147,8 +151,7 @@ class ScheduleState:
         (``ScheduleState.get_block_scope``)."""
         key = ("scope", scope_root)
         if key not in self._cache:
-            from .analysis import get_child_blocks  # pylint: disable=import-outside-toplevel
-            self._cache[key] = BlockScope(get_child_blocks(self, scope_root))
+            self._cache[key] = BlockScope(ANALYSES["get_child_blocks"](self, scope_root))
         return self._cache[key]
 
     def block_info(self, block_sref: StmtSRef) -> dict[str, bool]:
@@ -156,8 +159,7 @@ class ScheduleState:
         (TVM's ``BlockInfo``)."""
         key = ("info", block_sref)
         if key not in self._cache:
-            from .analysis import compute_block_info  # pylint: disable=import-outside-toplevel
-            self._cache[key] = compute_block_info(self, block_sref)
+            self._cache[key] = ANALYSES["compute_block_info"](self, block_sref)
         return self._cache[key]
 
     def is_affine_block_binding(self, block_sref: StmtSRef) -> bool:

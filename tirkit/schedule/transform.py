@@ -33,12 +33,14 @@ class _Simplify(StmtMutator):
         self.preserve = preserve_unit_iters
 
     def visit_for_(self, op_: For) -> Any:
+        """Bind the loop's range while its body is visited."""
         self.ranges[op_.loop_var] = Range.from_min_extent(op_.min, op_.extent)
         out = super().visit_for_(op_)
         self.ranges.pop(op_.loop_var, None)
         return out
 
     def visit_block_realize_(self, op_: BlockRealize) -> Any:
+        """Simplify the bindings through iter-map detection."""
         if not op_.iter_values:
             return op_
         values = iter_map_simplify(op_.iter_values, self.ranges, op_.predicate, "surjective",
@@ -60,6 +62,7 @@ class _AppendPredicate(StmtMutator):
         self.pred = pred
 
     def visit_block_realize_(self, op_: BlockRealize) -> Any:
+        """AND the predicate in."""
         return op_.with_changes(predicate=op.logical_and(op_.predicate, self.pred)
                                 if not _is_true(op_.predicate) else self.pred)
 

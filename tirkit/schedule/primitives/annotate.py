@@ -11,7 +11,6 @@ from ...tir import op
 from ...tir.expr import BufferLoad, Var
 from ...tir.stmt import Block, BufferStore
 from ...tir.stmt_functor import ir_transform
-from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
 from ..transform import block_reuse, replace_objects

@@ -79,8 +79,8 @@ def _position(sch: Schedule, block_sref: Any, loop_sref: Any, scope_root: Any,
                     (isinstance(c, BlockRealize) and c.block is s.stmt):
                 return i
         return -1
-    last_prod = max([pos_of(p) for p in producers if _under(p, loop_sref)], default=-1)
-    first_cons = min([pos_of(c) for c in consumers if _under(c, loop_sref)],
+    last_prod = max((pos_of(p) for p in producers if _under(p, loop_sref)), default=-1)
+    first_cons = min((pos_of(c) for c in consumers if _under(c, loop_sref)),
                      default=len(children))
     if last_prod >= first_cons:
         raise err.LoopPositionError(block_sref.stmt, loop_sref.stmt,
@@ -200,21 +200,14 @@ def _true(e: Any) -> bool:
 
 
 def _leaf_to_remove(block_sref: Any) -> Any:
-    """The BlockRealize of the block, or the outermost loop that only holds it (TVM
-    ``LeafBlockRemovalPlan``)."""
-    target: Any = None
+    """The outermost loop that holds nothing but the block (TVM ``LeafBlockRemovalPlan``), or
+    ``None`` when the block's own BlockRealize is what must go."""
     child = block_sref
     for p in block_sref.ancestors():
         if p.is_block or not isinstance(p.stmt.body, (For, BlockRealize)):
             break
         child = p
-    if child is block_sref:
-        parent = block_sref.parent
-        from ..analysis import get_block_realize  # pylint: disable=import-outside-toplevel
-        del parent
-        return None
-    target = child.stmt
-    return target
+    return None if child is block_sref else child.stmt
 
 
 def _apply(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool, index: int,

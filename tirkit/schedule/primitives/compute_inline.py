@@ -11,7 +11,7 @@ from ...tir.stmt_functor import ir_transform, substitute
 from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
-from ..transform import block_reuse, deep_swap
+from ..transform import block_reuse, deep_swap, replace_objects
 
 
 def _single_store(block: Block) -> BufferStore:
@@ -39,12 +39,13 @@ def _check_leaf(sch: Schedule, block_sref: Any, scope_root: Any) -> None:
 
 
 def _update_regions(block: Block) -> Block:
-    reads, writes = get_block_read_write_region(block.with_changes(reads=(), writes=()))
+    reads, _ = get_block_read_write_region(block.with_changes(reads=(), writes=()))
     return block.with_changes(reads=tuple(reads))
 
 
 def _remove_block(sch: Schedule, scope_root: Any, block_sref: Any, root_body: Any,
                   buffer: Any) -> Any:
+    del scope_root, buffer
     from .compute_at import _leaf_to_remove  # pylint: disable=import-outside-toplevel
     removal = _leaf_to_remove(block_sref) or A.get_block_realize(sch.state, block_sref)
     return deep_swap(root_body, {id(removal): None})
@@ -98,18 +99,10 @@ def compute_inline(sch: Schedule, block: Any) -> None:
     root = scope_root.stmt
     body = _remove_block(sch, scope_root, block_sref, root.body, buf)
     new_body = ir_transform(body, None, post, ["tir.BufferLoad"])
-    mapping = {}
-    for old, new in block_reuse(body, new_body).items():
-        mapping[old] = _update_regions(new)
-    from ..transform import replace_objects  # pylint: disable=import-outside-toplevel
-    new_body = replace_objects(new_body, {id(n): mapping[o] for o, n in
-                                          block_reuse(body, new_body).items()})
+    changed = block_reuse(body, new_body)
+    new_body = replace_objects(new_body, {id(n): _update_regions(n) for n in changed.values()})
     _check_no_other_use(blk, new_body, buf)
-    reuse = {}
-    news = {id(b): b for b in mapping.values()}
-    for o, n in block_reuse(root.body, new_body).items():
-        reuse[o] = n
-    del news
+    reuse = block_reuse(root.body, new_body)
     sch.state.replace(scope_root, _drop_alloc(root.with_changes(body=new_body), buf), reuse)
 
 
@@ -142,16 +135,7 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
     if any(iv.iter_type != IterVarType.DataPar for iv in consumer.iter_vars):
         raise err.NotCompleteBlockError(consumer, reason="it has a non data-parallel iter var")
     _check_leaf(sch, block_sref, scope_root)
-    producers = [p for p in _producers(sch, block_sref, scope_root)]
-    if len(producers) != 1:
-        raise err.NonSingleProducerError(
-            consumer, reason=f"it has {len(producers)} producer blocks; exactly one is required")
-    prod_sref = producers[0]
-    producer = prod_sref.stmt
-    pstore = _single_store(producer)
-    if A.complete_block_reason(sch.state, prod_sref, scope_root) is not None or \
-            producer.init is not None:
-        raise err.NotCompleteBlockError(producer, reason="the producer is not a complete block")
+    producer, pstore = _single_producer(sch, block_sref, scope_root)
     buf = pstore.buffer
     loads: list[BufferLoad] = []
     from ...tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
@@ -175,10 +159,23 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
     new_prod = new_prod.with_changes(reads=tuple(reads), writes=tuple(writes))
     root = scope_root.stmt
     body = _remove_block(sch, scope_root, block_sref, root.body, buf)
-    from ..transform import replace_objects  # pylint: disable=import-outside-toplevel
     body = replace_objects(body, {id(producer): new_prod})
     sch.state.replace(scope_root, _drop_alloc(root.with_changes(body=body), buf),
                       {producer: new_prod})
+
+
+def _single_producer(sch: Schedule, block_sref: Any, scope_root: Any) -> tuple[Block, Any]:
+    producers = _producers(sch, block_sref, scope_root)
+    if len(producers) != 1:
+        raise err.NonSingleProducerError(
+            block_sref.stmt,
+            reason=f"it has {len(producers)} producer blocks; exactly one is required")
+    producer = producers[0].stmt
+    pstore = _single_store(producer)
+    if A.complete_block_reason(sch.state, producers[0], scope_root) is not None or \
+            producer.init is not None:
+        raise err.NotCompleteBlockError(producer, reason="the producer is not a complete block")
+    return producer, pstore
 
 
 def _producers(sch: Schedule, block_sref: Any, scope_root: Any) -> list[Any]:

@@ -73,7 +73,7 @@ def loop_partition(sch: Schedule, loop: Any, factors: Sequence[Any],
     A.check_no_annotation(sref)
     lp: For = sref.stmt
     bounds = _bounds(sch, lp, factors)
-    blocks = [b for b in blocks_in(lp.body)]
+    blocks = list(blocks_in(lp.body))
     if not blocks:
         raise err.NotSingleChildBlockError(lp)
     outer = [s.stmt for s in A.get_loops_above(sref)]

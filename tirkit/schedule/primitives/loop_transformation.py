@@ -1,5 +1,5 @@
-"""split, fuse, merge, add_unit_loop (mirrors ``src/tir/schedule/primitive/loop_transformation.cc``).
-"""
+"""split, fuse, merge, add_unit_loop (mirrors TVM's
+``src/tir/schedule/primitive/loop_transformation.cc``)."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -90,7 +90,7 @@ def split(sch: Schedule, loop: Any, factors: Sequence[Any], preserve_unit_iters:
         body = For(var, IntImm(dtype, 0), ext, ForKind.SERIAL, body, span=loop_stmt.span)
     outer = [s.stmt for s in A.get_loops_above(sref)]
     new = simplify_bindings(body, outer, preserve_unit_iters)
-    reuse = {o: n for o, n in zip(reuse, block_reuse_keys(reuse, body, new))}
+    reuse = dict(zip(reuse, block_reuse_keys(reuse, body, new)))
     sch.state.replace(sref, new, reuse)
     out = []
     stmt = new
@@ -149,7 +149,7 @@ def fuse(sch: Schedule, *loops: Any, preserve_unit_iters: bool = True) -> Any:
     new = For(fused, IntImm(dtype, 0), lower, ForKind.SERIAL, body, span=fors[0].span)
     outer = [s.stmt for s in A.get_loops_above(srefs[0])]
     simplified = simplify_bindings(new, outer, preserve_unit_iters)
-    reuse = {o: n for o, n in zip(reuse, block_reuse_keys(reuse, new, simplified))}
+    reuse = dict(zip(reuse, block_reuse_keys(reuse, new, simplified)))
     sch.state.replace(srefs[0], simplified, reuse)
     return sch._new_rv(sch.state.get_sref(simplified))  # pylint: disable=protected-access
 

@@ -47,27 +47,7 @@ def decompose_reduction(sch: Schedule, block: Any, loop: Any) -> Any:
     if all(s is not loop_sref for s in loops):
         raise err.LoopPositionDecomposeError(blk, loop_sref.stmt,
                                              reason="the loop is not an ancestor of the block")
-    below = loops[loops.index(loop_sref):]
-    realize = A.get_block_realize(sch.state, block_sref)
-    spatial = [(iv, v) for iv, v in zip(blk.iter_vars, realize.iter_values)
-               if iv.iter_type == IterVarType.DataPar]
-    used = [s for s in below if any(A.uses_var(v, s.stmt.loop_var) for _, v in spatial)]
-    lmap = {s.stmt.loop_var: Var(s.stmt.loop_var.name_hint + "_init", s.stmt.loop_var.dtype)
-            for s in used}
-    ivmap = {iv.var: Var(iv.var.name_hint, iv.var.dtype) for iv, _ in spatial}
-    init_ivs = [iv.with_changes(var=ivmap[iv.var]) for iv, _ in spatial]
-    init_vals = [substitute(v, lmap) for _, v in spatial]
-    below_vars = {s.stmt.loop_var for s in below}
-    pred = substitute(realize.predicate, lmap)
-    if A.uses_var(pred, below_vars - set(lmap)):
-        pred = True
-    init_block = Block(init_ivs, [], [], blk.name_hint + "_init",
-                       substitute(blk.init, ivmap), span=blk.span)
-    init_block = _with_regions(init_block).with_changes(reads=())
-    stmt: Any = BlockRealize(init_vals, pred, init_block)
-    for s in reversed(used):
-        stmt = s.stmt.with_changes(loop_var=lmap[s.stmt.loop_var], body=stmt,
-                                   annotations=dict(s.stmt.annotations))
+    init_block, stmt = _init_nest(sch, block_sref, loops[loops.index(loop_sref):])
     read_bufs = {r.buffer for r in blk.reads}
     reads = tuple(w for w in blk.writes if w.buffer not in read_bufs) + tuple(blk.reads)
     update = blk.with_changes(init=None, name_hint=blk.name_hint + "_update", reads=reads)
@@ -78,6 +58,32 @@ def decompose_reduction(sch: Schedule, block: Any, loop: Any) -> Any:
         body=_swap(parent.stmt.body, loop_stmt, SeqStmt([stmt, new_loop])))
     sch.state.replace(parent, new_parent, {blk: update})
     return sch._new_rv(sch.state.get_sref(init_block))  # pylint: disable=protected-access
+
+
+def _init_nest(sch: Schedule, block_sref: Any, below: list) -> tuple[Block, Any]:
+    """The init block and its loop nest: copies ``<loop>_init`` of the loops at/under the target
+    loop that the spatial bindings use (kinds and annotations kept)."""
+    blk: Block = block_sref.stmt
+    realize = A.get_block_realize(sch.state, block_sref)
+    spatial = [(iv, v) for iv, v in zip(blk.iter_vars, realize.iter_values)
+               if iv.iter_type == IterVarType.DataPar]
+    used = [s for s in below if any(A.uses_var(v, s.stmt.loop_var) for _, v in spatial)]
+    lmap = {s.stmt.loop_var: Var(s.stmt.loop_var.name_hint + "_init", s.stmt.loop_var.dtype)
+            for s in used}
+    ivmap = {iv.var: Var(iv.var.name_hint, iv.var.dtype) for iv, _ in spatial}
+    init_ivs = [iv.with_changes(var=ivmap[iv.var]) for iv, _ in spatial]
+    init_vals = [substitute(v, lmap) for _, v in spatial]
+    pred = substitute(realize.predicate, lmap)
+    if A.uses_var(pred, {s.stmt.loop_var for s in below} - set(lmap)):
+        pred = True
+    init_block = Block(init_ivs, [], [], blk.name_hint + "_init",
+                       substitute(blk.init, ivmap), span=blk.span)
+    init_block = _with_regions(init_block).with_changes(reads=())
+    stmt: Any = BlockRealize(init_vals, pred, init_block)
+    for s in reversed(used):
+        stmt = s.stmt.with_changes(loop_var=lmap[s.stmt.loop_var], body=stmt,
+                                   annotations=dict(s.stmt.annotations))
+    return init_block, stmt
 
 
 # ---------------------------------------------------------------------------------- rfactor
