@@ -135,6 +135,9 @@ def test_compute_at_needs_every_consumer_under_the_loop():
     with pytest.raises(errors.NotAllRequiredBlocksAreVisitedError,
                        match='producer block "C" is not under the loop'):
         sch.reverse_compute_at(sch.get_block("D"), sch.get_loops("B")[0])
+    with pytest.raises(errors.LoopPositionError,
+                       match='block "C", which depends on it, would no longer run after it'):
+        sch.reverse_compute_at(sch.get_block("B"), sch.get_loops("D")[0])
 
 
 def test_compute_at_needs_stage_pipeline():

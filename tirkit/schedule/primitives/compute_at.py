@@ -86,15 +86,52 @@ def _position(sch: Schedule, block_sref: Any, loop_sref: Any, scope_root: Any,
         raise err.LoopPositionError(block_sref.stmt, loop_sref.stmt,
                                     reason="a producer comes after a consumer under the loop")
     if index == -1:
-        return first_cons if is_compute_at else last_prod + 1
-    if index == -2:
-        return last_prod + 1
-    if not last_prod + 1 <= index <= first_cons:
+        pos = first_cons if is_compute_at else last_prod + 1
+    elif index == -2:
+        pos = last_prod + 1
+    elif not last_prod + 1 <= index <= first_cons:
         raise err.LoopPositionError(
             block_sref.stmt, loop_sref.stmt,
             reason=f"index {index} is outside [{last_prod + 1}, {first_cons}], the positions "
             "after its producers and before its consumers")
-    return index
+    else:
+        pos = index
+    _check_order(sch, block_sref, loop_sref, scope_root, pos_of, pos)
+    return pos
+
+
+def _check_order(sch: Schedule, block_sref: Any, loop_sref: Any, scope_root: Any,
+                 pos_of: Any, pos: int) -> None:
+    """Every block the moved block depends on still runs before it, and every block depending on
+    it after it (a producer/consumer outside the loop must be before/after the loop)."""
+    scope = sch.state.get_block_scope(scope_root)
+    for dep in scope.get_deps_by_dst(block_sref):
+        other = dep.src
+        ok = pos_of(other) < pos if _under(other, loop_sref) else \
+            _before(sch, other, loop_sref)
+        if not ok:
+            raise err.LoopPositionError(
+                block_sref.stmt, loop_sref.stmt, reason=f'block "{other.stmt.name_hint}", which '
+                "it depends on, would no longer run before it")
+    for dep in scope.get_deps_by_src(block_sref):
+        other = dep.dst
+        ok = pos_of(other) >= pos if _under(other, loop_sref) else \
+            _before(sch, loop_sref, other)
+        if not ok:
+            raise err.LoopPositionError(
+                block_sref.stmt, loop_sref.stmt, reason=f'block "{other.stmt.name_hint}", which '
+                "depends on it, would no longer run after it")
+
+
+def _before(sch: Schedule, a: Any, b: Any) -> bool:
+    """Whether ``a`` comes before ``b`` in program order (neither contains the other)."""
+    top = A.lca(a, b)
+    path_a = [a, *a.ancestors()]
+    path_b = [b, *b.ancestors()]
+    ca = path_a[[id(x) for x in path_a].index(id(top)) - 1]
+    cb = path_b[[id(x) for x in path_b].index(id(top)) - 1]
+    order = [id(c) for c in A.iter_child_srefs(sch.state, top)]
+    return order.index(id(ca)) < order.index(id(cb))
 
 
 def _child_subtrees(body: Any) -> tuple:
