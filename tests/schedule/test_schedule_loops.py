@@ -247,6 +247,25 @@ def test_merge_different_extents_is_an_error():
         sch.merge(bi, sch.get_loops("C")[0])
 
 
+def test_merge_inner_loops_merges_the_chain():
+    sch = Schedule(TWO_NESTS)
+    _, bj = sch.get_loops("B")
+    _, cj = sch.get_loops("C")
+    sch.merge(bj, cj)
+    check(sch, TWO_NESTS, """
+    @T.prim_func
+    def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"),
+             C: T.Buffer((16, 16), "float32")):
+        for i, j in T.grid(16, 16):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj]
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = A[vi, vj]
+    """)
+
+
 def test_add_unit_loop():
     sch = Schedule(ELEMWISE)
     sch.add_unit_loop(sch.get_loops("B")[0])

@@ -180,9 +180,11 @@ def merge(sch: Schedule, *loops: Any) -> Any:
             raise err.LoopNotInSameScopeError(first, s.stmt)
         if len(chain) != depth:
             raise err.WrongFactorError(s.stmt, reason="the loops to merge have different depths")
-        if not Analyzer().can_prove_equal(s.stmt.extent, first.extent):
-            raise err.WrongFactorError(s.stmt, reason=f"its extent {s.stmt.extent} differs from "
-                                       f"{first.extent}")
+        for mine, ref in zip(chain, chains[0]):
+            if not Analyzer().can_prove_equal(mine.stmt.extent, ref.stmt.extent):
+                raise err.WrongFactorError(mine.stmt, reason=f"its extent {mine.stmt.extent} "
+                                           f"differs from {ref.stmt.extent}")
+        _check_chain(chain)
     top = A.lca_of([c[0] for c in chains])
     if top.is_loop and any(top is s for s in srefs):
         raise err.LoopNotInSameScopeError(first, top.stmt, )
