@@ -36,7 +36,7 @@ def test_expected_diagnostics_and_nothing_else(path):
     for exp in expected:
         hit = next((d for d in unmatched if d.span is not None and d.span.line == exp.line
                     and d.span.column == exp.start and d.span.end_column == exp.end
-                    and exp.text in d.message), None)
+                    and exp.text in d.message and str(d.severity) == exp.severity), None)
         if hit is None:
             missing.append(exp)
         else:

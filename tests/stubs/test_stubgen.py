@@ -59,10 +59,10 @@ def test_main_signatures():
     assert [str(s.return_annotation) for s in sigs["int32"].overloads] == ["Var", "PrimExpr"]
     assert "int32" in sigs["int32"].doc
     stack = sigs["tvm_stack_alloca"].overloads[0]
-    assert list(stack.parameters) == ["dtype_str", "num", "span"]
+    assert list(stack.parameters) == ["dtype_str", "num", "span", "dtype"]
     assert stack.parameters["num"].kind is inspect.Parameter.POSITIONAL_ONLY
     assert sigs["exp"].doc.startswith("``exp(x)``")
-    assert sigs["exp"].labels() == ["exp(x: Any, span: Any = None) -> PrimExpr"]
+    assert sigs["exp"].labels() == ["exp(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr"]
     assert sigs["axis.S"].overloads and sigs["axis.R"].overloads
 
 

@@ -36,9 +36,10 @@ def test_buffer_store_value_dtype_mismatch():
         BufferStore(A, Var("x", "int32"), [0])
 
 
-def test_if_then_else_condition_must_be_bool(v):
-    with pytest.raises(TypeError, match="condition must be bool, got int32"):
-        IfThenElse(v["i32"], Evaluate(0))
+def test_if_then_else_condition_must_be_bool_or_integer(v):
+    with pytest.raises(TypeError, match="condition must be bool or an integer, got float32"):
+        IfThenElse(Var("f", "float32"), Evaluate(0))
+    assert IfThenElse(v["i32"], Evaluate(0)).condition is v["i32"]  # TVM: `if i:` parses
     assert IfThenElse(v["i32"] < 3, Evaluate(0)).else_case is None
 
 

@@ -44,12 +44,13 @@ _VALID_BITS = {
 _PATTERN = re.compile(r"^([a-z_0-9]+?)(\d*)(?:x(\d+))?$")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class DataType:
     """A TIR data type: type ``code``, ``bits`` per lane and number of ``lanes``.
 
     Mirrors ``tvm.DataType`` / ``runtime::DataType``. Construct from TVM's strings with
-    ``DataType.parse("float32x4")`` or ``DataType("int8")``-style via :func:`dtype`; ``str()`` prints
+    ``DataType("int8")`` as TVM spells it, ``DataType.parse("float32x4")``, or from the fields
+    ``DataType(TypeCode.INT, 8, 1)``; ``str()`` prints
     the canonical TVM spelling (``"bool"`` for ``uint1``, ``"handle"``, ``"void"``).
 
     Raises:
@@ -62,6 +63,15 @@ class DataType:
     code: TypeCode
     bits: int
     lanes: int = 1
+
+    def __init__(self, code: "TypeCode | int | str | DataType", bits: int | None = None,
+                 lanes: int = 1) -> None:
+        if bits is None:  # TVM's constructor: DataType("int8")
+            parsed = code if isinstance(code, DataType) else _parse(str(code))
+            code, bits, lanes = parsed.code, parsed.bits, parsed.lanes
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "bits", bits)
+        object.__setattr__(self, "lanes", lanes)
 
     @staticmethod
     def parse(text: str) -> "DataType":

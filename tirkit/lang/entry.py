@@ -142,7 +142,7 @@ def parse_unit_text(unit_text: str, env: dict[str, Any], *, static: bool,
         from .complete import script_complete  # pylint: disable=import-outside-toplevel
 
         ir = script_complete(ir)
-        problem = _well_formed_problem(ir)
+        problem = _well_formed_problem(ir) if parser.unit_check_well_formed else None
         if problem is not None:
             diags.append(Diagnostic.error("well-formed", getattr(ir, "span", None), problem))
             ir = None

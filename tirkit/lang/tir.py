@@ -33,6 +33,9 @@ from tirkit.tir import (Add, And, Broadcast, BufferLoad, BufferRegion, Call, Cal
                         Shuffle, StringImm, Sub, Var)
 from tirkit.tir import (abs, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, floordiv, floormod,
                         shift_left, shift_right, truncdiv, truncmod)
+# TVM's calling conventions of the same op functions: ``dtype=`` keywords (ir_builder.tir.ir)
+from .ir_builder.tir_ops import *  # noqa: F401,F403
+from .ir_builder.tir_ops import abs, pow, round, op_wrapper as _op_wrapper  # noqa: F401
 
 bool = boolean  # noqa: A001  (``T.bool``)
 
@@ -150,8 +153,9 @@ def Let(*args: Any, where: dict[Any, Any] | None = None) -> Any:  # pylint: disa
     return body
 
 
-def fabs(x: Any) -> Any:
+def fabs(x: Any, *, dtype: str | None = None) -> Any:
     """``T.fabs``: absolute value (TVM's alias of ``T.abs``)."""
+    del dtype
     return abs(x)
 
 
@@ -160,9 +164,13 @@ def cast(value: Any, dtype: Any) -> Any:
     return _tir.cast(dtype, value)
 
 
-def ceildiv(a: Any, b: Any) -> Any:
+def _ceildiv(a: Any, b: Any) -> Any:
     """``ceil(a / b)`` for integers as ``floordiv(a + b - 1, b)`` (TVM's ``T.ceildiv``)."""
     return _tir.floordiv(_tir.add(a, _tir.subtract(b, 1)), b)
+
+
+_ceildiv.__name__ = _ceildiv.__qualname__ = "ceildiv"
+ceildiv = _op_wrapper(_ceildiv)
 
 
 def ramp(base: Any, stride: Any, lanes: int) -> Any:
@@ -177,6 +185,8 @@ def broadcast(value: Any, lanes: int) -> Any:
 
 
 tvm_call_packed = call_packed  # noqa: F405
+tvm_call_packed_lowered = call_packed_lowered  # noqa: F405
+tvm_call_cpacked_lowered = call_cpacked_lowered  # noqa: F405
 tvm_call_cpacked = call_cpacked  # noqa: F405
 
 

@@ -86,30 +86,54 @@ class Buffer(Node):
         return ann.storage_scope if isinstance(ann, PointerType) else "global"
 
     def __getitem__(self, indices: Any) -> Any:
+        """``A[i, j]`` a BufferLoad; ``A[i, 0:4]`` a BufferRegion; a slice with a step
+        (``A[0:4:1]``) a vector BufferLoad with a ``Ramp`` index (TVM's ``Buffer.__getitem__``).
+        """
         from .stmt import BufferRegion  # pylint: disable=import-outside-toplevel
 
         if not isinstance(indices, tuple):
             indices = (indices,)
+        if any(isinstance(i, slice) and i.step is not None for i in indices):
+            return BufferLoad(self, [self._ramp(k, i) for k, i in enumerate(indices)])
         if any(isinstance(i, slice) for i in indices):
             return BufferRegion(self, [_slice_range(i) for i in indices])
         return BufferLoad(self, indices)
 
-    def vload(self, begin: Sequence[Any], dtype: str | None = None) -> BufferLoad:
-        """Load at ``begin`` (``Buffer.vload``); a vector ``dtype`` loads consecutive lanes."""
+    def _ramp(self, axis: int, index: Any) -> Any:
+        if not isinstance(index, slice):
+            return index
+        from tirkit.arith import Analyzer  # pylint: disable=import-outside-toplevel
+        from .expr import IntImm as _IntImm, Ramp  # pylint: disable=import-outside-toplevel
+        from .op import convert  # pylint: disable=import-outside-toplevel
+
+        start = convert(0 if index.start is None else index.start)
+        stop = self.shape[axis] if index.stop is None else index.stop
+        step = convert(1 if index.step is None else index.step, start.dtype)
+        lanes = Analyzer().simplify((convert(stop) - start + step - 1) // step)
+        if not isinstance(lanes, _IntImm):
+            raise ValueError("a vector slice needs a constant number of lanes")
+        return start if lanes.value == 1 else Ramp(start, step, lanes.value)
+
+    def vload(self, begin: Sequence[Any], dtype: str | None = None,
+              predicate: Any = None) -> BufferLoad:
+        """Load at ``begin`` (``Buffer.vload``); a vector ``dtype`` loads consecutive lanes;
+        ``predicate`` (a bool vector of as many lanes) masks them."""
         from .op import convert  # pylint: disable=import-outside-toplevel
         from .expr import Ramp  # pylint: disable=import-outside-toplevel
 
         idx = list(_exprs(begin))
         t = _dtype(dtype) if dtype else self.dtype
-        if t.lanes > self.dtype.lanes:
+        if t.lanes > self.dtype.lanes and convert(idx[-1]).dtype.lanes == 1:
             idx[-1] = Ramp(idx[-1], convert(1, idx[-1].dtype), t.lanes // self.dtype.lanes)
-        return BufferLoad(self, idx)
+        return BufferLoad(self, idx, predicate)
 
-    def vstore(self, begin: Sequence[Any], value: PrimExpr) -> Any:
-        """Store ``value`` at ``begin`` (``Buffer.vstore``); returns a ``BufferStore``."""
+    def vstore(self, begin: Sequence[Any], value: PrimExpr, predicate: Any = None) -> Any:
+        """Store ``value`` at ``begin`` (``Buffer.vstore``), lanes masked by ``predicate``;
+        returns a ``BufferStore``."""
         from .stmt import BufferStore  # pylint: disable=import-outside-toplevel
 
-        return BufferStore(self, value, list(self.vload(begin, str(value.dtype)).indices))
+        return BufferStore(self, value, list(self.vload(begin, str(value.dtype)).indices),
+                           predicate)
 
     def access_ptr(self, access_mask: str | int, ptr_type: str = "handle", content_lanes: int = 1,
                    offset: Any = 0, extent: Any = None) -> PrimExpr:

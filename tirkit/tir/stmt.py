@@ -240,8 +240,10 @@ class IfThenElse(Stmt):
 
     def __post_init__(self) -> None:
         cond = _expr(self.condition)
-        if not cond.dtype.is_bool():
-            raise TypeError(f"IfThenElse: condition must be bool, got {cond.dtype}")
+        if not (cond.dtype.is_bool() or cond.dtype.is_int() or cond.dtype.is_uint()):
+            # TVM's constructor takes any condition; an integer one (``if i:``) is parsed and
+            # lowered as ``i != 0``, a float or handle one is refused here
+            raise TypeError(f"IfThenElse: condition must be bool or an integer, got {cond.dtype}")
         _set(self, "condition", cond)
 
 

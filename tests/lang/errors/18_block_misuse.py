@@ -24,7 +24,7 @@ def where_outside(A: T.Buffer((4,), "float32")):
 def binding_out_of_domain(A: T.Buffer((8,), "float32")):
     for i in range(16):
         with T.block("A"):
-            vi = T.axis.spatial(8, i)  # error: binding 'i' of 'vi' exceeds its domain [0, 8)
+            vi = T.axis.spatial(8, i)  # warning: binding 'i' of 'vi' exceeds its domain [0, 8)
 #                ^^^^^^^^^^^^^^^^^^^^
             A[vi] = T.float32(0)
 
@@ -35,5 +35,5 @@ def loop_var_in_block(A: T.Buffer((8,), "float32")):
     for i in range(8):
         with T.block("A"):
             vi = T.axis.spatial(8, i)
-            A[vi] = T.Cast("float32", i)  # error: loop variable 'i' is used inside block 'A'
+            A[vi] = T.Cast("float32", i)  # warning: loop variable 'i' is used inside block 'A'
 #                                     ^

@@ -82,8 +82,16 @@ def _assert(cg: CodeGenLLVM, s: S.AssertStmt) -> None:
 def condition_of(cg: CodeGenLLVM, cond: E.PrimExpr) -> tuple[ir.Value, bool | None]:
     """The branch condition and whether it is marked ``T.likely``."""
     if isinstance(cond, E.Call) and getattr(cond.op, "name", "") == "tir.likely":
-        return cg.expr(cond.args[0]), True
-    return cg.expr(cond), None
+        return _truth(cg, cond.args[0]), True
+    return _truth(cg, cond), None
+
+
+def _truth(cg: CodeGenLLVM, cond: E.PrimExpr) -> ir.Value:
+    """An ``i1`` for a condition; an integer one (TVM accepts ``if i:``) is ``i != 0``."""
+    value = cg.expr(cond)
+    if cond.dtype.is_bool():
+        return value
+    return cg.builder.icmp_signed("!=", value, ir.Constant(value.type, 0))
 
 
 @register(S.IfThenElse)

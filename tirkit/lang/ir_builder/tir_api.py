@@ -92,8 +92,12 @@ def buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: Any = 
     if isinstance(shape, (int, PrimExpr)):
         shape = (shape,)
     return tir.decl_buffer(shape, dtype, "", data, strides, elem_offset, scope,
-                           align if align > 0 else -1, offset_factor, buffer_type,
-                           axis_separators, span)
+                           align if align > 0 else -1, offset_factor,
+                           _BUFFER_TYPES.get(buffer_type, buffer_type), axis_separators, span)
+
+
+#: TVM's spellings of ``buffer_type`` (``BufferDecl``: "auto" or "default"/"" )
+_BUFFER_TYPES = {"auto": "auto_broadcast", "default": ""}
 
 
 def match_buffer(param: Any, shape: Any = None, dtype: Any = "float32", data: Any = None,

@@ -58,6 +58,7 @@ class Parser:
         self.loop_depth = 0  # enclosing for/while loops (for break/continue)
         self.recovering = 0  # > 0 while visiting a body whose scope header failed
         self.iter_binding_nodes: dict[int, tuple[str, Any]] = {}  # iter var -> (name, node)
+        self.check_well_formed = self.unit_check_well_formed = True  # check_well_formed=
         self.evaluator.on_name = self._check_block_scope
         from ..ir_builder import tir_api  # pylint: disable=import-outside-toplevel
 
@@ -79,9 +80,10 @@ class Parser:
             return
         for frame in frames[:inner]:
             if isinstance(frame, ForFrame) and any(v is value for v in frame.vars):
-                raise EvalError(node, f"loop variable {value.name_hint!r} is used inside block "
-                                f"{frames[inner].name!r}: use the block's iter vars",
-                                code="scope")
+                # TVM reports this in verify_well_formed, not while parsing: the IR is built
+                self.warn(node, f"loop variable {value.name_hint!r} is used inside block "
+                          f"{frames[inner].name!r}: use the block's iter vars", code="scope")
+                return
         self.s_tir = False  # the current prim_func was declared with s_tir=True
 
     # ------------------------------------------------------------------ entry and plumbing
@@ -90,6 +92,7 @@ class Parser:
         or ``None`` when errors prevented building it. Diagnostics are in ``self.diagnostics``."""
         node = tree.body[0] if type(tree).__name__ == "Module" else tree
         token = "ir" if type(node).__name__ == "ClassDef" else self.function_token(node)
+        self.check_well_formed = self.unit_check_well_formed = not skips_well_formed(node)
         with self.builder, self.with_token(token):
             self.visit(node)
         if any(d.severity == 1 for d in self.diagnostics):
@@ -141,6 +144,14 @@ class Parser:
             return
         self.diagnostics.append(Diagnostic.error(code, self.span_of(node), message,
                                                  [Note(n) for n in notes], fixes))
+
+    def warn(self, node: Any, message: str, code: str) -> None:
+        """Record a warning at ``node`` (a check TVM leaves to its verifier: the IR is still
+        built); dropped when the function says ``check_well_formed=False`` and while recovering.
+        """
+        if self.recovering or not self.check_well_formed:
+            return
+        self.diagnostics.append(Diagnostic.warning(code, self.span_of(node), message))
 
     def eval_expr(self, node: Any) -> Any:
         """Evaluate an expression node (raises :class:`EvalError`)."""
@@ -237,6 +248,17 @@ _STATEMENT_NAMES = {
 
 
 _COMPOUND = {"Try": "try", "ClassDef": "class", "FunctionDef": "def"}
+
+
+def skips_well_formed(node: Any) -> bool:
+    """Whether a unit's decorator says ``check_well_formed=False`` (TVM then builds the IR
+    without running ``verify_well_formed``)."""
+    for deco in getattr(node, "decorator_list", None) or []:
+        for kw in getattr(deco, "keywords", None) or []:
+            value = getattr(kw.value, "value", True)
+            if kw.arg == "check_well_formed" and value is False:
+                return True
+    return False
 
 
 class _Keyword:

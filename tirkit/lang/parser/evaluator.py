@@ -137,12 +137,40 @@ class Evaluator:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise EvalError(node, f"name {name!r} is not defined{hint}", code="undefined-name")
 
+    def eval_operand(self, node: Any) -> Any:
+        """Evaluate an operand of an operator, a ``T.xxx``/method call or an assignment's value:
+        there, a subscript whose slices have both bounds and no step is a vector load
+        (``A[0:4]`` → ``A[T.Ramp(0, 1, 4)]``), elsewhere a buffer region (TVM's evaluator adds
+        the step the same way)."""
+        if type(node).__name__ != "Subscript":
+            return self.eval(node)
+        sl = node.slice
+        elts = list(sl.elts) if type(sl).__name__ == "Tuple" else [sl]
+        if not any(_bounded_slice(e) for e in elts):
+            return self.eval(node)
+        value = self.eval(node.value)
+        if not isinstance(value, tir.Buffer):
+            return self.eval(node)
+        index = [slice(self.eval(e.lower), self.eval(e.upper), 1) if _bounded_slice(e)
+                 else self.eval(e) for e in elts]
+        try:
+            result = value[tuple(index)]
+        except (TypeError, ValueError, IndexError) as err:
+            raise EvalError(node, str(err) or type(err).__name__) from err
+        attach_span(result, self.span_of(node))
+        return result
+
     def check_callable(self, node: Any, fn: Any) -> None:
         """In static mode, refuse to call anything but trusted callables."""
         if self.static and not is_trusted(fn):
             what = getattr(fn, "__name__", type(fn).__name__)
             raise EvalError(node, f"calling {what!r} is not allowed in static mode: its value is "
                             "not known without running user code", code="not-static")
+
+
+def _bounded_slice(node: Any) -> bool:
+    return (type(node).__name__ == "Slice" and node.step is None and node.lower is not None
+            and node.upper is not None)
 
 
 def attach_span(value: Any, span: Span | None) -> None:
@@ -295,13 +323,18 @@ def _call(ev: Evaluator, node: Any) -> Any:
         ev.binding_depth -= binding
 
 
+_REGION_CALLS = frozenset({"reads", "writes", "match_buffer", "realize"})
+
+
 def _call_with(ev: Evaluator, node: Any, fn: Any) -> Any:
     args: list[Any] = []
+    attr = getattr(node.func, "attr", None)
+    operand = ev.eval if attr is None or attr in _REGION_CALLS else ev.eval_operand
     for a in node.args:
         if type(a).__name__ == "Starred":
             args.extend(ev.eval(a.value))
         else:
-            args.append(ev.eval(a))
+            args.append(operand(a))
     kwargs: dict[str, Any] = {}
     for kw in node.keywords:
         if kw.arg is None:

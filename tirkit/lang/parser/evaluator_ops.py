@@ -79,7 +79,7 @@ def binary(name: str, a: Any, b: Any) -> Any:
 
 @register("BinOp")
 def _binop(ev: Evaluator, node: Any) -> Any:
-    left, right = ev.eval(node.left), ev.eval(node.right)
+    left, right = ev.eval_operand(node.left), ev.eval_operand(node.right)
     for value, sub in ((left, node.left), (right, node.right)):
         if isinstance(value, tir.Buffer):
             raise EvalError(sub, f"buffer {value.name!r} used as a value: index it "
@@ -89,13 +89,13 @@ def _binop(ev: Evaluator, node: Any) -> Any:
 
 @register("UnaryOp")
 def _unaryop(ev: Evaluator, node: Any) -> Any:
-    value = ev.eval(node.operand)
+    value = ev.eval_operand(node.operand)
     name = op_name(node.op)
     if isinstance(value, PrimExpr):
         if name == "USub":
             if isinstance(value, (tir.IntImm, tir.FloatImm)):
                 return type(value)(value.dtype, -value.value)
-            return tir.Mul(value, tir.const(-1, value.dtype.element_of()))
+            return tir.Mul(value, tir.const(-1, value.dtype))  # a Broadcast for vectors
         if name == "Not":
             return tir.Not(value)
         if name == "Invert":
@@ -109,15 +109,15 @@ def _unaryop(ev: Evaluator, node: Any) -> Any:
 @register("BoolOp")
 def _boolop(ev: Evaluator, node: Any) -> Any:
     is_and = op_name(node.op) == "And"
-    result = ev.eval(node.values[0])
+    result = ev.eval_operand(node.values[0])
     for expr in node.values[1:]:
         if not isinstance(result, PrimExpr):
             # Python short-circuit on Python values
             if bool(result) != is_and:
                 return result
-            result = ev.eval(expr)
+            result = ev.eval_operand(expr)
             continue
-        rhs = ev.eval(expr)
+        rhs = ev.eval_operand(expr)
         rhs = tir.convert(rhs)
         result = (tir.And if is_and else tir.Or)(result, rhs)
     return result
@@ -125,10 +125,10 @@ def _boolop(ev: Evaluator, node: Any) -> Any:
 
 @register("Compare")
 def _compare(ev: Evaluator, node: Any) -> Any:
-    left = ev.eval(node.left)
+    left = ev.eval_operand(node.left)
     result: Any = None
     for op, comp in zip(node.ops, node.comparators):
-        right = ev.eval(comp)
+        right = ev.eval_operand(comp)
         name = op_name(op)
         if _is_ir(left, right) and name in _IR_CMPOPS:
             x, y = auto_broadcast(left, right)

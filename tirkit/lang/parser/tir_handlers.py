@@ -42,6 +42,8 @@ def visit_function_def(self: Parser, node: Any) -> None:
                          "in TVMScript", code="unsupported")
     flags = _decorator_flags(self, node)
     self.s_tir = bool(flags.get("s_tir", False))
+    self.check_well_formed = self.unit_check_well_formed and \
+        flags.get("check_well_formed", True) is not False
     for value in self.evaluator.env.values():
         if type(value).__name__ == "TirxNamespace":
             value.s_tir = self.s_tir
@@ -160,12 +162,9 @@ def visit_for(self: Parser, node: Any) -> None:
 def _check_loop_arity(node: Any, frame: ForFrame) -> None:
     kind = type(node.target).__name__
     count = len(node.target.elts) if kind in ("Tuple", "List") else 1
-    if count != len(frame.vars) and not (count == 1 and kind == "Name"):
+    if count != len(frame.vars) and kind != "Name":  # one name may take the tuple (TVM)
         raise ParseError(node.iter, f"{len(frame.vars)} extent(s) but {count} loop "
                          "variable(s)", code="bad-loop")
-    if count == 1 and kind == "Name" and len(frame.vars) != 1:
-        raise ParseError(node.iter, f"{len(frame.vars)} extent(s) but 1 loop variable(s)",
-                         code="bad-loop")
 
 
 def _report_err(self: Parser, err: Any) -> None:
@@ -246,7 +245,7 @@ def visit_if(self: Parser, node: Any) -> None:
 @register("tir", "Assign")
 def visit_assign(self: Parser, node: Any) -> None:
     """``A[i] = v`` → BufferStore; ``x = expr`` → LetStmt / naming; ``A = T.alloc_buffer()``."""
-    value = self.eval_expr(node.value)
+    value = self.evaluator.eval_operand(node.value)
     for target in node.targets:
         _assign(self, target, value, node)
 
@@ -305,8 +304,8 @@ def check_block_bindings(self: Parser, block: BlockFrame) -> None:
             continue  # not provable either way: nothing to report
         if bound.min_value < lo.value or bound.max_value > lo.value + ext.value - 1:
             shown = getattr(binding, "name_hint", None) or binding
-            self.report(where[1], f"binding {str(shown)!r} of {where[0]!r} exceeds its domain "
-                        f"[{lo.value}, {lo.value + ext.value})", code="bad-binding")
+            self.warn(where[1], f"binding {str(shown)!r} of {where[0]!r} exceeds its domain "
+                      f"[{lo.value}, {lo.value + ext.value})", code="bad-binding")
 
 
 def bind_assign_value(self: Parser, target: Any, value: Any) -> Any:
@@ -438,6 +437,10 @@ def visit_expr_stmt(self: Parser, node: Any) -> None:
         self.enter_concise(value)
     elif isinstance(value, PrimExpr):
         TS.evaluate(value)
+    elif isinstance(value, (bool, int)):
+        TS.evaluate(tir.const(value))
+    elif isinstance(value, tir.BufferStore):  # ``A.vstore(...)`` (TVM's visit_expr_stmt)
+        TS.buffer_store(value.buffer, value.value, list(value.indices), value.predicate)
 
 
 @register("tir", "Pass")

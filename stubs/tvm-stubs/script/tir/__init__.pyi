@@ -218,11 +218,11 @@ class Sub(PrimExpr):
     """``a - b`` (mirrors ``tvm.tir.Sub``)."""
     def __init__(self, a: ExprLike, b: ExprLike, *, span: Any | None = None) -> None: ...
 
-def TVMBackendAllocWorkspace(device_type: Any, device_id: Any, nbytes: Any, dtype_code_hint: Any, dtype_bits_hint: Any, /, *, span: Any = None) -> PrimExpr:
+def TVMBackendAllocWorkspace(device_type: Any, device_id: Any, nbytes: Any, dtype_code_hint: Any, dtype_bits_hint: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``TVMBackendAllocWorkspace(device_type, device_id, nbytes, dtype_code_hint, dtype_bits_hint)`` (mirrors ``tvm.tir.TVMBackendAllocWorkspace``): Allocate a workspace. A ``tir.TVMBackendAllocWorkspace`` call of dtype ``handle``."""
     ...
 
-def TVMBackendFreeWorkspace(device_type: Any, device_id: Any, ptr: Any, /, *, span: Any = None) -> PrimExpr:
+def TVMBackendFreeWorkspace(device_type: Any, device_id: Any, ptr: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``TVMBackendFreeWorkspace(device_type, device_id, ptr)`` (mirrors ``tvm.tir.TVMBackendFreeWorkspace``): Free a workspace. A ``tir.TVMBackendFreeWorkspace`` call of dtype ``int32``."""
     ...
 
@@ -234,21 +234,21 @@ def While(condition: Any) -> Frame:
     """A while loop (``T.While``; ``while`` in TVMScript)."""
     ...
 
-def abs(x: Any, span: Any = None) -> PrimExpr:
+def abs(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``|x|`` (mirrors ``tvm.tir.abs``): ``Select(x >= 0, x, -x)`` for signed ints, the value itself
     for unsigned, a ``tir.fabs`` call for floats; constants fold.
     """
     ...
 
-def acos(x: Any, span: Any = None) -> PrimExpr:
+def acos(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``acos(x)`` elementwise (mirrors ``tvm.tir.acos``): a ``tir.acos`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def acosh(x: Any, span: Any = None) -> PrimExpr:
+def acosh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``acosh(x)`` elementwise (mirrors ``tvm.tir.acosh``): a ``tir.acosh`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def address_of(obj: Buffer | BufferLoad, span: Any = None) -> PrimExpr:
+def address_of(obj: Buffer | BufferLoad, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Address of a buffer element (mirrors ``tvm.tir.address_of``): a ``handle`` call of
     ``tir.address_of`` on the ``BufferLoad`` (a ``Buffer`` means its element ``[0, ..., 0]``).
 
@@ -273,19 +273,19 @@ def allocate_const(data: Any, dtype: Any, extents: Any, annotations: dict[str, A
     """A constant array over the rest of the scope (``T.allocate_const``)."""
     ...
 
-def anylist_getitem(list_handle: Any, index: Any, /, *, span: Any = None) -> PrimExpr:
+def anylist_getitem(list_handle: Any, index: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``anylist_getitem(list_handle, index)`` (mirrors ``tvm.tir.anylist_getitem``): Item ``index`` of an AnyList. A ``tir.anylist_getitem`` call of dtype ``handle``."""
     ...
 
-def anylist_resetitem(list_handle: Any, index: Any, /, *, span: Any = None) -> PrimExpr:
+def anylist_resetitem(list_handle: Any, index: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``anylist_resetitem(list_handle, index)`` (mirrors ``tvm.tir.anylist_resetitem``): Reset item ``index`` of an AnyList. A ``tir.anylist_resetitem`` call of dtype ``int32``."""
     ...
 
-def anylist_setitem_call_cpacked(*args: Any, span: Any = None) -> PrimExpr:
+def anylist_setitem_call_cpacked(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``anylist_setitem_call_cpacked(*args)`` (mirrors ``tvm.tir.anylist_setitem_call_cpacked``): Store a C packed call's result in an AnyList. A ``tir.anylist_setitem_call_cpacked`` call of dtype ``int32``."""
     ...
 
-def anylist_setitem_call_packed(*args: Any, span: Any = None) -> PrimExpr:
+def anylist_setitem_call_packed(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``anylist_setitem_call_packed(*args)`` (mirrors ``tvm.tir.anylist_setitem_call_packed``): Store a packed call's result in an AnyList. A ``tir.anylist_setitem_call_packed`` call of dtype ``int32``."""
     ...
 
@@ -298,15 +298,15 @@ def arg(name: str, obj: Any) -> Any:
     """
     ...
 
-def asin(x: Any, span: Any = None) -> PrimExpr:
+def asin(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``asin(x)`` elementwise (mirrors ``tvm.tir.asin``): a ``tir.asin`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def asinh(x: Any, span: Any = None) -> PrimExpr:
+def asinh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``asinh(x)`` elementwise (mirrors ``tvm.tir.asinh``): a ``tir.asinh`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def assume(cond: Any = None) -> PrimExpr:
+def assume(cond: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """State ``cond`` as true for the simplifier (mirrors ``tvm.tir.assume``): a bool call.
 
     Raises:
@@ -314,15 +314,15 @@ def assume(cond: Any = None) -> PrimExpr:
     """
     ...
 
-def atan(x: Any, span: Any = None) -> PrimExpr:
+def atan(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``atan(x)`` elementwise (mirrors ``tvm.tir.atan``): a ``tir.atan`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def atan2(x1: Any, x2: Any, span: Any = None) -> PrimExpr:
+def atan2(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``atan2(x1, x2)`` (mirrors ``tvm.tir.atan2``): a ``tir.atan2`` call of ``x1``'s dtype; like TVM the operands are converted but not type-matched."""
     ...
 
-def atanh(x: Any, span: Any = None) -> PrimExpr:
+def atanh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``atanh(x)`` elementwise (mirrors ``tvm.tir.atanh``): a ``tir.atanh`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
@@ -386,19 +386,19 @@ class axis:
 bfloat16: DTypeConstructor
 """``T.bfloat16()`` declares a bfloat16 var, ``T.bfloat16(3)`` is a constant, ``T.bfloat16(e)`` casts ``e`` (mirrors TVM's ``T.bfloat16``)."""
 
-def bitwise_and(a: Any, b: Any, span: Any = None) -> PrimExpr:
+def bitwise_and(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``a & b`` on integers (a ``tir.bitwise_and`` call; ``tvm.tir.bitwise_and``)."""
     ...
 
-def bitwise_not(a: Any, span: Any = None) -> PrimExpr:
+def bitwise_not(a: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``~a`` on integers (a ``tir.bitwise_not`` call; mirrors ``tvm.tir.bitwise_not``)."""
     ...
 
-def bitwise_or(a: Any, b: Any, span: Any = None) -> PrimExpr:
+def bitwise_or(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``a | b`` on integers (a ``tir.bitwise_or`` call; mirrors ``tvm.tir.bitwise_or``)."""
     ...
 
-def bitwise_xor(a: Any, b: Any, span: Any = None) -> PrimExpr:
+def bitwise_xor(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``a ^ b`` on integers (a ``tir.bitwise_xor`` call; mirrors ``tvm.tir.bitwise_xor``)."""
     ...
 
@@ -438,23 +438,23 @@ def buffer_store(buffer: Buffer, value: Any, indices: Any, predicate: Any = None
     """
     ...
 
-def call_cpacked(*args: Any, span: Any = None) -> PrimExpr:
+def call_cpacked(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """Call a C packed function (mirrors ``tvm.tir.call_cpacked``): as :func:`call_packed`, the
     first argument the function name and the last the resource handle.
     """
     ...
 
-def call_cpacked_lowered(*args: Any, span: Any = None) -> PrimExpr:
+def call_cpacked_lowered(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """Lowered :func:`call_cpacked` (``tvm.tir.call_cpacked_lowered``)."""
     ...
 
-def call_extern(dtype: str | DTypeLike, func_name: str, *args: Any, span: Any = None) -> PrimExpr:
+def call_extern(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """Call the external C function ``func_name`` (mirrors ``tvm.tir.call_extern``): a
     ``tir.call_extern`` call (opaque effect) whose first argument is ``StringImm(func_name)``.
     """
     ...
 
-def call_intrin(dtype: str | DTypeLike, func_name: str | Any, *args: Any, span: Any = None) -> PrimExpr:
+def call_intrin(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """Call the registered op ``func_name`` (``"tir.exp"`` or an ``Op``) with result ``dtype``
     (mirrors ``tvm.tir.call_intrin``).
 
@@ -464,7 +464,7 @@ def call_intrin(dtype: str | DTypeLike, func_name: str | Any, *args: Any, span: 
     """
     ...
 
-def call_llvm_intrin(dtype: str | DTypeLike, name: str | int, *args: Any, span: Any = None) -> PrimExpr:
+def call_llvm_intrin(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """Call an LLVM intrinsic (mirrors ``tvm.tir.call_llvm_intrin``): a ``tir.call_llvm_intrin``
     call whose first argument names the intrinsic.
 
@@ -477,7 +477,7 @@ def call_llvm_intrin(dtype: str | DTypeLike, name: str | int, *args: Any, span: 
     """
     ...
 
-def call_llvm_pure_intrin(dtype: str | DTypeLike, name: str | int, *args: Any, span: Any = None) -> PrimExpr:
+def call_llvm_pure_intrin(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """Pure variant of :func:`call_llvm_intrin` (``tvm.tir.call_llvm_pure_intrin``).
 
     Raises:
@@ -485,20 +485,20 @@ def call_llvm_pure_intrin(dtype: str | DTypeLike, name: str | int, *args: Any, s
     """
     ...
 
-def call_packed(*args: Any, span: Any = None) -> PrimExpr:
+def call_packed(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """Call a packed function by name (mirrors ``tvm.tir.call_packed``): an int32
     ``tir.tvm_call_packed`` call; ``Buffer`` arguments are passed as ``tvm_stack_make_array``
     DLTensor descriptions.
     """
     ...
 
-def call_packed_lowered(*args: Any, span: Any = None) -> PrimExpr:
+def call_packed_lowered(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """Lowered :func:`call_packed` (``tvm.tir.call_packed_lowered``): a
     ``tir.tvm_call_packed_lowered`` call.
     """
     ...
 
-def call_pure_extern(dtype: str | DTypeLike, func_name: str, *args: Any, span: Any = None) -> PrimExpr:
+def call_pure_extern(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """Call a side-effect-free external function (mirrors ``tvm.tir.call_pure_extern``): like
     :func:`call_extern` but a pure ``tir.call_pure_extern`` call.
     """
@@ -518,15 +518,15 @@ def cast(value: Any, dtype: Any) -> PrimExpr:
     """``T.cast(value, dtype)`` (TVM's ``tvm.tir.Cast`` helper, folding constants)."""
     ...
 
-def ceil(x: Any, span: Any = None) -> PrimExpr:
+def ceil(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ceil(x)`` (mirrors ``tvm.tir.ceil``): integers are returned unchanged, a float constant folds, anything else is a ``tir.ceil`` call of ``x``'s dtype."""
     ...
 
-def ceildiv(a: Any, b: Any) -> PrimExpr:
+def ceildiv(a: Any, b: Any, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ceil(a / b)`` for integers as ``floordiv(a + b - 1, b)`` (TVM's ``T.ceildiv``)."""
     ...
 
-def clz(x: Any, span: Any = None) -> PrimExpr:
+def clz(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Count leading zero bits (mirrors ``tvm.tir.clz``): an int32 ``tir.clz`` call whatever the
     integer width of ``x``.
     """
@@ -542,19 +542,19 @@ def comm_reducer(combiner: Callable[..., Any], identity: Any, name: str = 'reduc
     """
     ...
 
-def copysign(x1: Any, x2: Any, span: Any = None) -> PrimExpr:
+def copysign(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``copysign(x1, x2)`` (mirrors ``tvm.tir.copysign``): a ``tir.copysign`` call of ``x1``'s dtype; like TVM the operands are converted but not type-matched."""
     ...
 
-def cos(x: Any, span: Any = None) -> PrimExpr:
+def cos(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``cos(x)`` elementwise (mirrors ``tvm.tir.cos``): a ``tir.cos`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def cosh(x: Any, span: Any = None) -> PrimExpr:
+def cosh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``cosh(x)`` elementwise (mirrors ``tvm.tir.cosh``): a ``tir.cosh`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def create_barriers(barrier_count: Any, /, *, span: Any = None) -> PrimExpr:
+def create_barriers(barrier_count: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``create_barriers(barrier_count)`` (mirrors ``tvm.tir.create_barriers``): Create mbarriers. A ``tir.create_barriers`` call of dtype ``handle``."""
     ...
 
@@ -564,11 +564,11 @@ def decl_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: A
     """
     ...
 
-def dp4a(vec1: Any, vec2: Any, acc: Any = 0) -> PrimExpr:
+def dp4a(*args: Any, dtype: DTypeLike | None = None) -> PrimExpr:
     """Dot product of two int8x4 vectors plus ``acc`` (mirrors ``tvm.tir.dp4a``): int32."""
     ...
 
-def end_profile_intrinsic(id: Any, /, *, span: Any = None) -> PrimExpr:
+def end_profile_intrinsic(id: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``end_profile_intrinsic(id)`` (mirrors ``tvm.tir.end_profile_intrinsic``): End profiling ``id``. A ``tir.end_profile_intrinsic`` call of dtype ``handle``."""
     ...
 
@@ -576,7 +576,7 @@ def env_thread(thread_tag: str, dtype: str = 'int32') -> IterVar:
     """A thread IterVar for ``T.launch_thread`` (``T.env_thread``)."""
     ...
 
-def erf(x: Any, span: Any = None) -> PrimExpr:
+def erf(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``erf(x)`` elementwise (mirrors ``tvm.tir.erf``): a ``tir.erf`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
@@ -584,19 +584,19 @@ def evaluate(value: Any) -> None:
     """Evaluate an expression for its effect (``T.evaluate``)."""
     ...
 
-def exp(x: Any, span: Any = None) -> PrimExpr:
+def exp(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``exp(x)`` elementwise (mirrors ``tvm.tir.exp``): a ``tir.exp`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def exp10(x: Any, span: Any = None) -> PrimExpr:
+def exp10(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``exp10(x)`` elementwise (mirrors ``tvm.tir.exp10``): a ``tir.exp10`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def exp2(x: Any, span: Any = None) -> PrimExpr:
+def exp2(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``exp2(x)`` elementwise (mirrors ``tvm.tir.exp2``): a ``tir.exp2`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def fabs(x: Any) -> PrimExpr:
+def fabs(x: Any, *, dtype: str | None = None) -> PrimExpr:
     """``T.fabs``: absolute value (TVM's alias of ``T.abs``)."""
     ...
 
@@ -660,19 +660,19 @@ float8_e4m3fn: DTypeConstructor
 float8_e5m2: DTypeConstructor
 """``T.float8_e5m2()`` declares a float8_e5m2 var, ``T.float8_e5m2(3)`` is a constant, ``T.float8_e5m2(e)`` casts ``e`` (mirrors TVM's ``T.float8_e5m2``)."""
 
-def floor(x: Any, span: Any = None) -> PrimExpr:
+def floor(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``floor(x)`` (mirrors ``tvm.tir.floor``): integers are returned unchanged, a float constant folds, anything else is a ``tir.floor`` call of ``x``'s dtype."""
     ...
 
-def floordiv(a: Any, b: Any, span: Any = None) -> PrimExpr:
+def floordiv(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Division rounding toward minus infinity (mirrors ``tvm.tir.floordiv``)."""
     ...
 
-def floormod(a: Any, b: Any, span: Any = None) -> PrimExpr:
+def floormod(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Remainder with the sign of ``b`` (mirrors ``tvm.tir.floormod``)."""
     ...
 
-def fmod(x1: Any, x2: Any, span: Any = None) -> PrimExpr:
+def fmod(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``fmod(x1, x2)`` (mirrors ``tvm.tir.fmod``): a ``tir.fmod`` call of ``x1``'s dtype; like TVM the operands are converted but not type-matched."""
     ...
 
@@ -688,7 +688,7 @@ def func_ret(ret_type: Any) -> Any:
     """Set the PrimFunc's return type (``T.func_ret``)."""
     ...
 
-def get_active_lane_mask(dtype: str | DTypeLike, *args: Any, span: Any = None) -> PrimExpr:
+def get_active_lane_mask(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """``get_active_lane_mask(dtype, *args)`` (mirrors ``tvm.tir.get_active_lane_mask``): Lane mask for ``base < limit``. A ``tir.get_active_lane_mask`` call of ``dtype``."""
     ...
 
@@ -716,11 +716,11 @@ def grid(*extents: ExprLike) -> ForFrame[tuple[Var, ...]]: ...
 handle: HandleConstructor
 """A ``handle`` var; with ``dtype`` a typed pointer into ``storage_scope`` (``T.handle``)."""
 
-def hypot(x1: Any, x2: Any, span: Any = None) -> PrimExpr:
+def hypot(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``hypot(x1, x2)`` (mirrors ``tvm.tir.hypot``): a ``tir.hypot`` call of ``x1``'s dtype; like TVM the operands are converted but not type-matched."""
     ...
 
-def if_then_else(cond: Any, t: Any, f: Any, span: Any = None) -> PrimExpr:
+def if_then_else(cond: Any, t: Any, f: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``cond ? t : f`` evaluating only the taken branch (mirrors ``tvm.tir.if_then_else``).
 
     The branches are type-matched as in arithmetic; a constant ``cond`` folds to the taken branch;
@@ -731,7 +731,7 @@ def if_then_else(cond: Any, t: Any, f: Any, span: Any = None) -> PrimExpr:
     """
     ...
 
-def ignore_loop_partition(predicate: Any, /, *, span: Any = None) -> PrimExpr:
+def ignore_loop_partition(predicate: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ignore_loop_partition(predicate)`` (mirrors ``tvm.tir.ignore_loop_partition``): Keep loop partitioning from splitting on ``predicate``. A ``tir.ignore_loop_partition`` call of dtype ``bool``."""
     ...
 
@@ -829,7 +829,7 @@ int8x64: DTypeConstructor
 int8x8: DTypeConstructor
 """``T.int8x8()`` declares a int8x8 var, ``T.int8x8(3)`` is a constant, ``T.int8x8(e)`` casts ``e`` (mirrors TVM's ``T.int8x8``)."""
 
-def isfinite(x: Any, span: Any = None) -> PrimExpr:
+def isfinite(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Whether ``x`` is finite (mirrors ``tvm.tir.isfinite``): ``!isinf(x) && !isnan(x)``; always
     true for integers.
 
@@ -838,7 +838,7 @@ def isfinite(x: Any, span: Any = None) -> PrimExpr:
     """
     ...
 
-def isinf(x: Any, span: Any = None) -> PrimExpr:
+def isinf(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Whether ``x`` is ±infinity (mirrors ``tvm.tir.isinf``): ``False`` for integers, else
     ``abs(x) == inf && !isnan(x)`` (folds for constants).
 
@@ -847,7 +847,7 @@ def isinf(x: Any, span: Any = None) -> PrimExpr:
     """
     ...
 
-def isnan(x: Any, span: Any = None) -> PrimExpr:
+def isnan(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Whether ``x`` is NaN (mirrors ``tvm.tir.isnan``): ``False`` for integers, folded for a float
     constant, else a bool ``tir.isnan`` call (float16 operands are cast to float32 first).
 
@@ -856,7 +856,7 @@ def isnan(x: Any, span: Any = None) -> PrimExpr:
     """
     ...
 
-def isnullptr(x: Any, span: Any = None) -> PrimExpr:
+def isnullptr(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Whether handle ``x`` is null (mirrors ``tvm.tir.isnullptr``): a bool call."""
     ...
 
@@ -867,7 +867,7 @@ def launch_thread(thread: Any, extent: Any) -> VarFrame:
     """
     ...
 
-def ldexp(x1: Any, x2: Any, span: Any = None) -> PrimExpr:
+def ldexp(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ldexp(x1, x2)`` (mirrors ``tvm.tir.ldexp``): a ``tir.ldexp`` call of ``x1``'s dtype; like TVM the operands are converted but not type-matched."""
     ...
 
@@ -879,33 +879,33 @@ def let(v: Var, value: ExprLike, body: None = None) -> VarFrame:
 @overload
 def let(v: Var, value: ExprLike, body: ExprLike) -> PrimExpr: ...
 
-def likely(cond: Any, span: Any = None) -> PrimExpr:
+def likely(cond: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Mark ``cond`` as likely true (mirrors ``tvm.tir.likely``): constants are returned as they
     are, else a ``tir.likely`` call of ``cond``'s dtype.
     """
     ...
 
-def log(x: Any, span: Any = None) -> PrimExpr:
+def log(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``log(x)`` elementwise (mirrors ``tvm.tir.log``): a ``tir.log`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def log10(x: Any, span: Any = None) -> PrimExpr:
+def log10(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``log10(x)`` elementwise (mirrors ``tvm.tir.log10``): a ``tir.log10`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def log1p(x: Any, span: Any = None) -> PrimExpr:
+def log1p(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``log1p(x)`` elementwise (mirrors ``tvm.tir.log1p``): a ``tir.log1p`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def log2(x: Any, span: Any = None) -> PrimExpr:
+def log2(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``log2(x)`` elementwise (mirrors ``tvm.tir.log2``): a ``tir.log2`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def lookup_param(param_name: Any, /, *, span: Any = None) -> PrimExpr:
+def lookup_param(param_name: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``lookup_param(param_name)`` (mirrors ``tvm.tir.lookup_param``): The linked parameter named ``param_name``. A ``tir.lookup_param`` call of dtype ``handle``."""
     ...
 
-def make_filled_simdgroup_matrix(*args: Any, span: Any = None) -> PrimExpr:
+def make_filled_simdgroup_matrix(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``make_filled_simdgroup_matrix(*args)`` (mirrors ``tvm.tir.make_filled_simdgroup_matrix``): Fill a Metal simdgroup matrix. A ``tir.make_filled_simdgroup_matrix`` call of dtype ``handle``."""
     ...
 
@@ -952,19 +952,19 @@ def min_value(dtype: str | DTypeLike, span: Any = None) -> PrimExpr:
     """
     ...
 
-def mma_fill(dtype: str | DTypeLike, *args: Any, span: Any = None) -> PrimExpr:
+def mma_fill(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """``mma_fill(dtype, *args)`` (mirrors ``tvm.tir.mma_fill``): Zero an mma accumulator. A ``tir.mma_fill`` call of ``dtype``."""
     ...
 
-def mma_store(dtype: str | DTypeLike, *args: Any, span: Any = None) -> PrimExpr:
+def mma_store(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """``mma_store(dtype, *args)`` (mirrors ``tvm.tir.mma_store``): Store an mma accumulator. A ``tir.mma_store`` call of ``dtype``."""
     ...
 
-def nearbyint(x: Any, span: Any = None) -> PrimExpr:
+def nearbyint(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``nearbyint(x)`` (mirrors ``tvm.tir.nearbyint``): integers are returned unchanged, a float constant folds, anything else is a ``tir.nearbyint`` call of ``x``'s dtype."""
     ...
 
-def nextafter(x1: Any, x2: Any, span: Any = None) -> PrimExpr:
+def nextafter(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``nextafter(x1, x2)`` (mirrors ``tvm.tir.nextafter``): a ``tir.nextafter`` call of ``x1``'s dtype; like TVM the operands are converted but not type-matched."""
     ...
 
@@ -972,11 +972,11 @@ def parallel(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None
     """A parallel loop (``T.parallel``)."""
     ...
 
-def popcount(x: Any, span: Any = None) -> PrimExpr:
+def popcount(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``popcount(x)`` elementwise (mirrors ``tvm.tir.popcount``): a ``tir.popcount`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def pow(x: Any, y: Any, span: Any = None) -> PrimExpr:
+def pow(x: Any, y: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``x ** y`` (mirrors ``tvm.tir.pow`` / ``power``): operands matched as in arithmetic, then a
     ``tir.pow`` call.
 
@@ -1014,61 +1014,61 @@ def prim_func(*, private: builtins.bool = False, s_tir: builtins.bool = False,
 ptr: HandleConstructor
 """A typed pointer var (``T.ptr``)."""
 
-def ptx_arrive_barrier(barrier_id: Any, /, *, span: Any = None) -> PrimExpr:
+def ptx_arrive_barrier(barrier_id: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ptx_arrive_barrier(barrier_id)`` (mirrors ``tvm.tir.ptx_arrive_barrier``): mbarrier.arrive. A ``tir.ptx_arrive_barrier`` call of dtype ``handle``."""
     ...
 
-def ptx_arrive_barrier_expect_tx(barrier_id: Any, byte_count: Any, /, *, span: Any = None) -> PrimExpr:
+def ptx_arrive_barrier_expect_tx(barrier_id: Any, byte_count: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ptx_arrive_barrier_expect_tx(barrier_id, byte_count)`` (mirrors ``tvm.tir.ptx_arrive_barrier_expect_tx``): mbarrier.arrive.expect_tx. A ``tir.ptx_arrive_barrier_expect_tx`` call of dtype ``handle``."""
     ...
 
-def ptx_commit_group(*, span: Any = None) -> PrimExpr:
+def ptx_commit_group(*, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ptx_commit_group()`` (mirrors ``tvm.tir.ptx_commit_group``): cp.async.commit_group. A ``tir.ptx_commit_group`` call of dtype ``handle``."""
     ...
 
-def ptx_cp_async(dtype: str | DTypeLike, *args: Any, span: Any = None) -> PrimExpr:
+def ptx_cp_async(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """``ptx_cp_async(dtype, *args)`` (mirrors ``tvm.tir.ptx_cp_async``): PTX cp.async. A ``tir.ptx_cp_async`` call of ``dtype``."""
     ...
 
-def ptx_cp_async_barrier(barrier_id: Any, /, *, span: Any = None) -> PrimExpr:
+def ptx_cp_async_barrier(barrier_id: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ptx_cp_async_barrier(barrier_id)`` (mirrors ``tvm.tir.ptx_cp_async_barrier``): cp.async.mbarrier.arrive. A ``tir.ptx_cp_async_barrier`` call of dtype ``handle``."""
     ...
 
-def ptx_cp_async_bulk(dtype: str | DTypeLike, *args: Any, span: Any = None) -> PrimExpr:
+def ptx_cp_async_bulk(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """``ptx_cp_async_bulk(dtype, *args)`` (mirrors ``tvm.tir.ptx_cp_async_bulk``): PTX cp.async.bulk. A ``tir.ptx_cp_async_bulk`` call of ``dtype``."""
     ...
 
-def ptx_init_barrier_thread_count(barrier_id: Any, thread_count: Any, /, *, span: Any = None) -> PrimExpr:
+def ptx_init_barrier_thread_count(barrier_id: Any, thread_count: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ptx_init_barrier_thread_count(barrier_id, thread_count)`` (mirrors ``tvm.tir.ptx_init_barrier_thread_count``): mbarrier.init. A ``tir.ptx_init_barrier_thread_count`` call of dtype ``handle``."""
     ...
 
-def ptx_ldmatrix(dtype: str | DTypeLike, *args: Any, span: Any = None) -> PrimExpr:
+def ptx_ldmatrix(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """``ptx_ldmatrix(dtype, *args)`` (mirrors ``tvm.tir.ptx_ldmatrix``): PTX ldmatrix. A ``tir.ptx_ldmatrix`` call of ``dtype``."""
     ...
 
-def ptx_mma(dtype: str | DTypeLike, *args: Any, span: Any = None) -> PrimExpr:
+def ptx_mma(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """``ptx_mma(dtype, *args)`` (mirrors ``tvm.tir.ptx_mma``): PTX mma.sync. A ``tir.ptx_mma`` call of ``dtype``."""
     ...
 
-def ptx_mma_sp(dtype: str | DTypeLike, *args: Any, span: Any = None) -> PrimExpr:
+def ptx_mma_sp(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """``ptx_mma_sp(dtype, *args)`` (mirrors ``tvm.tir.ptx_mma_sp``): PTX sparse mma.sp. A ``tir.ptx_mma_sp`` call of ``dtype``."""
     ...
 
-def ptx_wait_barrier(barrier_id: Any, /, *, span: Any = None) -> PrimExpr:
+def ptx_wait_barrier(barrier_id: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ptx_wait_barrier(barrier_id)`` (mirrors ``tvm.tir.ptx_wait_barrier``): mbarrier.try_wait. A ``tir.ptx_wait_barrier`` call of dtype ``handle``."""
     ...
 
-def ptx_wait_group(num: Any, /, *, span: Any = None) -> PrimExpr:
+def ptx_wait_group(num: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``ptx_wait_group(num)`` (mirrors ``tvm.tir.ptx_wait_group``): cp.async.wait_group. A ``tir.ptx_wait_group`` call of dtype ``handle``."""
     ...
 
-def q_multiply_shift(x: Any, y: Any, q: Any, s: Any, span: Any = None) -> PrimExpr:
+def q_multiply_shift(x: Any, y: Any, q: Any, s: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Fixed-point ``round(x * y * 2^-s)`` with ``q`` fractional bits (mirrors
     ``tvm.tir.q_multiply_shift``): an int32 ``tir.q_multiply_shift`` call of 4 arguments.
     """
     ...
 
-def q_multiply_shift_per_axis(x: Any, y: Any, ls: Any, rs: Any, q: Any, is_lshift_required: Any, is_rshift_required: Any, span: Any = None) -> PrimExpr:
+def q_multiply_shift_per_axis(x: Any, y: Any, ls: Any, rs: Any, q: Any, is_lshift_required: Any, is_rshift_required: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Per-axis variant of :func:`q_multiply_shift` (``tvm.tir.q_multiply_shift_per_axis``): an
     int32 call of 7 arguments.
     """
@@ -1090,7 +1090,7 @@ def realize(buffer_slice: BufferRegion, scope: str, condition: Any = True) -> Fr
     """Realize a buffer region (``T.realize``)."""
     ...
 
-def reinterpret(dtype: str | DTypeLike, value: Any, span: Any = None) -> PrimExpr:
+def reinterpret(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """Bit-cast ``value`` to ``dtype`` (mirrors ``tvm.tir.reinterpret``): ``value`` itself when
     the dtype is already ``dtype``, else a ``tir.reinterpret`` call (constants are not folded).
 
@@ -1099,17 +1099,17 @@ def reinterpret(dtype: str | DTypeLike, value: Any, span: Any = None) -> PrimExp
     """
     ...
 
-def ret(val: Any, span: Any = None) -> NoReturn:
+def ret(val: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> NoReturn:
     """Return ``val`` from the function (mirrors ``tvm.tir.ret``): a ``tir.ret`` call of ``val``'s
     dtype (effect: control jump).
     """
     ...
 
-def round(x: Any, span: Any = None) -> PrimExpr:
+def round(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``round(x)`` (mirrors ``tvm.tir.round``): integers are returned unchanged, a float constant folds, anything else is a ``tir.round`` call of ``x``'s dtype."""
     ...
 
-def rsqrt(x: Any, span: Any = None) -> PrimExpr:
+def rsqrt(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``rsqrt(x)`` elementwise (mirrors ``tvm.tir.rsqrt``): a ``tir.rsqrt`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
@@ -1125,45 +1125,45 @@ def serial(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None =
     """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript)."""
     ...
 
-def shift_left(a: Any, b: Any, span: Any = None) -> PrimExpr:
+def shift_left(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``a << b`` (a ``tir.shift_left`` call; mirrors ``tvm.tir.shift_left``)."""
     ...
 
-def shift_right(a: Any, b: Any, span: Any = None) -> PrimExpr:
+def shift_right(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``a >> b``, arithmetic for signed types (a ``tir.shift_right`` call; mirrors
     ``tvm.tir.shift_right``).
     """
     ...
 
-def sigmoid(x: Any, span: Any = None) -> PrimExpr:
+def sigmoid(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``sigmoid(x)`` elementwise (mirrors ``tvm.tir.sigmoid``): a ``tir.sigmoid`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def simdgroup_load(*args: Any, span: Any = None) -> PrimExpr:
+def simdgroup_load(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``simdgroup_load(*args)`` (mirrors ``tvm.tir.simdgroup_load``): Load a Metal simdgroup matrix. A ``tir.simdgroup_load`` call of dtype ``handle``."""
     ...
 
-def simdgroup_multiply_accumulate(*args: Any, span: Any = None) -> PrimExpr:
+def simdgroup_multiply_accumulate(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``simdgroup_multiply_accumulate(*args)`` (mirrors ``tvm.tir.simdgroup_multiply_accumulate``): Metal simdgroup ``d = a * b + c``. A ``tir.simdgroup_multiply_accumulate`` call of dtype ``handle``."""
     ...
 
-def simdgroup_store(*args: Any, span: Any = None) -> PrimExpr:
+def simdgroup_store(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``simdgroup_store(*args)`` (mirrors ``tvm.tir.simdgroup_store``): Store a Metal simdgroup matrix. A ``tir.simdgroup_store`` call of dtype ``handle``."""
     ...
 
-def sin(x: Any, span: Any = None) -> PrimExpr:
+def sin(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``sin(x)`` elementwise (mirrors ``tvm.tir.sin``): a ``tir.sin`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def sinh(x: Any, span: Any = None) -> PrimExpr:
+def sinh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``sinh(x)`` elementwise (mirrors ``tvm.tir.sinh``): a ``tir.sinh`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def sqrt(x: Any, span: Any = None) -> PrimExpr:
+def sqrt(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``sqrt(x)`` elementwise (mirrors ``tvm.tir.sqrt``): a ``tir.sqrt`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def start_profile_intrinsic(id: Any, /, *, span: Any = None) -> PrimExpr:
+def start_profile_intrinsic(id: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``start_profile_intrinsic(id)`` (mirrors ``tvm.tir.start_profile_intrinsic``): Start profiling ``id``. A ``tir.start_profile_intrinsic`` call of dtype ``handle``."""
     ...
 
@@ -1171,11 +1171,11 @@ def sum(expr: Any, axis: Any, where: Any = None, init: Any = None, *args: Any) -
     """The ``sum`` reducer (made by ``tvm.tir.comm_reducer``): ``sum(expr, axis, where=None, init=None)`` builds a ``Reduce``; ``sum(a, b, ...)`` combines expressions."""
     ...
 
-def tan(x: Any, span: Any = None) -> PrimExpr:
+def tan(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tan(x)`` elementwise (mirrors ``tvm.tir.tan``): a ``tir.tan`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def tanh(x: Any, span: Any = None) -> PrimExpr:
+def tanh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tanh(x)`` elementwise (mirrors ``tvm.tir.tanh``): a ``tir.tanh`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
@@ -1202,47 +1202,57 @@ def trace(args: list[Any], trace_action: str = 'tvm.default_trace_action') -> Pr
     """
     ...
 
-def trunc(x: Any, span: Any = None) -> PrimExpr:
+def trunc(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``trunc(x)`` (mirrors ``tvm.tir.trunc``): integers are returned unchanged, a float constant folds, anything else is a ``tir.trunc`` call of ``x``'s dtype."""
     ...
 
-def truncdiv(a: Any, b: Any, span: Any = None) -> PrimExpr:
+def truncdiv(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Integer division rounding toward zero (mirrors ``tvm.tir.truncdiv``; a ``Div`` node)."""
     ...
 
-def truncmod(a: Any, b: Any, span: Any = None) -> PrimExpr:
+def truncmod(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Remainder with the sign of ``a`` (mirrors ``tvm.tir.truncmod``; a ``Mod`` node)."""
     ...
 
-def tvm_access_ptr(ptype: Any, data: Any, offset: Any, extent: Any, rw_mask: Any) -> PrimExpr:
+def tvm_access_ptr(ptype: Any, data: Any, offset: Any, extent: Any, rw_mask: Any, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Pointer to ``data[offset:offset+extent]`` with access mask ``rw_mask`` (1 read, 2 write)
     (mirrors ``tvm.tir.tvm_access_ptr``); a dtype string ``ptype`` becomes a
     :func:`type_annotation`. Result dtype ``handle``.
     """
     ...
 
-def tvm_bmma_sync(fragment_d: Any, index_d: Any, fragment_a: Any, index_a: Any, fragment_b: Any, index_b: Any, fragment_c: Any, index_c: Any, /, *, span: Any = None) -> PrimExpr:
+def tvm_bmma_sync(fragment_d: Any, index_d: Any, fragment_a: Any, index_a: Any, fragment_b: Any, index_b: Any, fragment_c: Any, index_c: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_bmma_sync(fragment_d, index_d, fragment_a, index_a, fragment_b, index_b, fragment_c, index_c)`` (mirrors ``tvm.tir.tvm_bmma_sync``): Binary wmma ``d = a * b + c``. A ``tir.tvm_bmma_sync`` call of dtype ``handle``."""
     ...
 
-def tvm_call_cpacked(*args: Any, span: Any = None) -> PrimExpr:
+def tvm_call_cpacked(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """Call a C packed function (mirrors ``tvm.tir.call_cpacked``): as :func:`call_packed`, the
     first argument the function name and the last the resource handle.
     """
     ...
 
-def tvm_call_packed(*args: Any, span: Any = None) -> PrimExpr:
+def tvm_call_cpacked_lowered(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
+    """Lowered :func:`call_cpacked` (``tvm.tir.call_cpacked_lowered``)."""
+    ...
+
+def tvm_call_packed(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """Call a packed function by name (mirrors ``tvm.tir.call_packed``): an int32
     ``tir.tvm_call_packed`` call; ``Buffer`` arguments are passed as ``tvm_stack_make_array``
     DLTensor descriptions.
     """
     ...
 
-def tvm_check_return(expected: Any, return_unexpected: Any, nested_call: Any, /, *, span: Any = None) -> PrimExpr:
+def tvm_call_packed_lowered(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
+    """Lowered :func:`call_packed` (``tvm.tir.call_packed_lowered``): a
+    ``tir.tvm_call_packed_lowered`` call.
+    """
+    ...
+
+def tvm_check_return(expected: Any, return_unexpected: Any, nested_call: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_check_return(expected, return_unexpected, nested_call)`` (mirrors ``tvm.tir.tvm_check_return``): Check a nested call's return value. A ``tir.tvm_check_return`` call of dtype ``int32``."""
     ...
 
-def tvm_fill_fragment(fragment: Any, m: Any, n: Any, k: Any, index: Any, value: Any, /, *, span: Any = None) -> PrimExpr:
+def tvm_fill_fragment(fragment: Any, m: Any, n: Any, k: Any, index: Any, value: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_fill_fragment(fragment, m, n, k, index, value)`` (mirrors ``tvm.tir.tvm_fill_fragment``): Fill a wmma fragment. A ``tir.tvm_fill_fragment`` call of dtype ``handle``."""
     ...
 
@@ -1250,31 +1260,31 @@ def tvm_global_barrier_kinit(*, span: Any = None) -> PrimExpr:
     """``tvm_global_barrier_kinit()`` (mirrors ``tvm.tir.tvm_global_barrier_kinit``): Init the global barrier. A ``tir.tvm_global_barrier_kinit`` call of dtype ``handle``."""
     ...
 
-def tvm_load_matrix_sync(fragment: Any, m: Any, n: Any, k: Any, index: Any, buffer_ptr: Any, stride: Any, layout: Any, /, *, span: Any = None) -> PrimExpr:
+def tvm_load_matrix_sync(fragment: Any, m: Any, n: Any, k: Any, index: Any, buffer_ptr: Any, stride: Any, layout: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_load_matrix_sync(fragment, m, n, k, index, buffer_ptr, stride, layout)`` (mirrors ``tvm.tir.tvm_load_matrix_sync``): Load a wmma fragment. A ``tir.tvm_load_matrix_sync`` call of dtype ``handle``."""
     ...
 
-def tvm_mma_sync(fragment_d: Any, index_d: Any, fragment_a: Any, index_a: Any, fragment_b: Any, index_b: Any, fragment_c: Any, index_c: Any, /, *, span: Any = None) -> PrimExpr:
+def tvm_mma_sync(fragment_d: Any, index_d: Any, fragment_a: Any, index_a: Any, fragment_b: Any, index_b: Any, fragment_c: Any, index_c: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_mma_sync(fragment_d, index_d, fragment_a, index_a, fragment_b, index_b, fragment_c, index_c)`` (mirrors ``tvm.tir.tvm_mma_sync``): wmma ``d = a * b + c``. A ``tir.tvm_mma_sync`` call of dtype ``handle``."""
     ...
 
-def tvm_stack_alloca(dtype_str: Any, num: Any, /, *, span: Any = None) -> PrimExpr:
+def tvm_stack_alloca(dtype_str: Any, num: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_stack_alloca(dtype_str, num)`` (mirrors ``tvm.tir.tvm_stack_alloca``): ``num`` stack slots of kind ``dtype_str`` (``shape``, ``arg_value``). A ``tir.tvm_stack_alloca`` call of dtype ``handle``."""
     ...
 
-def tvm_stack_make_array(data: Any, shape: Any, strides: Any, ndim: Any, arr_dtype: Any, elem_offset: Any, /, *, span: Any = None) -> PrimExpr:
+def tvm_stack_make_array(data: Any, shape: Any, strides: Any, ndim: Any, arr_dtype: Any, elem_offset: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_stack_make_array(data, shape, strides, ndim, arr_dtype, elem_offset)`` (mirrors ``tvm.tir.tvm_stack_make_array``): A DLTensor on the stack. A ``tir.tvm_stack_make_array`` call of dtype ``handle``."""
     ...
 
-def tvm_stack_make_shape(*args: Any, span: Any = None) -> PrimExpr:
+def tvm_stack_make_shape(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_stack_make_shape(*args)`` (mirrors ``tvm.tir.tvm_stack_make_shape``): A shape tuple on the stack. A ``tir.tvm_stack_make_shape`` call of dtype ``handle``."""
     ...
 
-def tvm_storage_sync(*args: Any, span: Any = None) -> PrimExpr:
+def tvm_storage_sync(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_storage_sync(*args)`` (mirrors ``tvm.tir.tvm_storage_sync``): Synchronize ``storage_scope``. A ``tir.tvm_storage_sync`` call of dtype ``handle``."""
     ...
 
-def tvm_store_matrix_sync(fragment: Any, m: Any, n: Any, k: Any, index: Any, buffer_ptr: Any, stride: Any, layout: Any, /, *, span: Any = None) -> PrimExpr:
+def tvm_store_matrix_sync(fragment: Any, m: Any, n: Any, k: Any, index: Any, buffer_ptr: Any, stride: Any, layout: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_store_matrix_sync(fragment, m, n, k, index, buffer_ptr, stride, layout)`` (mirrors ``tvm.tir.tvm_store_matrix_sync``): Store a wmma fragment. A ``tir.tvm_store_matrix_sync`` call of dtype ``handle``."""
     ...
 
@@ -1284,41 +1294,41 @@ def tvm_struct_get(arr: Any, index: Any, field: Any, dtype: str | DTypeLike) -> 
     """
     ...
 
-def tvm_struct_set(arr: Any, index: Any, field: Any, value: Any) -> PrimExpr:
+def tvm_struct_set(arr: Any, index: Any, field: Any, value: Any, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Write ``value`` to field ``field`` of ``arr[index]`` (``tvm.tir.tvm_struct_set``; int32)."""
     ...
 
-def tvm_thread_allreduce(*args: Any, span: Any = None) -> PrimExpr:
+def tvm_thread_allreduce(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_thread_allreduce(*args)`` (mirrors ``tvm.tir.tvm_thread_allreduce``): All-reduce inside a block. A ``tir.tvm_thread_allreduce`` call of dtype ``handle``."""
     ...
 
-def tvm_thread_invariant(cond: ExprLike) -> PrimExpr:
+def tvm_thread_invariant(cond: ExprLike, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Mark ``cond`` as the same on every thread (``tvm.tir.tvm_thread_invariant``)."""
     ...
 
-def tvm_throw_last_error(*, span: Any = None) -> PrimExpr:
+def tvm_throw_last_error(*, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_throw_last_error()`` (mirrors ``tvm.tir.tvm_throw_last_error``): Return the last error. A ``tir.tvm_throw_last_error`` call of dtype ``handle``."""
     ...
 
-def tvm_tuple(*args: Any, span: Any = None) -> PrimExpr:
+def tvm_tuple(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_tuple(*args)`` (mirrors ``tvm.tir.tvm_tuple``): A tuple in the value of an ``AttrStmt``. A ``tir.tvm_tuple`` call of dtype ``handle``."""
     ...
 
-def tvm_warp_activemask(*, span: Any = None) -> PrimExpr:
+def tvm_warp_activemask(*, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``tvm_warp_activemask()`` (mirrors ``tvm.tir.tvm_warp_activemask``): Active lanes of the warp. A ``tir.tvm_warp_activemask`` call of dtype ``uint32``."""
     ...
 
-def tvm_warp_shuffle(mask: Any, value: ExprLike, warp_id: Any, width: Any, warp_size: Any) -> PrimExpr:
+def tvm_warp_shuffle(mask: Any, value: ExprLike, warp_id: Any, width: Any, warp_size: Any, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Read ``value`` from lane ``warp_id`` (mirrors ``tvm.tir.tvm_warp_shuffle``); ``value``'s
     dtype.
     """
     ...
 
-def tvm_warp_shuffle_down(mask: Any, value: ExprLike, offset: Any, width: Any, warp_size: Any) -> PrimExpr:
+def tvm_warp_shuffle_down(mask: Any, value: ExprLike, offset: Any, width: Any, warp_size: Any, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Read ``value`` from lane ``self + offset`` (``tvm.tir.tvm_warp_shuffle_down``)."""
     ...
 
-def tvm_warp_shuffle_up(mask: Any, value: ExprLike, offset: Any, width: Any, warp_size: Any) -> PrimExpr:
+def tvm_warp_shuffle_up(mask: Any, value: ExprLike, offset: Any, width: Any, warp_size: Any, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Read ``value`` from lane ``self - offset`` (``tvm.tir.tvm_warp_shuffle_up``)."""
     ...
 
@@ -1401,7 +1411,7 @@ uint8x64: DTypeConstructor
 uint8x8: DTypeConstructor
 """``T.uint8x8()`` declares a uint8x8 var, ``T.uint8x8(3)`` is a constant, ``T.uint8x8(e)`` casts ``e`` (mirrors TVM's ``T.uint8x8``)."""
 
-def undef() -> PrimExpr:
+def undef(*, dtype: DTypeLike | None = None) -> PrimExpr:
     """An arbitrary initialized value (mirrors ``tvm.tir.undef``): an int32 call."""
     ...
 
@@ -1409,11 +1419,11 @@ def unroll(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None =
     """An unrolled loop (``T.unroll``)."""
     ...
 
-def vectorcombine(dtype: str | DTypeLike, vec1: Any, vec2: Any) -> PrimExpr:
+def vectorcombine(*args: Any, dtype: DTypeLike | None = None) -> PrimExpr:
     """Concatenate two vectors (mirrors ``tvm.tir.vectorcombine``): a call of ``dtype``."""
     ...
 
-def vectorhigh(dtype: str | DTypeLike, vec: Any) -> PrimExpr:
+def vectorhigh(*args: Any, dtype: DTypeLike | None = None) -> PrimExpr:
     """The high half of ``vec`` (mirrors ``tvm.tir.vectorhigh``): a call of ``dtype``."""
     ...
 
@@ -1421,7 +1431,7 @@ def vectorized(start: Any, stop: Any = None, *, annotations: dict[str, Any] | No
     """A vectorized loop (``T.vectorized``)."""
     ...
 
-def vectorlow(dtype: str | DTypeLike, vec: Any) -> PrimExpr:
+def vectorlow(*args: Any, dtype: DTypeLike | None = None) -> PrimExpr:
     """The low half of ``vec`` (mirrors ``tvm.tir.vectorlow``): a call of ``dtype``."""
     ...
 
@@ -1429,7 +1439,7 @@ def void(expr: Any = None) -> Any:
     """The void type (``T.void``): with no argument the type itself, used as a return annotation."""
     ...
 
-def vscale(*, span: Any = None) -> PrimExpr:
+def vscale(*, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``vscale()`` (mirrors ``tvm.tir.vscale``): The scalable-vector multiplier. A ``tir.vscale`` call of dtype ``int32``."""
     ...
 
