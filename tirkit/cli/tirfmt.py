@@ -10,6 +10,7 @@ print a unified diff on stdout), ``--line-length N`` (0: never wrap; default 100
 ``--dialect {tir,tirx}`` (translate units to that spelling, and the file's ``tvm.script``
 import lines with them), ``--safe`` (default: a file is written only if its new units parse to
 structurally equal IR and format to themselves) / ``--fast`` (skip that check),
+``--upgrade`` (also rewrite the legacy hybrid-script units of TVM <= 0.8 in today's syntax),
 ``--stdin-filename`` (the name of ``-`` in messages and for finding pyproject.toml),
 ``--include`` / ``--exclude`` (globs for files found under directories), ``-q``.
 ``[tool.tirfmt]`` in the nearest pyproject.toml sets ``line-length``, ``dialect``, ``include``,
@@ -63,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help=f"wrap lines longer than N (0: never; default {DEFAULT_LINE_LENGTH})")
     ap.add_argument("--dialect", choices=("tir", "tirx"), default=None,
                     help="print units in this dialect (translating imports too)")
+    ap.add_argument("--upgrade", action="store_true",
+                    help="rewrite legacy hybrid-script units (class Module: / ty.handle / "
+                    "tir.xxx, TVM <= 0.8) in today's syntax (--dialect picks tir or tirx)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--safe", dest="safe", action="store_true", default=True,
                       help="verify each result parses to the same IR and is stable (default)")
@@ -93,7 +97,7 @@ def _mode(args: argparse.Namespace, cfg: Config) -> Mode:
     length = args.line_length if args.line_length is not None else cfg.line_length
     if length is None:
         length = DEFAULT_LINE_LENGTH
-    return Mode(length or None, args.dialect or cfg.dialect, args.safe)
+    return Mode(length or None, args.dialect or cfg.dialect, args.safe, args.upgrade)
 
 
 def _diff(old: str, new: str, name: str) -> str:

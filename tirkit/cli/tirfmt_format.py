@@ -24,11 +24,13 @@ __all__ = ["Mode", "FormatResult", "format_source"]
 @dataclass(frozen=True)
 class Mode:
     """Options of one formatting run: ``line_length`` (``None``/0: never wrap), ``dialect``
-    (``None``: keep each unit's), ``safe`` (verify before writing)."""
+    (``None``: keep each unit's), ``safe`` (verify before writing), ``upgrade`` (rewrite the
+    legacy units of seed 000 in today's syntax, :mod:`.tirfmt_upgrade`)."""
 
     line_length: int | None = 100
     dialect: str | None = None
     safe: bool = True
+    upgrade: bool = False  # also rewrite legacy hybrid-script units (tirfmt --upgrade)
 
 
 @dataclass
@@ -146,9 +148,14 @@ def _syntax_errors(path: str, text: str, units: list[ParsedUnit]) -> list[str]:
 
 
 def _format_once(text: str, path: str, mode: Mode) -> FormatResult:
+    source, upgrade_notes = text, []
+    if mode.upgrade:
+        from .tirfmt_upgrade import upgrade_legacy  # pylint: disable=import-outside-toplevel
+
+        text, upgrade_notes = upgrade_legacy(text, path, mode.dialect)
     host = HostFile.parse(text, path)
     units = parse_file(text, path)
-    result = FormatResult(text, text, _syntax_errors(path, text, units))
+    result = FormatResult(source, text, _syntax_errors(path, text, units), upgrade_notes)
     if result.errors:
         return result
     by_span = {u.span: u for u in units if u.kind != "file"}
@@ -192,13 +199,17 @@ def format_source(text: str, path: str = "<string>", mode: Mode = Mode()) -> For
     return result
 
 
+def _start(unit: ParsedUnit) -> int:
+    return unit.span.start_offset if unit.span is not None else -1
+
+
 def verify(old: str, new: str, path: str, mode: Mode) -> str | None:
     """Why ``new`` is not a faithful, stable formatting of ``old`` (``None`` when it is): same
     units, each with structurally equal IR, and formatting ``new`` changes nothing."""
     from tirkit.ir import first_mismatch, structural_equal  # pylint: disable=import-outside-toplevel
 
-    before = [u for u in parse_file(old, path) if u.kind != "file"]
-    after = [u for u in parse_file(new, path) if u.kind != "file"]
+    before = sorted((u for u in parse_file(old, path) if u.kind != "file"), key=_start)
+    after = sorted((u for u in parse_file(new, path) if u.kind != "file"), key=_start)
     if [u.name for u in before] != [u.name for u in after]:
         return "does not have the same TVMScript units"
     for a, b in zip(before, after):
@@ -209,7 +220,8 @@ def verify(old: str, new: str, path: str, mode: Mode) -> str | None:
             return f"does not parse (unit {b.name!r}: {msg})"
         if not structural_equal(a.ir, b.ir):
             return f"parses to a different IR (unit {a.name!r}: {first_mismatch(a.ir, b.ir)})"
-    again = _format_once(new, path, Mode(mode.line_length, mode.dialect, safe=False))
+    again = _format_once(new, path, Mode(mode.line_length, mode.dialect, safe=False,
+                                         upgrade=mode.upgrade))
     if again.errors or again.text != new:
         return "is not stable (formatting it again changes it)"
     return None

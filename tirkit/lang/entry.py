@@ -17,6 +17,7 @@ from tirkit.ir.span import LineIndex
 from . import ir as _I
 from . import tir as _T
 from .parser import ir_handlers, tir_handlers  # noqa: F401  (register handlers)
+from .parser import legacy_handlers  # noqa: F401  (the legacy dialect's table)
 from .parser import evaluator_ops  # noqa: F401  (register operator handlers)
 from .parser.core import Parser
 from .parser.evaluator import EvalError, Evaluator, NotStatic
@@ -201,6 +202,28 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
         ir, diags = parse_unit_text(unit.text, env, static=True, line_index=line_index,
                                     base_offset=unit.start, dialect=unit.dialect, syntax=syntax)
         out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span,
+                              tuple(syntax) if syntax and syntax[0] is not None else None))
+    if not host.units or "ty." in source:
+        out.extend(parse_legacy_units(source, line_index))
+    return out
+
+
+def parse_legacy_units(source: str, line_index: LineIndex) -> list[ParsedUnit]:
+    """The units of the legacy hybrid dialect of seed 000 in a file (no decorator: ``class
+    Module:`` / ``def f(A: ty.handle)``), each parsed with the ``legacy`` dispatch table; see
+    :mod:`tirkit.lang.legacy`."""
+    from .legacy import find_legacy_units, legacy_env  # pylint: disable=import-outside-toplevel
+
+    out = []
+    found = find_legacy_units(source)
+    base_env = module_constants(source, {}) if found else {}
+    for unit in found:
+        syntax: list = []
+        ir, diags = parse_unit_text(source[unit.start:unit.end], {**base_env, **legacy_env()},
+                                    static=True, line_index=line_index, base_offset=unit.start,
+                                    dialect="legacy", syntax=syntax)
+        out.append(ParsedUnit(unit.name, unit.kind, ir, diags,
+                              line_index.span(unit.start, unit.end),
                               tuple(syntax) if syntax and syntax[0] is not None else None))
     return out
 

@@ -205,15 +205,25 @@ def _printable(values: list[Any]) -> bool:
 @register(S.AttrStmt)
 def _attr(p: Printer, s: S.AttrStmt) -> Any:
     is_concise = p.allow_concise()
-    rhs = None
+    rhs, body = None, s.body
+    if s.attr_key == "realize_scope" and isinstance(body, S.BufferRealize) \
+            and body.buffer is s.node:  # T.realize(region, scope): both nodes, as TVM prints
+        rhs, body = _realize_call(p, body, p.expr(s.value).doc), body.body
     if s.attr_key in ("thread_extent", "virtual_thread") and isinstance(s.node, IterVar):
         rhs = _launch_thread(p, s)
     if rhs is None:
         rhs = call(p, p.T("attr"), [p.expr(s.node).doc, str_lit(s.attr_key),
                                     p.expr(s.value).doc]).doc
     with p.frame(s) as f:
-        p.body(s.body, f)
+        p.body(body, f)
     return concise(None, rhs, f, is_concise)
+
+
+def _realize_call(p: Printer, s: S.BufferRealize, scope: Doc) -> Doc:
+    args = [p.expr(S.BufferRegion(s.buffer, s.bounds)).doc, scope]
+    if not _is_one(s.condition):
+        args.append(p.expr(s.condition).doc)
+    return call(p, p.T("realize"), args).doc
 
 
 def _launch_thread(p: Printer, s: S.AttrStmt) -> Doc:

@@ -91,7 +91,10 @@ class Parser:
         """Parse a unit (a FunctionDef or ClassDef node, or a Module holding one); returns the IR
         or ``None`` when errors prevented building it. Diagnostics are in ``self.diagnostics``."""
         node = tree.body[0] if type(tree).__name__ == "Module" else tree
-        token = "ir" if type(node).__name__ == "ClassDef" else self.function_token(node)
+        if type(node).__name__ == "ClassDef":
+            token = "legacy_ir" if self.dialect == "legacy" else "ir"
+        else:
+            token = self.function_token(node)
         self.check_well_formed = self.unit_check_well_formed = not skips_well_formed(node)
         with self.builder, self.with_token(token):
             self.visit(node)
@@ -104,7 +107,10 @@ class Parser:
 
     def function_token(self, node: Any) -> str:
         """The dialect of a ``def``: the ``tirkit_dialect`` its decorator declares
-        (``@R.function`` → ``"relax"``), else ``"tir"``."""
+        (``@R.function`` → ``"relax"``), ``"legacy"`` in a legacy hybrid-script unit, else
+        ``"tir"``."""
+        if self.dialect == "legacy":
+            return "legacy"
         for deco in getattr(node, "decorator_list", ()):
             target = deco.func if type(deco).__name__ == "Call" else deco
             try:
@@ -239,6 +245,7 @@ class Parser:
             fill_missing_spans(item, self.span_of(name_node))
 
 
+#: (legacy dialect?, class?) -> the dispatch token a unit starts with
 _STATEMENT_NAMES = {
     "Import": "import statements", "ImportFrom": "import statements",
     "FunctionDef": "nested function definitions", "ClassDef": "class definitions",
