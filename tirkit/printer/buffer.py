@@ -178,7 +178,10 @@ def buffer_indices(p: Printer, indices: Any, slices: bool) -> list[Doc]:
 
 
 def subscript(p: Printer, buf: Doc, items: list[Doc]) -> Doc:
-    """``A[i, j]`` (``buf`` is the buffer's doc, printed before the indices as TVM does)."""
+    """``A[i, j]`` (``buf`` is the buffer's doc, printed before the indices as TVM does); a
+    rank-0 access is ``A[()]``, as TVM writes it."""
+    if not items:
+        return concat(buf, "[()]")
     return concat(buf, bracket("[", items, "]", p.cfg.indent_spaces))
 
 

@@ -29,12 +29,17 @@ def extern_calls(A: T.Buffer((16,), "float32")):
 
 # lowered-code builtins with a dtype keyword
 @T.prim_func
-def lowered_builtins(A: T.Buffer((4,), "int64")):
+def lowered_builtins(A: T.Buffer((4,), "int64"), h: T.handle):
     T.evaluate(T.start_profile_intrinsic(3, dtype="handle"))
-    shape: T.handle = T.tvm_stack_make_shape(4, 4, dtype="handle")
-    T.evaluate(T.tvm_stack_alloca("shape", 2, dtype="handle"))
+    A[0] = T.Cast("int64", T.isnullptr(h, dtype="bool"))
+    A[1] = T.Cast("int64", T.undef(dtype="int32") * 0)
     T.evaluate(T.end_profile_intrinsic(3, dtype="handle"))
-    T.evaluate(T.ret(T.isnullptr(shape, dtype="bool"), dtype="bool"))
+
+
+# T.ret with its dtype keyword
+@T.prim_func
+def ret_dtype(n: T.int64) -> T.int64:
+    T.evaluate(T.ret(n * T.int64(2), dtype="int64"))
 
 
 # vector loads and stores with a lane mask
@@ -89,3 +94,14 @@ def unchecked(A: T.Buffer((8,), "float32")):
         with T.block("B"):
             vi = T.axis.spatial(8, i)
             A[vi] = T.Cast("float32", i)
+
+
+# rank-0 buffers are indexed with an empty tuple, as TVM prints them
+@T.prim_func
+def rank0_sum(A: T.Buffer((16,), "float32"), S: T.Buffer((), "float32")):
+    for i in range(16):
+        with T.block("S"):
+            vi = T.axis.reduce(16, i)
+            with T.init():
+                S[()] = T.float32(0)
+            S[()] = S[()] + A[vi]

@@ -15,7 +15,7 @@ from typing import Any
 from tirkit.arith import Analyzer
 from tirkit.ir.expr import FloatImm, IntImm, PrimExpr, Range
 from tirkit.tir import stmt as S
-from tirkit.tir.expr import Call, IterVar, Not, Var
+from tirkit.tir.expr import NE, Call, IterVar, Not, Var
 from tirkit.tir.stmt_functor import StmtExprMutator, ir_transform
 
 from ..transform import register_pass, prim_func_pass
@@ -77,11 +77,12 @@ class StmtSimplifier(StmtExprMutator):
         if isinstance(cond, IntImm):
             taken = op.then_case if cond.value else op.else_case
             return self.visit_stmt(taken) if taken is not None else _nop(op)
-        with self.analyzer.constraint_scope(cond):
+        fact = cond if cond.dtype.is_bool() else NE(cond, IntImm(cond.dtype, 0))  # `if i:`
+        with self.analyzer.constraint_scope(fact):
             then_case = self.visit_stmt(op.then_case)
         else_case = op.else_case
         if else_case is not None:
-            with self.analyzer.constraint_scope(Not(cond)):
+            with self.analyzer.constraint_scope(Not(fact)):
                 else_case = self.visit_stmt(else_case)
         if cond is op.condition and then_case is op.then_case and else_case is op.else_case:
             return op

@@ -1,0 +1,12 @@
+# from tvm.script import tirx as T
+
+@T.prim_func(s_tir=True)
+def simple_split(A: T.Buffer((16,), "float32")):
+    # with T.sblock("root"):
+    for i_0, i_1 in T.grid(7, 10):
+        with T.sblock("block"):
+            vi = T.axis.spatial(16, i_0 * 10 + i_1)
+            T.where(i_0 * 10 + i_1 < 16)
+            T.reads()
+            T.writes(A[vi])
+            A[vi] = T.Cast("float32", vi + 100)

@@ -1,0 +1,11 @@
+# from tvm.script import tirx as T
+
+@T.prim_func(s_tir=True)
+def cond_expr(A: T.Buffer((32,), "float32"), B: T.Buffer((32,), "float32")):
+    # with T.sblock("root"):
+    for i in range(32):
+        with T.sblock("B"):
+            vi = T.axis.spatial(32, i)
+            T.reads(A[vi])
+            T.writes(B[vi])
+            B[vi] = T.if_then_else(vi < 16, A[vi], T.float32(0.0))
