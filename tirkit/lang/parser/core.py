@@ -245,7 +245,6 @@ class Parser:
             fill_missing_spans(item, self.span_of(name_node))
 
 
-#: (legacy dialect?, class?) -> the dispatch token a unit starts with
 _STATEMENT_NAMES = {
     "Import": "import statements", "ImportFrom": "import statements",
     "FunctionDef": "nested function definitions", "ClassDef": "class definitions",
