@@ -2,7 +2,10 @@
 padding 1 (a padding stage with T.if_then_else, then the reduction over channels and the 3x3
 window), output channels in parallel.
 """
-from tvm.script import tir as T
+try:
+    from tvm.script import tir as T
+except ImportError:  # no TVM: tirkit's front end parses the kernel (python examples/x.py)
+    from tirkit.lang import tir as T
 
 
 @T.prim_func
@@ -34,3 +37,8 @@ def conv2d_nchw(data: T.Buffer((1, 64, 56, 56), "float32"),
                     out[vn, vf, vy, vx] = (out[vn, vf, vy, vx]
                                            + pad[vn, vrc, vy + vry, vx + vrx]
                                            * kernel[vf, vrc, vry, vrx])
+
+
+if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.main(conv2d_nchw, __file__))

@@ -2,7 +2,10 @@
 int32 before it is accumulated; rows in parallel, the inner 16 columns vectorized, the init block
 decomposed out of the reduction.
 """
-from tvm.script import tir as T
+try:
+    from tvm.script import tir as T
+except ImportError:  # no TVM: tirkit's front end parses the kernel (python examples/x.py)
+    from tirkit.lang import tir as T
 
 
 @T.prim_func
@@ -27,3 +30,8 @@ def int8_matmul(A: T.Buffer((512, 512), "int8"), B: T.Buffer((512, 512), "int8")
                     T.reads(C[vi, vj], A[vi, vk], B[vk, vj])
                     T.writes(C[vi, vj])
                     C[vi, vj] = C[vi, vj] + T.Cast("int32", A[vi, vk]) * T.Cast("int32", B[vk, vj])
+
+
+if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.main(int8_matmul, __file__))

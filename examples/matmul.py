@@ -3,7 +3,10 @@
 `make demo` parses this file without running it and checks it against the kernel built
 through the Python API (examples/api_kernels.py).
 """
-from tvm.script import tir as T
+try:
+    from tvm.script import tir as T
+except ImportError:  # no TVM: tirkit's front end parses the kernel (python examples/x.py)
+    from tirkit.lang import tir as T
 
 
 @T.prim_func
@@ -17,3 +20,8 @@ def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32"),
             with T.init():
                 C[vi, vj] = T.float32(0)
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+
+if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.main(main, __file__))

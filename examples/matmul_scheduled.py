@@ -3,7 +3,10 @@ i split [None, 8, 4], j split [None, 64], k split [None, 256], loops ordered i0 
 i0 parallel, j1 vectorized, i2 unrolled, and the init block decomposed to before k0
 (``decompose_reduction``).
 """
-from tvm.script import tir as T
+try:
+    from tvm.script import tir as T
+except ImportError:  # no TVM: tirkit's front end parses the kernel (python examples/x.py)
+    from tirkit.lang import tir as T
 
 
 @T.prim_func
@@ -30,3 +33,8 @@ def matmul_scheduled(A: T.Buffer((1024, 1024), "float32"), B: T.Buffer((1024, 10
                             T.reads(C[vi, vj], A[vi, vk], B[vk, vj])
                             T.writes(C[vi, vj])
                             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+
+if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.main(matmul_scheduled, __file__))

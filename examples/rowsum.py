@@ -1,5 +1,8 @@
 """Row sum of a 4096x4096 float32 matrix: a reduction block with T.init, rows in parallel."""
-from tvm.script import tir as T
+try:
+    from tvm.script import tir as T
+except ImportError:  # no TVM: tirkit's front end parses the kernel (python examples/x.py)
+    from tirkit.lang import tir as T
 
 
 @T.prim_func
@@ -14,3 +17,8 @@ def rowsum(A: T.Buffer((4096, 4096), "float32"), B: T.Buffer((4096,), "float32")
                 with T.init():
                     B[vi] = T.float32(0)
                 B[vi] = B[vi] + A[vi, vk]
+
+
+if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.main(rowsum, __file__))

@@ -1,7 +1,10 @@
 """Row softmax of a 4096x1024 float32 matrix: a row-max block, an exp-sum block and a divide
 block, each a reduction or elementwise stage over rows run in parallel.
 """
-from tvm.script import tir as T
+try:
+    from tvm.script import tir as T
+except ImportError:  # no TVM: tirkit's front end parses the kernel (python examples/x.py)
+    from tirkit.lang import tir as T
 
 
 @T.prim_func
@@ -34,3 +37,8 @@ def softmax(A: T.Buffer((4096, 1024), "float32"), B: T.Buffer((4096, 1024), "flo
                 T.reads(A[vi, vj], maxelem[vi], expsum[vi])
                 T.writes(B[vi, vj])
                 B[vi, vj] = T.exp(A[vi, vj] - maxelem[vi]) / expsum[vi]
+
+
+if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.main(softmax, __file__))

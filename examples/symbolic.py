@@ -1,7 +1,10 @@
 """A kernel with a symbolic dimension: y = alpha * x + y (BLAS's axpy) over n float32 elements,
 ``n = T.int32()`` bound from the arrays at call time, ``alpha`` a scalar argument.
 """
-from tvm.script import tir as T
+try:
+    from tvm.script import tir as T
+except ImportError:  # no TVM: tirkit's front end parses the kernel (python examples/x.py)
+    from tirkit.lang import tir as T
 
 
 @T.prim_func
@@ -16,3 +19,8 @@ def axpy(alpha: T.float32, x: T.handle, y: T.handle):
             T.reads(X[vi], Y[vi])
             T.writes(Y[vi])
             Y[vi] = alpha * X[vi] + Y[vi]
+
+
+if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.main(axpy, __file__))

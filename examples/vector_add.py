@@ -4,7 +4,10 @@
 Compile with ``tirc examples/vector_add.py -o vector_add.ll``; run with
 ``tirc run examples/vector_add.py --entry vector_add``.
 """
-from tvm.script import tir as T
+try:
+    from tvm.script import tir as T
+except ImportError:  # no TVM: tirkit's front end parses the kernel (python examples/x.py)
+    from tirkit.lang import tir as T
 
 
 @T.prim_func
@@ -19,3 +22,8 @@ def vector_add(A: T.Buffer((4194304,), "float32"), B: T.Buffer((4194304,), "floa
                     T.reads(A[vi], B[vi])
                     T.writes(C[vi])
                     C[vi] = A[vi] + B[vi]
+
+
+if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.main(vector_add, __file__))

@@ -120,18 +120,24 @@ def test_cross_object_files(tmp_path, capsys, triple, machine):
     assert int.from_bytes(data[18:20], "little") == machine
 
 
-def test_obj_default_output_next_to_input(tmp_path, capsys):
+def test_obj_default_output_in_working_directory(tmp_path, capsys, monkeypatch):
+    """Like ``cc -c src/k.c``: ``tirc src/k.py --emit obj`` writes ``./k.o``, not ``src/k.o``."""
     needs_codegen()
-    src = tmp_path / "k.py"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "work").mkdir()
+    src = tmp_path / "src" / "k.py"
     src.write_text((EXAMPLES / "matmul.py").read_text())
+    monkeypatch.chdir(tmp_path / "work")
     code, out, _ = tirc(capsys, src, "--emit", "obj")
-    assert code == 0 and out == "" and (tmp_path / "k.o").read_bytes()[:4] == b"\x7fELF"
+    assert code == 0 and out == "" and (tmp_path / "work" / "k.o").read_bytes()[:4] == b"\x7fELF"
+    assert not (tmp_path / "src" / "k.o").exists()
 
 
 def test_entry_selects_one_function(tmp_path, capsys):
     src = tmp_path / "two.py"
-    src.write_text((EXAMPLES / "matmul.py").read_text() + "\n\n" + "\n".join(
-        (EXAMPLES / "rowsum.py").read_text().splitlines()[2:]))
+    rowsum = (EXAMPLES / "rowsum.py").read_text()
+    rowsum = rowsum[rowsum.index("@T.prim_func"):rowsum.index("if __name__")]
+    src.write_text((EXAMPLES / "matmul.py").read_text() + "\n\n" + rowsum)
     code, out, _ = tirc(capsys, src, "--emit", "tir")
     assert code == 0 and "def main" in out and "def rowsum" in out
     code, out, _ = tirc(capsys, src, "--emit", "tir", "--entry", "rowsum")
@@ -273,8 +279,18 @@ def test_run_catches_out_of_bounds(tmp_path, capsys):
     assert code == 1 and "FAILED: bounds-checked run failed" in out
 
 
-def test_run_usage(capsys):
-    code, _, err = tirc(capsys, "run", MATMUL)
-    assert code == 2 and "--entry" in err
+def test_run_without_entry_picks_the_only_kernel(capsys):
+    needs_runtime()
+    code, out, _ = tirc(capsys, "run", MATMUL, "--repeat", "1")
+    assert code == 0, out
+    assert out.startswith("main from ") and "FAILED" not in out
+
+
+def test_run_usage(tmp_path, capsys):
+    two = tmp_path / "two.py"
+    two.write_text(OUT_OF_BOUNDS + "\n\n" + OUT_OF_BOUNDS.split("\n\n\n", 1)[1]
+                   .replace("shift", "shift2"))
+    code, _, err = tirc(capsys, "run", two)
+    assert code == 2 and "--entry" in err and "(shift, shift2)" in err
     code, _, err = tirc(capsys, "run", MATMUL, "--entry", "nope")
     assert code == 2 and "nope" in err

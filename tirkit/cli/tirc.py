@@ -6,10 +6,11 @@
          [--print-after-all] [--print-after PASS] [--print-changed] [--dump-dir DIR]
          [--verify-each] [--time-passes] [--diagnostics-format {text,json}]
          [--schedule SCRIPT[:FUNC]] [--trace TRACE.json]
-    tirc run FILE --entry NAME [--seed N] ...      (see tirkit/cli/tirc_run.py)
+    tirc run FILE [--entry NAME] [--seed N] ...    (see tirkit/cli/tirc_run.py)
 
 The file is parsed statically (``tirkit.lang.parse_file``); nothing in it is executed. Output
-goes to ``-o`` (``-`` is stdout; default stdout for text, ``FILE.o`` for ``--emit obj``);
+goes to ``-o`` (``-`` is stdout; default stdout for text, and for ``--emit obj`` the file's stem
+with ``.o`` in the working directory, as ``cc -c`` does);
 diagnostics, stage printouts and timing go to stderr. Exit status: 0 ok, 1 errors in the input
 (printed as ``path:line:col: error: message [code]`` with carets, or JSON), 2 usage or internal
 error. ``TIRC_TRACEBACK=1`` adds the Python traceback to internal errors.
@@ -193,10 +194,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tirc FILE`` (``tirc run`` has its own, in tirc_run.py)."""
     p = argparse.ArgumentParser(
         prog="tirc", description="Compile a TVMScript file (parsed, never executed). "
-        "Also: `tirc run FILE --entry NAME` JIT-runs a kernel on random inputs and checks it.")
+        "Also: `tirc run FILE [--entry NAME]` JIT-runs a kernel on random inputs and checks it.")
     p.add_argument("file", help="TVMScript file, or - for stdin")
     p.add_argument("-o", dest="output", metavar="OUT",
-                   help="output file, - for stdout (default: stdout; FILE.o for --emit obj)")
+                   help="output file, - for stdout (default: stdout; STEM.o in the working "
+                   "directory for --emit obj)")
     p.add_argument("--emit", choices=EMITS, help="what to produce (default: llvm; asm with -S)")
     p.add_argument("-S", dest="asm", action="store_true", help="emit assembly (--emit asm)")
     for level in range(4):
@@ -251,7 +253,8 @@ def check_args(args: argparse.Namespace) -> str:
 
 
 def output_path(args: argparse.Namespace, emit: str) -> str:
-    """Where the result goes: ``-o``, else stdout for text, ``FILE.o`` for objects."""
+    """Where the result goes: ``-o``, else stdout for text, ``STEM.o`` in the working directory
+    for objects (``tirc src/k.py --emit obj`` writes ``./k.o``, as ``cc -c src/k.c`` does)."""
     if args.output:
         return args.output
     if emit != "obj":
@@ -261,7 +264,7 @@ def output_path(args: argparse.Namespace, emit: str) -> str:
             raise UsageError("--emit obj from stdin needs -o OUT (refusing to write binary "
                              "to a terminal)")
         return "-"
-    return str(Path(args.file).with_suffix(".o"))
+    return Path(args.file).with_suffix(".o").name
 
 
 def write_output(data: str | bytes, out: str) -> None:

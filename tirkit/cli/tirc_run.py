@@ -1,4 +1,4 @@
-"""`tirc run FILE --entry NAME`: JIT-compile one kernel of a TVMScript file, run it on random
+"""`tirc run FILE [--entry NAME]`: JIT-compile one kernel of a TVMScript file, run it on random
 inputs of its declared shapes and dtypes, check it, and print its time, GFLOP/s and GB/s.
 
 The file is parsed statically, never executed, so it cannot provide a Python reference; the
@@ -10,7 +10,8 @@ checks are the honest ones available without one:
 4. no NaN or infinity appears in a float array whose input had none.
 
 Kernels of ``examples/`` are checked against NumPy references in tests/compiler/test_examples.py.
-Symbolic dimensions (``n = T.int32()``) take ``--dim n=VALUE`` (default 256). Exit status: 0 all
+Without ``--entry`` the file's only function is run (or its only Relax function, when the other
+functions are the PrimFuncs a graph calls). Symbolic dimensions (``n = T.int32()``) take ``--dim n=VALUE`` (default 256). Exit status: 0 all
 checks passed, 1 input errors or a failed check, 2 usage or internal error.
 """
 from __future__ import annotations
@@ -36,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tirc run``."""
     p = argparse.ArgumentParser(prog="tirc run", description=__doc__.split("\n\n")[0])
     p.add_argument("file", help="TVMScript file, or - for stdin")
-    p.add_argument("--entry", required=True, metavar="NAME", help="the kernel to run")
+    p.add_argument("--entry", metavar="NAME",
+                   help="the kernel to run (default: the file's only kernel)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     p.add_argument("--repeat", type=int, default=10, help="timed runs (default 10)")
     p.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE",
@@ -51,6 +53,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------------- arguments
+def pick_entry(mod: Any, path: str) -> str:
+    """The function ``tirc run`` runs when no ``--entry`` is given: the module's only function,
+    else its only Relax function (a graph and the PrimFuncs it calls).
+
+    Raises:
+        UsageError: several candidates; the message lists them.
+    """
+    names = sorted(gv.name_hint for gv in mod.functions)
+    if len(names) == 1:
+        return names[0]
+    graphs = sorted(gv.name_hint for gv, f in mod.functions.items()
+                    if not isinstance(f, tir.PrimFunc))
+    if len(graphs) == 1:
+        return graphs[0]
+    raise UsageError(f"{path} defines {len(names)} functions ({', '.join(names)}); "
+                     "choose one with --entry NAME")
+
+
 def parse_dims(items: Sequence[str]) -> dict[str, int]:
     """``["n=1024", "m=8"]`` -> ``{"n": 1024, "m": 8}``."""
     dims = {}
@@ -290,6 +310,8 @@ def run_command(args: argparse.Namespace) -> int:
     from tirkit.compiler import build  # pylint: disable=import-outside-toplevel
 
     source, path = read_source(args.file)
+    if args.entry is None:
+        args.entry = pick_entry(parse_module(source, path, None, args.diagnostics_format), path)
     mod = parse_module(source, path, args.entry, args.diagnostics_format)
     func = mod[args.entry]
     if type(func).__module__ == "tirkit.relax.expr":  # a Relax graph: run it in the VM
