@@ -7,15 +7,20 @@ STAMP := $(VENV)/.installed-test
 .PHONY: demo test bench clean
 
 $(PY):
+	@echo "tirkit: [1/3] creating $(VENV) with $(PYTHON)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml stubs/pyproject.toml $(shell find stubs/tvm-stubs -type f 2>/dev/null)
-	$(PY) -m pip install --quiet -e '.[test]'
+	@echo "tirkit: [2/3] installing tirkit (editable) and its test tools into $(VENV):" \
+	      "about a minute the first time; pip lists each package as it goes"
+	$(PY) -m pip install --progress-bar off -e '.[test]'
 	$(PY) -m pip install --quiet ./stubs
 	touch $(STAMP)
+	@echo "tirkit: [2/3] installed"
 
 demo: $(STAMP)
+	@echo "tirkit: [3/3] running examples/demo.py (parses, schedules, compiles and times the example kernels)"
 	$(PY) examples/demo.py
 
 test: $(STAMP)

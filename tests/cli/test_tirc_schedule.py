@@ -122,3 +122,22 @@ def test_help_says_schedule_runs_user_code():
     out = subprocess.run([sys.executable, "-m", "tirkit.cli.tirc", "--help"],
                          capture_output=True, text=True, check=True).stdout
     assert "--schedule" in out and "RUNS the Python file" in out and "--trace" in out
+
+
+def test_trace_recorded_on_a_prim_func_applies_to_the_files_kernel(files, capsys):
+    """``Schedule(prim_func)`` names the function ``main`` (as TVM does), so its trace says
+    ``func_name="main"``; the file's only kernel is called ``kern``: the trace still applies and
+    the result keeps the kernel's name (docs/scheduling.md does exactly this)."""
+    from tirkit.lang import from_source
+    from tirkit.schedule import Schedule
+
+    renamed = KERNEL.replace("def main(", "def kern(")
+    (files / "kern.py").write_text(renamed)
+    sch = Schedule(from_source(renamed))
+    sch.compute_at(sch.get_block("B"), sch.get_loops(sch.get_block("C"))[0])
+    assert 'func_name="main"' in "\n".join(sch.trace.as_python())
+    trace = files / "trace.json"
+    trace.write_text(json.dumps(sch.trace.as_json()))
+    code = tirc([str(files / "kern.py"), "--trace", str(trace), "--emit", "scheduled"])
+    out = capsys.readouterr().out
+    assert code == 0 and "def kern(" in out and "for ax0 in range(64):" in out

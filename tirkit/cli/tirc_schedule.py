@@ -93,22 +93,10 @@ def apply_schedule(mod: IRModule, schedule: str | None, trace: str | None) -> IR
         ScheduleFailure: a schedule error (at the block/loop in the kernel source), an error in
             the schedule script, or an unreadable trace.
     """
-    from tirkit.schedule import Schedule, ScheduleError, Trace  # pylint: disable=C0415
+    from tirkit.schedule import Schedule, ScheduleError  # pylint: disable=C0415
     if schedule is None and trace is None:
         return mod
-    sch = Schedule(mod)
-    if trace is not None:
-        try:
-            data = json.loads(Path(trace).read_text(encoding="utf-8"))
-            loaded = Trace.from_json(data)
-        except (OSError, ValueError, TypeError) as exc:
-            raise ScheduleFailure([Diagnostic.error("schedule", None,
-                                                    f"--trace {trace}: {exc}")]) from None
-        try:
-            loaded.apply_to_schedule(sch)
-        except ScheduleError as exc:
-            raise _schedule_error(exc, [Note(f"while applying --trace {trace}")]) \
-                from None
+    sch, renamed = (Schedule(mod), None) if trace is None else _apply_trace(mod, trace)
     if schedule is not None:
         fn = load_function(schedule)
         path = split_spec(schedule)[0]
@@ -120,4 +108,31 @@ def apply_schedule(mod: IRModule, schedule: str | None, trace: str | None) -> IR
             raise ScheduleFailure([Diagnostic.error(
                 "schedule", None, f"--schedule: {type(exc).__name__}: {exc}",
                 _script_note(sys.exc_info()[2], path))]) from None
-    return sch.mod
+    return sch.mod if renamed is None else IRModule({renamed: sch.mod["main"]})
+
+
+def _apply_trace(mod: IRModule, trace: str) -> tuple[Any, str | None]:
+    """A Schedule of ``mod`` with the JSON trace applied, and the name its only function had
+    when the trace only applies with that function named ``main`` (a trace recorded on
+    ``Schedule(prim_func)`` says ``func_name="main"``, as TVM's does); else ``None``."""
+    from tirkit.schedule import Schedule, ScheduleError, Trace  # pylint: disable=C0415
+    try:
+        loaded = Trace.from_json(json.loads(Path(trace).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError) as exc:
+        raise ScheduleFailure([Diagnostic.error("schedule", None,
+                                                f"--trace {trace}: {exc}")]) from None
+    sch = Schedule(mod)
+    try:
+        loaded.apply_to_schedule(sch)
+        return sch, None
+    except ScheduleError as exc:
+        first = exc
+    names = [gv.name_hint for gv in mod.functions]
+    if len(names) == 1 and names[0] != "main":
+        sch = Schedule(IRModule({"main": mod[names[0]]}))
+        try:
+            loaded.apply_to_schedule(sch)
+            return sch, names[0]
+        except ScheduleError:
+            pass
+    raise _schedule_error(first, [Note(f"while applying --trace {trace}")]) from None
