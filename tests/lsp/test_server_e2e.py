@@ -253,3 +253,29 @@ async def test_rapid_edits_end_like_a_fresh_open(client: LanguageClient) -> None
             break
         await asyncio.sleep(0.01)
     assert list(client.diagnostics[uri]) == expected
+
+
+async def test_pipeline_explorer_page_of_the_unit(client: LanguageClient) -> None:
+    """``tirkit/pipelineExplorer`` (the VS Code webview's content): the page of the unit under the
+    cursor, with the unsaved document text as its source and the map in file lines."""
+    import json
+    import re
+
+    uri = "file:///tmp/explore.py"
+    _open(client, uri, KERNELS)
+    reply = _plain(await client.protocol.send_request_async("tirkit/pipelineExplorer", {
+        "textDocument": {"uri": uri}, "position": {"line": 9, "character": 8}}))
+    assert reply["unit"] == "matmul" and "tirc pipeline explorer" in reply["html"]
+    raw = re.search(r'<script id="data" type="application/json">(.*?)</script>', reply["html"],
+                    re.S).group(1)
+    data = json.loads(raw.replace("<\\/", "</"))
+    assert data["source"] == KERNELS and data["code"]["available"]
+    lines = KERNELS.split("\n")
+    first = data["stages"][1]
+    assert first["name"] == "LowerInitBlock" and first["diff"]
+    for src0, _, stage0, _ in first["map"]:
+        assert lines[src0].strip() and first["text"].split("\n")[stage0].strip()
+    assert any(lines[e[0]].lstrip().startswith("for ") for e in first["map"])
+    missing = _plain(await client.protocol.send_request_async("tirkit/pipelineExplorer", {
+        "textDocument": {"uri": uri}, "function": "nope"}))
+    assert "error" in missing

@@ -5,7 +5,7 @@
          [--target TRIPLE] [--mcpu CPU] [--mattr ATTRS] [--entry NAME]
          [--print-after-all] [--print-after PASS] [--print-changed] [--dump-dir DIR]
          [--verify-each] [--time-passes] [--diagnostics-format {text,json}]
-         [--schedule SCRIPT[:FUNC]] [--trace TRACE.json]
+         [--schedule SCRIPT[:FUNC]] [--trace TRACE.json] [--html OUT.html]
     tirc run FILE [--entry NAME] [--seed N] ...    (see tirkit/cli/tirc_run.py)
 
 The file is parsed statically (``tirkit.lang.parse_file``); nothing in it is executed. Output
@@ -222,6 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check the TIR is well formed after every stage")
     g.add_argument("--time-passes", action="store_true", help="print the time of every stage")
     p.add_argument("--diagnostics-format", choices=("text", "json"), default="text")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="write the pipeline explorer: one self-contained page with the source, "
+                   "every stage (diffs, source<->stage highlighting), LLVM IR and assembly")
     s = p.add_argument_group("scheduling (applied before the pipeline; --emit scheduled prints "
                              "the result)")
     s.add_argument("--schedule", metavar="SCRIPT[:FUNC]",
@@ -342,6 +345,12 @@ def compile_command(args: argparse.Namespace) -> int:
     mod = parse_module(source, path, args.entry, args.diagnostics_format)
     mod = apply_schedule(mod, args.schedule, args.trace)
     mod = graph_to_prim_funcs(mod)
+    if args.html:
+        from tirkit.lsp.explorer import explorer_data, render_html  # pylint: disable=C0415
+
+        data = explorer_data(mod, source, path, target(), args.opt_level)
+        write_output(render_html(data), args.html)
+        return EXIT_OK
     recorder = make_recorder(print_after_all=args.print_after_all, print_after=args.print_after,
                              print_changed=args.print_changed, dump_dir=args.dump_dir,
                              verify_each=args.verify_each, time_passes=args.time_passes)

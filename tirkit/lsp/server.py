@@ -24,10 +24,11 @@ from .navigation import (TOKEN_MODIFIERS, TOKEN_TYPES, definition, document_symb
 from .positions import PositionMap
 from .previews import Cancelled, PreviewUnavailable, lower_unit, stage_list, stage_payload
 
-__all__ = ["TirServer", "server", "STAGES", "STAGE"]
+__all__ = ["TirServer", "server", "STAGES", "STAGE", "EXPLORER"]
 
 STAGES = "tirkit/loweringStages"
 STAGE = "tirkit/loweringStage"
+EXPLORER = "tirkit/pipelineExplorer"
 
 
 class TirServer(LanguageServer):
@@ -277,3 +278,19 @@ def lowering_stage(ls: TirServer, params: Any) -> dict[str, Any]:
         return stage_payload(placed, results, int(stage), bool(_get(params, "llvm", False)))
     except (PreviewUnavailable, Cancelled) as err:
         return {"error": str(err) or "cancelled by a newer edit"}
+
+
+@server.feature(EXPLORER)
+@server.thread()
+def pipeline_explorer(ls: TirServer, params: Any) -> dict[str, Any]:
+    """``{"unit", "html"}``: the pipeline explorer page of the unit at ``position`` (or named
+    ``function``), as ``tirc --html`` writes it; or ``{"error"}``."""
+    from .explorer import render_html, unit_explorer_data  # pylint: disable=C0415
+
+    try:
+        placed, results = _lower(ls, params)
+    except (PreviewUnavailable, Cancelled) as err:
+        return {"error": str(err) or "cancelled by a newer edit"}
+    fa = ls.file(_get(_get(params, "textDocument"), "uri"))[0]
+    data = unit_explorer_data(placed, results, fa.text, fa.path)
+    return {"unit": placed.unit.name, "html": render_html(data)}

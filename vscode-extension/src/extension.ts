@@ -1,5 +1,5 @@
 // The TVMScript extension: launches tirkit's `tirls` for Python files and adds the lowering
-// preview and restart commands. Logic that needs no VS Code API lives in helpers.ts.
+// preview, pipeline explorer (a webview) and restart commands. Logic that needs no VS Code API lives in helpers.ts.
 import * as vscode from "vscode";
 import {
   LanguageClient,
@@ -144,6 +144,29 @@ async function showLlvm(textDocument: { uri: string }, position: unknown, reply:
     viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
 }
 
+interface ExplorerReply { unit?: string; html?: string; error?: string }
+
+async function openPipelineExplorer(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !client) {
+    vscode.window.showWarningMessage("TVMScript: open a Python file with TVMScript first.");
+    return;
+  }
+  const textDocument = { uri: editor.document.uri.toString() };
+  const position = client.code2ProtocolConverter.asPosition(editor.selection.active);
+  const reply = await client.sendRequest<ExplorerReply>(
+    "tirkit/pipelineExplorer", { textDocument, position });
+  if (reply.error || !reply.html) {
+    vscode.window.showWarningMessage(`TVMScript: ${reply.error ?? "no explorer for this unit"}`);
+    return;
+  }
+  // the page is self-contained (inline script and style, its own CSP, no resources to load)
+  const panel = vscode.window.createWebviewPanel(
+    "tirkitPipelineExplorer", `Pipeline: ${reply.unit}`, vscode.ViewColumn.Beside,
+    { enableScripts: true, localResourceRoots: [] });
+  panel.webview.html = reply.html;
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
@@ -152,6 +175,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand("tirkit.showLoweringStage", showLoweringStage),
     vscode.commands.registerCommand("tirkit.restartServer", () => restartServer(context)),
+    vscode.commands.registerCommand("tirkit.openPipelineExplorer", openPipelineExplorer),
   );
   await startClient(context);
 }
