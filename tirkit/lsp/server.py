@@ -16,6 +16,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from . import diagnostics as D
+from . import schedule_lsp as SL
 from .analysis import Analyzer, FileAnalysis
 from .editing import complete, format_edits, signature_at
 from .hover import hover_markdown
@@ -213,12 +214,58 @@ def formatting(ls: TirServer, params: types.DocumentFormattingParams) -> list[ty
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix,
+                                                           SL.KIND]))
 def code_action(ls: TirServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    """Quick fixes of the diagnostics in range."""
+    """Quick fixes of the diagnostics in range, and the schedule primitives that apply to the
+    loop or block on the range's first line."""
     uri = params.text_document.uri
     fa, pmap = ls.file(uri)
-    return D.code_actions(fa.diagnostics(), fa.text, pmap, uri, params.range)
+    out = D.code_actions(fa.diagnostics(), fa.text, pmap, uri, params.range)
+    only = params.context.only if params.context else None
+    if only and not any(SL.KIND.startswith(str(k)) for k in only):
+        return out
+    line, _ = pmap.line_column(params.range.start)
+    placed = fa.unit_at(line)
+    if placed is not None:
+        out += SL.schedule_code_actions(placed, uri, ls.doc_version(uri), line)
+    return out
+
+
+@server.command(SL.APPLY)
+async def apply_schedule(ls: TirServer, payload: Any) -> dict[str, Any]:
+    """Apply one schedule action (``tirkit.applySchedule``): ``{"applied", "trace"}``, or
+    ``{"error"}`` (also shown as an error message) when the step is illegal or stale."""
+    from .schedule_actions import ActionError, apply_action, side_file_text  # pylint: disable=C0415
+
+    payload = dict(payload) if isinstance(payload, dict) else payload._asdict()  # type: ignore
+    uri = payload.get("uri", "")
+    try:
+        if payload.get("version") is not None and payload["version"] != ls.doc_version(uri):
+            raise ActionError("the document changed since the action was offered; try again")
+        doc = ls.workspace.get_text_document(uri)
+        applied = apply_action(doc.source, doc.path or uri, payload)
+    except ActionError as err:
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
+                                                       message=f"TVMScript: {err}"))
+        return {"error": str(err)}
+    side = SL.side_uri(uri)
+    side_text = _current_text(ls, side)
+    append = side_file_text(side_text, SL.uri_path(uri).name, payload, applied.trace)
+    edit = SL.workspace_edit(uri, doc.version, doc.source, applied.text,
+                             str(ls.workspace.position_encoding or "utf-16"),
+                             (side, side_text, append))
+    result = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
+        edit=edit, label=payload.get("title")))
+    return {"applied": bool(result.applied), "trace": applied.trace, "side": side}
+
+
+def _current_text(ls: TirServer, uri: str) -> str | None:
+    """An open document's text, else the file's, else None (it does not exist)."""
+    if uri in ls.workspace.text_documents:
+        return ls.workspace.get_text_document(uri).source
+    path = SL.uri_path(uri)
+    return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
 # ------------------------------------------------------------------ lowering previews

@@ -10,6 +10,7 @@ import {
 import {
   MapEntry,
   StageInfo,
+  parseFactors,
   readSettings,
   resolveInterpreter,
   serverCommand,
@@ -167,6 +168,29 @@ async function openPipelineExplorer(): Promise<void> {
   panel.webview.html = reply.html;
 }
 
+interface SchedulePayload { ask?: string | null; target?: string; args?: Record<string, unknown> }
+
+// A schedule code action that needs an argument (split's factors): ask, then let the server
+// apply it (`tirkit.applySchedule`, forwarded to the server by the language client).
+async function askAndSchedule(payload: SchedulePayload): Promise<void> {
+  let args = payload.args ?? {};
+  if (payload.ask === "factors") {
+    const value = await vscode.window.showInputBox({
+      prompt: `Split loop ${payload.target}: factors, outermost first (None: inferred)`,
+      value: "None, 8",
+      validateInput: (text) => {
+        const parsed = parseFactors(text);
+        return typeof parsed === "string" ? parsed : undefined;
+      },
+    });
+    if (value === undefined) {
+      return;
+    }
+    args = { ...args, factors: parseFactors(value) };
+  }
+  await vscode.commands.executeCommand("tirkit.applySchedule", { ...payload, args });
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
@@ -176,6 +200,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("tirkit.showLoweringStage", showLoweringStage),
     vscode.commands.registerCommand("tirkit.restartServer", () => restartServer(context)),
     vscode.commands.registerCommand("tirkit.openPipelineExplorer", openPipelineExplorer),
+    vscode.commands.registerCommand("tirkit.schedule", askAndSchedule),
   );
   await startClient(context);
 }

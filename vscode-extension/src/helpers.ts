@@ -129,3 +129,23 @@ export function stagePicks(stages: StageInfo[], hideUnchanged: boolean): StagePi
   picks.push({ label: "LLVM IR (after optimisation)", description: "llvm", llvm: "after" });
   return picks;
 }
+
+/** Split factors typed by the user ("None, 8", "[-1, 4, 4]") as the server's `factors`
+ *  argument (null: inferred), or an error message for the input box. */
+export function parseFactors(text: string): (number | null)[] | string {
+  const parts = text.replace(/[[\]()]/g, "").split(",").map((p) => p.trim()).filter((p) => p);
+  if (parts.length < 2) {
+    return "give at least two factors, e.g. None, 8";
+  }
+  const out: (number | null)[] = [];
+  for (const p of parts) {
+    if (/^(none|null|_|-1)$/i.test(p)) {
+      out.push(null);
+    } else if (/^[1-9]\d*$/.test(p)) {
+      out.push(Number(p));
+    } else {
+      return `"${p}" is not a positive integer or None`;
+    }
+  }
+  return out.filter((f) => f === null).length > 1 ? "at most one factor may be None" : out;
+}

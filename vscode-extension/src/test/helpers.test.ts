@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import {
   MapEntry,
+  parseFactors,
   readSettings,
   resolveInterpreter,
   serverCommand,
@@ -61,7 +62,7 @@ describe("settings", () => {
     assert.deepEqual(keys, ["tirkit.interpreterPath", "tirkit.previews.hideUnchangedStages",
       "tirkit.serverArgs", "tirkit.trace.server"]);
     const titles = pkg.contributes.commands.map((c: { title: string }) => c.title);
-    assert.deepEqual(titles, ["Show lowering stage…", "Restart server"]);
+    assert.deepEqual(titles, ["Show lowering stage…", "Open pipeline explorer", "Restart server"]);
   });
 
   it("settings: values are trimmed and coerced, a non-array serverArgs is ignored", () => {
@@ -128,5 +129,16 @@ describe("stage picker", () => {
     assert.deepStrictEqual(picks.map((p) => p.stage?.name ?? p.llvm),
       ["Input", "LowerIntrin", "before", "after"]);
     assert.strictEqual(stagePicks(stages, false).length, 5);
+  });
+});
+
+describe("schedule actions", () => {
+  it("split factors: None/-1/_ inferred, integers kept, bad input explained", () => {
+    assert.deepEqual(parseFactors("None, 8"), [null, 8]);
+    assert.deepEqual(parseFactors("[-1, 4, 16]"), [null, 4, 16]);
+    assert.deepEqual(parseFactors("32,4"), [32, 4]);
+    assert.match(parseFactors("8") as string, /at least two/);
+    assert.match(parseFactors("None, x") as string, /"x"/);
+    assert.match(parseFactors("None, None") as string, /at most one/);
   });
 });
