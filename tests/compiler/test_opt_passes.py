@@ -189,9 +189,11 @@ def main(A: T.Buffer((16,), "float32"), B: T.Buffer((8,), "float32"), n: T.int32
 """)
     out = _run("InstrumentBoundCheckers", mod, {"tir.instrument_bound_checkers": True})
     check = out["main"].body.else_case
-    assert isinstance(check, S.AssertStmt)
-    assert "OUT OF THE BOUNDS" in check.message.value
-    assert "A" in check.message.value and "B" in check.message.value
+    assert isinstance(check, S.AssertStmt) and isinstance(check.body, S.AssertStmt)
+    read, write = check.message.value, check.body.message.value
+    assert read.startswith("OUT OF THE BOUNDS: B[{index}] is read out of its 8 elements")
+    assert write.startswith("OUT OF THE BOUNDS: A[{index}] is written out of its 16 elements")
+    assert "(index n with n = {n})" in write
 
 
 # ------------------------------------------------------------------------------ NarrowDataType

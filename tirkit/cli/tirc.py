@@ -190,12 +190,19 @@ def make_target(triple: str | None, mcpu: str | None, mattr: str | None,
 
 
 # --------------------------------------------------------------------------- command line
+def _version() -> str:
+    from tirkit import __version__  # pylint: disable=import-outside-toplevel
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tirc FILE`` (``tirc run`` has its own, in tirc_run.py)."""
     p = argparse.ArgumentParser(
         prog="tirc", description="Compile a TVMScript file (parsed, never executed). "
         "Also: `tirc run FILE [--entry NAME]` JIT-runs a kernel on random inputs and checks it.")
     p.add_argument("file", help="TVMScript file, or - for stdin")
+    p.add_argument("--version", action="version", version=f"tirc {_version()}")
     p.add_argument("-o", dest="output", metavar="OUT",
                    help="output file, - for stdout (default: stdout; STEM.o in the working "
                    "directory for --emit obj)")

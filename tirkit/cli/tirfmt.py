@@ -37,6 +37,7 @@ from typing import Sequence, TextIO
 
 from .tirfmt_config import Config, ConfigError, collect_files, load_config
 from .tirfmt_format import FormatResult, Mode, format_source
+from .. import __version__
 
 PROGRESS_THRESHOLD = 20
 DEFAULT_LINE_LENGTH = 100
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write nothing; exit 1 if some file would be reformatted")
     ap.add_argument("--diff", action="store_true",
                     help="write nothing; print a unified diff of the changes on stdout")
+    ap.add_argument("--version", action="version", version=f"tirfmt {__version__}")
     ap.add_argument("--line-length", type=_length, default=None, metavar="N",
                     help=f"wrap lines longer than N (0: never; default {DEFAULT_LINE_LENGTH})")
     ap.add_argument("--dialect", choices=("tir", "tirx"), default=None,

@@ -7,10 +7,16 @@ Only active under config ``"tir.instrument_bound_checkers": True``. Each ``Buffe
     if 0 <= idx_A and idx_A < size_A and ...:     # int64, flattened indices
         A[...] = ...
     else:
-        assert cond, "OUT OF THE BOUNDS: ..."
+        assert cond_A, "OUT OF THE BOUNDS: A[{index}] is read ... at FILE:LINE:COL ..."
+        assert cond_B, ...
         T.evaluate(1)
 
-where the condition covers the store and every load in its value and indices. TVM takes the
+where the condition covers the store and every load in its value and indices. Each access gets
+its own assertion whose message names the buffer, its size, the index expression and the source
+position of the access (spans survive the pipeline); ``{index}`` and ``{VAR}`` placeholders are
+filled with the run-time values by the code generator (``codegen/stmt.py``), so a failure reads
+``A[64] is read out of its 64 elements (index vi + 1 with vi = 63) at k.py:10:22``, not in terms
+of CSE temporaries. TVM's message is a fixed ``OUT OF THE BOUNDS`` text. TVM takes the
 sizes from ``buffer_bound`` attributes emitted by its legacy ``StorageFlatten``; tirkit takes
 them from the buffers' own shapes (so TensorIR-lowered code is checked too).
 """
@@ -63,7 +69,7 @@ class BoundChecker(StmtMutator):
         self.analyzer = Analyzer()
 
     def visit_buffer_store_(self, op: S.BufferStore) -> S.Stmt:
-        accesses: list[tuple[Buffer, tuple]] = []
+        accesses: list[tuple[Buffer, tuple, str, Any]] = []
         guarded: set[int] = set()
 
         def mark(n: Any) -> None:
@@ -76,32 +82,56 @@ class BoundChecker(StmtMutator):
         def collect(n: Any) -> None:
             if isinstance(n, E.BufferLoad) and id(n) not in guarded and \
                     _checkable(n.buffer, n.indices):
-                accesses.append((n.buffer, n.indices))
+                accesses.append((n.buffer, n.indices, "read", n.span))
         for e in (op.value, *op.indices):
             post_order_visit(e, mark)
             post_order_visit(e, collect)
         if _checkable(op.buffer, op.indices):
-            accesses.append((op.buffer, op.indices))
+            accesses.append((op.buffer, op.indices, "written", op.span))
         if not accesses:
             return op
-        cond = self.condition(accesses)
-        names = ", ".join(dict.fromkeys(b.name for b, _ in accesses))
-        message = E.StringImm(f"OUT OF THE BOUNDS: an index of {names} is outside the "
-                              "buffer's shape", span=op.span)
-        check = S.AssertStmt(cond, message, S.Evaluate(IntImm("int32", 1), span=op.span),
-                             span=op.span)
+        parts = [self.part(buf, indices) for buf, indices, _, _ in accesses]
+        cond = reduce(E.And, parts)
+        check: S.Stmt = S.Evaluate(IntImm("int32", 1), span=op.span)
+        for part, (buf, indices, verb, span) in reversed(list(zip(parts, accesses))):
+            message = E.StringImm(access_message(buf, indices, verb, span or op.span),
+                                  span=span or op.span)
+            check = S.AssertStmt(part, message, check, span=span or op.span)
         return S.IfThenElse(cond, op, check, span=op.span)
 
-    def condition(self, accesses: list[tuple[Buffer, tuple]]) -> PrimExpr:
-        """``0 <= idx && idx < size`` for every access, joined with ``&&`` (TVM's
-        ``MakeCondition``)."""
-        cond = None
-        for buf, indices in accesses:
-            idx = self.analyzer.simplify(flat_index(buf, indices))
-            size = self.analyzer.simplify(_size(buf))
-            part = E.And(E.GE(idx, IntImm("int64", 0)), E.LT(idx, size))
-            cond = part if cond is None else E.And(cond, part)
-        return cond
+    def part(self, buf: Buffer, indices: tuple) -> PrimExpr:
+        """``0 <= idx && idx < size`` for one access (a term of TVM's ``MakeCondition``)."""
+        idx = self.analyzer.simplify(flat_index(buf, indices))
+        size = self.analyzer.simplify(_size(buf))
+        return E.And(E.GE(idx, IntImm("int64", 0)), E.LT(idx, size))
+
+
+def _text(expr: PrimExpr) -> str:
+    from tirkit.printer import script  # pylint: disable=import-outside-toplevel
+
+    try:
+        return script(expr)
+    except Exception:  # pylint: disable=broad-except  # a message without it still helps
+        return "?"
+
+
+def access_message(buf: Buffer, indices: tuple, verb: str, span: Any) -> str:
+    """The assertion message of one access: buffer, size, index expression with placeholders
+    for the run-time values of the flat index and of the variables it uses, source position."""
+    from tirkit.tir.analysis import undefined_vars  # pylint: disable=import-outside-toplevel
+
+    name = buf.data.name if getattr(buf, "data", None) is not None else buf.name
+    size = _text(_size(buf)) if not all(isinstance(d, IntImm) for d in buf.shape) else \
+        str(reduce(lambda a, d: a * int(d.value), buf.shape, 1))
+    exprs = [i.base if isinstance(i, E.Ramp) else i for i in indices]
+    names = sorted(dict.fromkeys(v.name for e in exprs for v in undefined_vars(e)))
+    values = ", ".join(f"{n} = {{{n}}}" for n in names if n.isidentifier())
+    where = f" at {span.source_name}:{span.line}:{span.column + 1}" if span is not None and \
+        span.source_name else ""
+    index = ", ".join(_text(e) for e in exprs)
+    detail = f"index {index}" + (f" with {values}" if values else "")
+    return (f"OUT OF THE BOUNDS: {name}[{{index}}] is {verb} out of its {size} elements "
+            f"({detail}){where}")
 
 
 @register_pass("InstrumentBoundCheckers")

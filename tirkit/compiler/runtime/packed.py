@@ -17,6 +17,7 @@ checks (or worse).
 from __future__ import annotations
 
 import ctypes
+import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -232,11 +233,31 @@ class PackedFunction:
         rc = self._fn(packed.values, packed.codes, len(converted), ctypes.byref(ret_val),
                       ctypes.byref(ret_code), None)
         if rc != 0:
-            raise RuntimeError(f"{self.spec.name}: {_last_error() or f'returned {rc}'}")
+            raise RuntimeError(with_source_line(
+                f"{self.spec.name}: {_last_error() or f'returned {rc}'}"))
         for item in converted:
             if isinstance(item, DLTensorArg):
                 item.write_back()
         return _return_value(ret_val, ret_code.value)
+
+
+_AT = re.compile(r" at (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+)$")
+
+
+def with_source_line(message: str) -> str:
+    """``message`` plus the source line it points at (``... at FILE:LINE:COL``, as the bound
+    checker's messages end) and a caret under the column, when the file can be read."""
+    m = _AT.search(message)
+    if m is None:
+        return message
+    try:
+        with open(m.group("file"), encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        text = lines[int(m.group("line")) - 1]
+    except (OSError, UnicodeDecodeError, IndexError, ValueError):
+        return message
+    col = max(int(m.group("col")) - 1, 0)
+    return f"{message}\n    {text}\n    {' ' * col}^"
 
 
 def _last_error() -> str:

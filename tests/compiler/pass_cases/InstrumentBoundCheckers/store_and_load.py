@@ -13,5 +13,6 @@ class Module:
             if T.Cast("int64", i // 4) * T.int64(4) + T.Cast("int64", i % 4) >= T.int64(0) and T.Cast("int64", i // 4) * T.int64(4) + T.Cast("int64", i % 4) < T.int64(16) and (T.Cast("int64", i) >= T.int64(0) and T.Cast("int64", i) < T.int64(16)):
                 A[i] = B[i // 4, i % 4] + T.float32(1.0)
             else:
-                assert T.Cast("int64", i // 4) * T.int64(4) + T.Cast("int64", i % 4) >= T.int64(0) and T.Cast("int64", i // 4) * T.int64(4) + T.Cast("int64", i % 4) < T.int64(16) and (T.Cast("int64", i) >= T.int64(0) and T.Cast("int64", i) < T.int64(16)), "OUT OF THE BOUNDS: an index of B, A is outside the buffer's shape"
+                assert T.Cast("int64", i // 4) * T.int64(4) + T.Cast("int64", i % 4) >= T.int64(0) and T.Cast("int64", i // 4) * T.int64(4) + T.Cast("int64", i % 4) < T.int64(16), "OUT OF THE BOUNDS: B[{index}] is read out of its 16 elements (index i // 4, i % 4 with i = {i}) at <string>:5:16"
+                assert T.Cast("int64", i) >= T.int64(0) and T.Cast("int64", i) < T.int64(16), "OUT OF THE BOUNDS: A[{index}] is written out of its 16 elements (index i with i = {i}) at <string>:5:9"
                 T.evaluate(1)

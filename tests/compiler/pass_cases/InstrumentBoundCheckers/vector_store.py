@@ -11,5 +11,5 @@ class Module:
         if T.Cast("int64", j + 3) >= T.int64(0) and T.Cast("int64", j + 3) < T.int64(16):
             A[j:j + 4] = T.Broadcast(T.float32(1.0), 4)
         else:
-            assert T.Cast("int64", j + 3) >= T.int64(0) and T.Cast("int64", j + 3) < T.int64(16), "OUT OF THE BOUNDS: an index of A is outside the buffer's shape"
+            assert T.Cast("int64", j + 3) >= T.int64(0) and T.Cast("int64", j + 3) < T.int64(16), "OUT OF THE BOUNDS: A[{index}] is written out of its 16 elements (index j with j = {j}) at <string>:4:5"
             T.evaluate(1)

@@ -1,0 +1,75 @@
+"""Run-time errors in source terms (issue 13): a failed bound check in a compiled kernel names
+the buffer, the flat index and the values of the variables of the index expression, the size,
+and the source position of the access with its line, never CSE temporaries. Real builds, real
+JIT runs."""
+import numpy as np
+import pytest
+
+from tirkit.compiler import build
+from tirkit.lang import from_source
+
+SHIFT = '''from tvm.script import tir as T
+
+
+@T.prim_func
+def shift(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    T.func_attr({"global_symbol": "shift"})
+    for i in range(64):
+        with T.block("B"):
+            vi = T.axis.spatial(64, i)
+            B[vi] = A[vi + 1] * A[vi + 1] + A[vi]
+'''
+
+ROWS = '''from tvm.script import tir as T
+
+
+@T.prim_func
+def rows(A: T.Buffer((8, 16), "float32"), B: T.Buffer((8, 16), "float32")):
+    T.func_attr({"global_symbol": "rows"})
+    for i, j in T.grid(9, 16):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+'''
+
+CHECKED = {"tir.instrument_bound_checkers": True}
+
+
+def _fail(source, tmp_path, *arrays):
+    path = tmp_path / "kernel.py"
+    path.write_text(source)
+    kernel = build(from_source(source, str(path)), config=CHECKED)
+    with pytest.raises(RuntimeError) as info:
+        kernel(*arrays)
+    return str(info.value), path
+
+
+def test_read_out_of_bounds_names_buffer_index_values_and_line(tmp_path):
+    a, b = np.zeros(64, "float32"), np.zeros(64, "float32")
+    message, path = _fail(SHIFT, tmp_path, a, b)
+    first = message.split("\n")[0]
+    assert first.startswith("shift: OUT OF THE BOUNDS: A[64] is read out of its 64 elements")
+    assert "(index i + 1 with i = 63)" in first and f"at {path}:10:21" in first
+    assert "cse_var" not in message and "Assert fail" not in message
+    source_line, caret = message.split("\n")[1:3]
+    assert source_line.strip() == "B[vi] = A[vi + 1] * A[vi + 1] + A[vi]"
+    assert caret.index("^") == source_line.index("A[vi + 1]")
+
+
+def test_write_out_of_bounds_of_a_2d_buffer(tmp_path):
+    a, b = np.zeros((8, 16), "float32"), np.zeros((8, 16), "float32")
+    message, path = _fail(ROWS, tmp_path, a, b)
+    first = message.split("\n")[0]
+    # the read of A fails first: row 8, column 0 of an 8x16 buffer is flat index 128
+    assert "A[128] is read out of its 128 elements" in first
+    assert "i = 8" in first and "j = 0" in first and f"at {path}:10:25" in first
+    assert "cse_var" not in message
+
+
+def test_in_bounds_kernel_still_runs_checked(tmp_path):
+    ok = SHIFT.replace("A[vi + 1] * A[vi + 1] + A[vi]", "A[vi] * T.float32(3)")
+    kernel = build(from_source(ok), config=CHECKED)
+    a = np.arange(64, dtype="float32")
+    b = np.zeros(64, "float32")
+    kernel(a, b)
+    np.testing.assert_array_equal(b, a * 3)
