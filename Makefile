@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) bench/run.py
 	$(PY) bench/bench_lsp.py
+	$(PY) bench/charts.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
