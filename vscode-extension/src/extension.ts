@@ -1,5 +1,7 @@
 // The TVMScript extension: launches tirkit's `tirls` for Python files and adds the lowering
 // preview, pipeline explorer (a webview) and restart commands. Logic that needs no VS Code API lives in helpers.ts.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import {
   LanguageClient,
@@ -12,14 +14,24 @@ import {
   StageInfo,
   parseFactors,
   readSettings,
-  resolveInterpreter,
-  serverCommand,
+  serverLaunch,
   sourceToStage,
   stagePath,
   stagePicks,
 } from "./helpers";
 
 const SCHEME = "tirkit-stage";
+
+/** The first `name` in a directory of PATH, if any. */
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    if (dir && fs.existsSync(candidate)) {
+      return candidate;
+    }
+  }
+  return undefined;
+}
 let client: LanguageClient | undefined;
 const stageTexts = new Map<string, string>();
 const changed = new vscode.EventEmitter<vscode.Uri>();
@@ -45,9 +57,8 @@ async function pythonExtensionCommand(resource?: vscode.Uri): Promise<string[] |
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
   const s = settings();
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const interpreter = resolveInterpreter(
-    s.interpreterPath, await pythonExtensionCommand(), process.platform, folder);
-  const { command, args } = serverCommand(interpreter, s.serverArgs);
+  const { command, args } = serverLaunch(
+    s, await pythonExtensionCommand(), process.platform, folder, onPath);
   const serverOptions: ServerOptions = { command, args, transport: TransportKind.stdio };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: "file", language: "python" },

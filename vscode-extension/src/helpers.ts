@@ -3,6 +3,7 @@
 
 /** The extension's settings (package.json `contributes.configuration`, declared once there). */
 export interface Settings {
+  serverPath: string;
   interpreterPath: string;
   serverArgs: string[];
   hideUnchangedStages: boolean;
@@ -12,6 +13,7 @@ export interface Settings {
 export function readSettings(get: <T>(key: string, fallback: T) => T): Settings {
   const args = get<unknown>("serverArgs", []);
   return {
+    serverPath: String(get<string>("serverPath", "") ?? "").trim(),
     interpreterPath: String(get<string>("interpreterPath", "") ?? "").trim(),
     serverArgs: Array.isArray(args) ? args.map(String) : [],
     hideUnchangedStages: Boolean(get<boolean>("previews.hideUnchangedStages", true)),
@@ -51,6 +53,36 @@ export function serverCommand(interpreter: string[], serverArgs: string[]): {
 } {
   const [command, ...rest] = interpreter;
   return { command, args: [...rest, "-m", "tirkit.lsp", ...serverArgs] };
+}
+
+/**
+ * How to start the server, first that applies: the `tirkit.serverPath` setting (a `tirls`
+ * console script, e.g. a venv's `bin/tirls`); the `tirkit.interpreterPath` setting or the Python
+ * extension's interpreter running `-m tirkit.lsp`; the `tirls` that `pip install tirkit` put on
+ * `PATH` (`which("tirls")`); else `python3 -m tirkit.lsp`. `${workspaceFolder}` is expanded.
+ */
+export function serverLaunch(
+  s: Settings,
+  pythonExtensionCommand: string[] | undefined,
+  platform: string,
+  workspaceFolder: string | undefined,
+  which: (name: string) => string | undefined,
+): { command: string; args: string[] } {
+  const expand = (text: string) =>
+    workspaceFolder ? text.split("${workspaceFolder}").join(workspaceFolder) : text;
+  if (s.serverPath) {
+    return { command: expand(s.serverPath), args: [...s.serverArgs] };
+  }
+  const fromExtension = (pythonExtensionCommand ?? []).filter((w) => w.length > 0);
+  if (!s.interpreterPath && fromExtension.length === 0) {
+    const onPath = which(platform === "win32" ? "tirls.exe" : "tirls");
+    if (onPath) {
+      return { command: onPath, args: [...s.serverArgs] };
+    }
+  }
+  return serverCommand(
+    resolveInterpreter(s.interpreterPath, pythonExtensionCommand, platform, workspaceFolder),
+    s.serverArgs);
 }
 
 /** One stage as the server's `tirkit/loweringStages` returns it. */

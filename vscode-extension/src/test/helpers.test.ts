@@ -10,6 +10,7 @@ import {
   readSettings,
   resolveInterpreter,
   serverCommand,
+  serverLaunch,
   sourceToStage,
   stageLabel,
   stagePath,
@@ -53,14 +54,15 @@ describe("settings", () => {
     const values: Record<string, unknown> = { serverArgs: ["-v", 3] };
     const s = readSettings(<T>(key: string, fallback: T) =>
       (key in values ? values[key] : fallback) as T);
-    assert.deepEqual(s, { interpreterPath: "", serverArgs: ["-v", "3"], hideUnchangedStages: true });
+    assert.deepEqual(s, { serverPath: "", interpreterPath: "", serverArgs: ["-v", "3"],
+      hideUnchangedStages: true });
   });
 
   it("settings in package.json are declared once, with the keys the code reads", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
     const keys = Object.keys(pkg.contributes.configuration.properties).sort();
     assert.deepEqual(keys, ["tirkit.interpreterPath", "tirkit.previews.hideUnchangedStages",
-      "tirkit.serverArgs", "tirkit.trace.server"]);
+      "tirkit.serverArgs", "tirkit.serverPath", "tirkit.trace.server"]);
     const titles = pkg.contributes.commands.map((c: { title: string }) => c.title);
     assert.deepEqual(titles, ["Show lowering stage…", "Open pipeline explorer", "Restart server"]);
   });
@@ -68,12 +70,12 @@ describe("settings", () => {
   it("settings: values are trimmed and coerced, a non-array serverArgs is ignored", () => {
     const values: Record<string, unknown> = {
       interpreterPath: "  /usr/bin/python3 ", serverArgs: "--verbose",
-      "previews.hideUnchangedStages": false,
+      "previews.hideUnchangedStages": false, serverPath: " /v/bin/tirls ",
     };
     const s = readSettings(<T>(key: string, fallback: T) =>
       (key in values ? values[key] : fallback) as T);
-    assert.deepEqual(s, { interpreterPath: "/usr/bin/python3", serverArgs: [],
-      hideUnchangedStages: false });
+    assert.deepEqual(s, { serverPath: "/v/bin/tirls", interpreterPath: "/usr/bin/python3",
+      serverArgs: [], hideUnchangedStages: false });
   });
 });
 
@@ -140,5 +142,26 @@ describe("schedule actions", () => {
     assert.match(parseFactors("8") as string, /at least two/);
     assert.match(parseFactors("None, x") as string, /"x"/);
     assert.match(parseFactors("None, None") as string, /at most one/);
+  });
+});
+
+describe("server launch", () => {
+  const base = { serverPath: "", interpreterPath: "", serverArgs: ["--x"], hideUnchangedStages: true };
+  const none = () => undefined;
+  it("serverPath: the tirls console script, with ${workspaceFolder} expanded", () => {
+    assert.deepEqual(serverLaunch({ ...base, serverPath: "${workspaceFolder}/.venv/bin/tirls" },
+      ["py"], "linux", "/ws", none), { command: "/ws/.venv/bin/tirls", args: ["--x"] });
+  });
+  it("an interpreter (setting or Python extension) runs -m tirkit.lsp", () => {
+    assert.deepEqual(serverLaunch({ ...base, interpreterPath: "/p/python" }, undefined, "linux",
+      undefined, () => "/usr/bin/tirls"), { command: "/p/python", args: ["-m", "tirkit.lsp", "--x"] });
+    assert.deepEqual(serverLaunch(base, ["conda", "run", "python"], "linux", undefined,
+      () => "/usr/bin/tirls").args, ["run", "python", "-m", "tirkit.lsp", "--x"]);
+  });
+  it("else the wheel's tirls on PATH, else python3 -m tirkit.lsp", () => {
+    assert.deepEqual(serverLaunch(base, undefined, "linux", undefined,
+      (n) => (n === "tirls" ? "/venv/bin/tirls" : undefined)), { command: "/venv/bin/tirls", args: ["--x"] });
+    assert.deepEqual(serverLaunch(base, undefined, "linux", undefined, none),
+      { command: "python3", args: ["-m", "tirkit.lsp", "--x"] });
   });
 });
