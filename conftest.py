@@ -21,11 +21,26 @@ from pathlib import Path
 from typing import Any
 
 from sybil import Example, Sybil
-from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
+from sybil.evaluators.python import PythonEvaluator
+from sybil.parsers.markdown import CodeBlockParser, SkipParser
 
 ROOT = Path(__file__).resolve().parent
 LINKED = ("examples", "docs", "tests", "stubs", "vscode-extension")
 SHELL_TIMEOUT_S = 300
+HINT = ('(docs run by conftest.py: a block that is an excerpt or printed output, or that must '
+        'not run in the suite, is preceded by <!-- skip: next "why" -->)')
+_PYTHON = PythonEvaluator()
+
+
+def run_python(example: Example) -> None:
+    """Run a ``python`` block in the document's namespace; a failure says how to mark a block
+    that is not meant to run."""
+    try:
+        _PYTHON(example)
+    except Exception as err:  # pylint: disable=broad-except  # re-raised with the hint
+        if type(err).__name__ != "SkipTest":
+            err.add_note(HINT)
+        raise
 
 
 def run_shell(example: Example) -> None:
@@ -37,7 +52,8 @@ def run_shell(example: Example) -> None:
                           text=True, timeout=SHELL_TIMEOUT_S, check=False)
     if proc.returncode != 0:
         raise AssertionError(f"shell block exited {proc.returncode}:\n{example.parsed}\n"
-                             f"--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}")
+                             f"--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}"
+                             f"\n{HINT}")
 
 
 def setup(namespace: dict[str, Any]) -> None:
@@ -68,7 +84,8 @@ class _Docs(Sybil):
 
 
 pytest_collect_file = _Docs(
-    parsers=[PythonCodeBlockParser(), CodeBlockParser("sh", run_shell), SkipParser()],
+    parsers=[CodeBlockParser("python", run_python), CodeBlockParser("sh", run_shell),
+             SkipParser()],
     setup=setup,
     teardown=teardown,
 ).pytest()

@@ -73,3 +73,30 @@ def test_in_bounds_kernel_still_runs_checked(tmp_path):
     b = np.zeros(64, "float32")
     kernel(a, b)
     np.testing.assert_array_equal(b, a * 3)
+
+
+USER_ASSERT = '''from tvm.script import tir as T
+
+
+@T.prim_func
+def check(A: T.Buffer((64,), "float32"), n: T.int32):
+    T.func_attr({"global_symbol": "check"})
+    for i in range(64):
+        assert (i * n + 7) * (i * n + 7) < 1000, "the square must stay below 1000"
+        A[i] = A[i] + T.float32(1)
+'''
+
+
+def test_user_assertion_shows_condition_values_and_line_without_temporaries(tmp_path):
+    path = tmp_path / "check.py"
+    path.write_text(USER_ASSERT)
+    kernel = build(from_source(USER_ASSERT, str(path)))
+    with pytest.raises(RuntimeError) as info:
+        kernel(np.zeros(64, "float32"), 3)
+    message = str(info.value)
+    first = message.split("\n")[0]
+    # i = 9 is the first i with (3i + 7)^2 >= 1000 (31^2 = 961, 34^2 = 1156)
+    assert first.startswith("check: Assert fail: (i * n + 7) * (i * n + 7) < 1000 with i = 9,"
+                            " n = 3, the square must stay below 1000"), first
+    assert first.endswith(f"at {path}:8:9") and "cse_var" not in message
+    assert message.split("\n")[1].strip().startswith("assert (i * n + 7) * (i * n + 7) < 1000")

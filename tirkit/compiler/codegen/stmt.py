@@ -3,14 +3,10 @@ methods of TVM's ``CodeGenLLVM`` and ``CodeGenCPU``).
 
 Serial loops are ``for_begin``/``for_body``/``for_end`` blocks with a ``phi`` induction variable
 (``CodeGenLLVM::CreateSerialFor``); parallel loops go to :mod:`.parallel`. ``AssertStmt`` calls
-``TVMAPISetLastError("Assert fail: <cond>, <message>")`` and returns -1, as ``CodeGenCPU`` does;
-a message with ``{index}``/``{VAR}`` placeholders (the bound checker's) is instead formatted with
-the run-time values by libc's ``snprintf`` and passed on without the condition, so the user sees
-the buffer, the index and the source position rather than CSE temporaries.
+``TVMAPISetLastError`` and returns -1, as ``CodeGenCPU`` does (its message: :mod:`.asserts`).
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 
 from llvmlite import ir
@@ -18,8 +14,9 @@ from llvmlite import ir
 from ...ir.expr import IntImm
 from ...tir import expr as E
 from ...tir import stmt as S
+from .asserts import let_exprs
 from .core import CodeGenLLVM, register
-from .types import I64, PTR, CodegenError, const, llvm_type
+from .types import I64, CodegenError, const, llvm_type
 
 __all__ = ["serial_loop", "condition_of"]
 
@@ -39,17 +36,9 @@ def _evaluate(cg: CodeGenLLVM, s: S.Evaluate) -> None:
 @register(S.LetStmt)
 def _let_stmt(cg: CodeGenLLVM, s: S.LetStmt) -> None:
     value = cg.expr(s.value)
-    _let_exprs(cg)[s.var] = s.value  # what a bound check's message may need to re-evaluate
+    let_exprs(cg)[s.var] = s.value  # what an assertion's message may need to re-evaluate
     with cg.bind(s.var, value):
         cg.stmt(s.body)
-
-
-def _let_exprs(cg: CodeGenLLVM) -> dict[Any, Any]:
-    table = getattr(cg, "_let_exprs", None)
-    if table is None:
-        table = {}
-        setattr(cg, "_let_exprs", table)
-    return table
 
 
 @register(S.AttrStmt)
@@ -68,91 +57,6 @@ def _assume_aligned(cg: CodeGenLLVM, ptr: ir.Value, align: int) -> None:
     low = bld.and_(bld.ptrtoint(ptr, I64), ir.Constant(I64, align - 1))
     fn = cg.declare("llvm.assume", ir.VoidType(), [ir.IntType(1)])
     bld.call(fn, [bld.icmp_unsigned("==", low, ir.Constant(I64, 0))])
-
-
-def _assert_message(s: S.AssertStmt) -> str:
-    from ...printer import script  # pylint: disable=import-outside-toplevel
-
-    try:
-        cond = script(s.condition)
-    except Exception:  # pylint: disable=broad-except  # a message is better than no message
-        cond = type(s.condition).__name__
-    msg = f"Assert fail: {cond}"
-    if isinstance(s.message, E.StringImm):
-        msg += f", {s.message.value}"
-    return msg
-
-
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
-def _index_of(cg: CodeGenLLVM, cond: Any) -> Any:
-    """``x`` of the bound checker's ``0 <= x and x < n`` condition, else None; looks through
-    the variables and ``Let`` expressions common-subexpression elimination put in between."""
-    lets, local = _let_exprs(cg), {}
-    for _ in range(8):
-        if isinstance(cond, E.Var) and cond in lets:
-            cond = lets[cond]
-        elif isinstance(cond, E.Let):
-            local[cond.var] = cond.value
-            cond = cond.body
-        else:
-            break
-    if isinstance(cond, E.And) and isinstance(cond.a, E.GE) and isinstance(cond.b, E.LT):
-        x = cond.a.a
-        while isinstance(x, E.Var) and x in local:
-            x = local[x]
-        return x
-    return None
-
-
-def _placeholder_value(cg: CodeGenLLVM, name: str, s: S.AssertStmt) -> ir.Value | None:
-    """The run-time value (as i64) of a message placeholder, or None when it has none here."""
-    if name == "index":
-        expr = _index_of(cg, s.condition)
-        try:
-            value = cg.expr(expr) if expr is not None else None
-        except (CodegenError, KeyError):  # not evaluable here: the message says "{index}"
-            value = None
-    else:
-        value = next((v for var, v in reversed(list(cg.vars.items())) if var.name == name
-                      and isinstance(v.type, ir.IntType)), None)
-    if value is None or not isinstance(value.type, ir.IntType):
-        return None
-    if value.type.width < 64:
-        value = cg.builder.sext(value, I64)
-    return value if value.type.width == 64 else None
-
-
-def _formatted_message(cg: CodeGenLLVM, s: S.AssertStmt) -> ir.Value | None:
-    """The assertion's message with its placeholders filled at run time (``snprintf`` into a
-    stack buffer), or None when it has no placeholder."""
-    text = s.message.value if isinstance(s.message, E.StringImm) else ""
-    if not text.startswith("OUT OF THE BOUNDS") or not _PLACEHOLDER.search(text):
-        return None
-    values: list[ir.Value] = []
-    pieces = []
-    for part in re.split(r"(\{\w+\})", text):
-        m = _PLACEHOLDER.fullmatch(part)
-        value = _placeholder_value(cg, m.group(1), s) if m else None
-        if value is not None:
-            values.append(value)
-        pieces.append("%lld" if value is not None else (part if m else part.replace("%", "%%")))
-    size = 1024
-    buf = cg.builder.alloca(ir.ArrayType(ir.IntType(8), size))
-    snprintf = cg.declare("snprintf", ir.IntType(32), [PTR, I64, PTR], var_arg=True)
-    cg.builder.call(snprintf, [buf, ir.Constant(I64, size), cg.string_constant("".join(pieces)),
-                               *values])
-    return buf
-
-
-@register(S.AssertStmt)
-def _assert(cg: CodeGenLLVM, s: S.AssertStmt) -> None:
-    cond = cg.expr(s.condition)
-    with cg.builder.if_then(cg.builder.not_(cond), likely=False):
-        cg.set_error(_formatted_message(cg, s) or _assert_message(s))
-        cg.return_error()
-    cg.stmt(s.body)
 
 
 def condition_of(cg: CodeGenLLVM, cond: E.PrimExpr) -> tuple[ir.Value, bool | None]:

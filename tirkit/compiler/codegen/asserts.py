@@ -1,0 +1,154 @@
+"""``AssertStmt``: on failure, ``TVMAPISetLastError(message)`` and return -1 (mirrors
+``CodeGenCPU::VisitStmt_(const AssertStmtNode*)``), with a message in source terms.
+
+TVM's message is ``"Assert fail: <condition>, <message>"``. Here:
+
+- the condition is printed with the common-subexpression temporaries (``cse_var_N``) replaced by
+  what they stand for, and followed by the run-time values of its variables
+  (``i * n < 50 with i = 17, n = 3``), then ``at FILE:LINE:COL`` of the statement (the runtime
+  adds that source line, :func:`tirkit.compiler.runtime.packed.with_source_line`);
+- the bound checker's messages (``OUT OF THE BOUNDS: A[{index}] ... with i = {i} ...``) get their
+  ``{index}`` and ``{VAR}`` placeholders filled with the run-time values instead.
+
+Values are formatted by libc's ``snprintf`` into a stack buffer on the failure path only.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from llvmlite import ir
+
+from ...tir import expr as E
+from ...tir import stmt as S
+from .core import CodeGenLLVM, register
+from .types import I64, PTR, CodegenError
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+Piece = str | ir.Value
+
+
+def let_exprs(cg: CodeGenLLVM) -> dict[Any, Any]:
+    """``{Var: value expression}`` of the LetStmts met so far (kept for assertion messages)."""
+    table = getattr(cg, "_let_exprs", None)
+    if table is None:
+        table = {}
+        setattr(cg, "_let_exprs", table)
+    return table
+
+
+def _inline_temporaries(cg: CodeGenLLVM, expr: Any) -> Any:
+    """``expr`` with let-bound ``cse_var_N`` variables (LetStmts and ``T.Let``) replaced by their
+    values, so the condition reads as the user wrote it."""
+    from ...tir.stmt_functor import substitute  # pylint: disable=import-outside-toplevel
+    from ...tir.analysis import undefined_vars  # pylint: disable=import-outside-toplevel
+
+    lets = let_exprs(cg)
+    for _ in range(16):
+        while isinstance(expr, E.Let):
+            expr = substitute(expr.body, {expr.var: expr.value})
+        temps = {v: lets[v] for v in undefined_vars(expr)
+                 if v.name.startswith("cse_var") and v in lets}
+        if not temps:
+            break
+        expr = substitute(expr, temps)
+    return expr
+
+
+def _as_i64(cg: CodeGenLLVM, value: ir.Value | None) -> ir.Value | None:
+    if value is None or not isinstance(value.type, ir.IntType) or value.type.width > 64:
+        return None
+    if value.type.width == 1:
+        return cg.builder.zext(value, I64)
+    return cg.builder.sext(value, I64) if value.type.width < 64 else value
+
+
+def _index_of(cg: CodeGenLLVM, cond: Any) -> Any:
+    """``x`` of the bound checker's ``0 <= x and x < n`` condition, else None; looks through
+    the variables and ``Let`` expressions common-subexpression elimination put in between."""
+    lets, local = let_exprs(cg), {}
+    for _ in range(8):
+        if isinstance(cond, E.Var) and cond in lets:
+            cond = lets[cond]
+        elif isinstance(cond, E.Let):
+            local[cond.var] = cond.value
+            cond = cond.body
+        else:
+            break
+    if isinstance(cond, E.And) and isinstance(cond.a, E.GE) and isinstance(cond.b, E.LT):
+        x = cond.a.a
+        while isinstance(x, E.Var) and x in local:
+            x = local[x]
+        return x
+    return None
+
+
+def _placeholder_value(cg: CodeGenLLVM, name: str, s: S.AssertStmt) -> ir.Value | None:
+    """The run-time value (as i64) of a bound-check placeholder, or None when it has none."""
+    if name == "index":
+        expr = _index_of(cg, s.condition)
+        try:
+            value = cg.expr(expr) if expr is not None else None
+        except (CodegenError, KeyError):  # not evaluable here: the message says "{index}"
+            value = None
+    else:
+        value = next((v for var, v in reversed(list(cg.vars.items())) if var.name == name
+                      and isinstance(v.type, ir.IntType)), None)
+    return _as_i64(cg, value)
+
+
+def _bound_check_pieces(cg: CodeGenLLVM, s: S.AssertStmt, text: str) -> list[Piece]:
+    pieces: list[Piece] = []
+    for part in re.split(r"(\{\w+\})", text):
+        m = _PLACEHOLDER.fullmatch(part)
+        value = _placeholder_value(cg, m.group(1), s) if m else None
+        pieces.append(value if value is not None else part)
+    return pieces
+
+
+def _assert_pieces(cg: CodeGenLLVM, s: S.AssertStmt) -> list[Piece]:
+    """``Assert fail: <condition> with v = <value>..., <message> at FILE:LINE:COL``."""
+    from ...printer import script  # pylint: disable=import-outside-toplevel
+    from ...tir.analysis import undefined_vars  # pylint: disable=import-outside-toplevel
+
+    cond = _inline_temporaries(cg, s.condition)
+    try:
+        text = script(cond)
+    except Exception:  # pylint: disable=broad-except  # a message is better than no message
+        text = type(s.condition).__name__
+    pieces: list[Piece] = [f"Assert fail: {text}"]
+    named = [(v.name, _as_i64(cg, cg.vars.get(v))) for v in undefined_vars(cond)]
+    named = [(n, v) for n, v in named if v is not None]
+    for i, (name, value) in enumerate(sorted(named, key=lambda p: p[0])):
+        pieces += [(" with " if i == 0 else ", ") + f"{name} = ", value]
+    if isinstance(s.message, E.StringImm):
+        pieces.append(f", {s.message.value}")
+    span = s.span
+    if span is not None and span.source_name and not span.source_name.startswith("<"):
+        pieces.append(f" at {span.source_name}:{span.line}:{span.column + 1}")
+    return pieces
+
+
+def _emit_message(cg: CodeGenLLVM, pieces: list[Piece]) -> ir.Value:
+    """The message as a string constant, or formatted at run time when it holds values."""
+    if all(isinstance(p, str) for p in pieces):
+        return cg.string_constant("".join(pieces))  # type: ignore[arg-type]
+    fmt = "".join("%lld" if not isinstance(p, str) else p.replace("%", "%%") for p in pieces)
+    values = [p for p in pieces if not isinstance(p, str)]
+    size = 1024
+    buf = cg.builder.alloca(ir.ArrayType(ir.IntType(8), size))
+    snprintf = cg.declare("snprintf", ir.IntType(32), [PTR, I64, PTR], var_arg=True)
+    cg.builder.call(snprintf, [buf, ir.Constant(I64, size), cg.string_constant(fmt), *values])
+    return buf
+
+
+@register(S.AssertStmt)
+def _assert(cg: CodeGenLLVM, s: S.AssertStmt) -> None:
+    cond = cg.expr(s.condition)
+    with cg.builder.if_then(cg.builder.not_(cond), likely=False):
+        text = s.message.value if isinstance(s.message, E.StringImm) else ""
+        pieces = _bound_check_pieces(cg, s, text) if text.startswith("OUT OF THE BOUNDS") \
+            else _assert_pieces(cg, s)
+        cg.set_error(_emit_message(cg, pieces))
+        cg.return_error()
+    cg.stmt(s.body)
