@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tirkit import tir as _tir
+from tirkit.ir import Range
 from tirkit.ir.dtype import DataType
 
 from .ir_builder.tir_api import (alloc_buffer, arg, axis, block, block_attr, buffer, func_attr,
@@ -18,8 +19,8 @@ from .ir_builder.tir_dtypes import *  # noqa: F401,F403  (int8 ... float64x64, h
 from .ir_builder.tir_dtypes import boolean, handle, ptr, void
 from .ir_builder.tir_stmts import (Assert, Else, If, LetStmt, Then, While, allocate,
                                    allocate_const, attr, buffer_store, decl_buffer, env_thread,
-                                   evaluate, grid, launch_thread, parallel, prefetch, realize,
-                                   serial, thread_binding, unroll, vectorized)
+                                   evaluate, grid, iter_var, launch_thread, parallel, prefetch,
+                                   realize, serial, thread_binding, unroll, vectorized)
 from .parser.tir_handlers import MetaVar as meta_var
 
 # intrinsics: every op function of tirkit.tir (explicit ``__all__`` lists, statically readable)

@@ -80,7 +80,28 @@ def convert(value: Any, dtype: str | DataType | None = None) -> PrimExpr:
         return E.StringImm(value)
     if hasattr(value, "dtype") and hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
         return const(value.item(), str(value.dtype))  # NumPy scalar
+    if type(value).__name__ == "BufferRegion":
+        return _region_load(value)
     raise TypeError(f"cannot convert {type(value).__name__} {value!r} to a PrimExpr")
+
+
+def _region_load(region: Any) -> PrimExpr:
+    """A buffer region as the (vector) load TVM's FFI makes of it (``PrimExpr::FromObject_``):
+    an extent-1 range is its min, a constant extent a unit-stride ``Ramp``.
+
+    Raises:
+        TypeError: for a region with a symbolic extent.
+    """
+    indices = []
+    for r in region.region:
+        if isinstance(r.extent, IntImm) and r.extent.value == 1:
+            indices.append(r.min)
+        elif isinstance(r.extent, IntImm):
+            indices.append(E.Ramp(r.min, const(1, r.min.dtype), r.extent.value))
+        else:
+            raise TypeError(f"cannot convert buffer region {region.buffer.name}[...] with the "
+                            f"symbolic extent {r.extent} to a load")
+    return E.BufferLoad(region.buffer, tuple(indices))
 
 
 def convert_pair(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:

@@ -105,3 +105,37 @@ def rank0_sum(A: T.Buffer((16,), "float32"), S: T.Buffer((), "float32")):
             with T.init():
                 S[()] = T.float32(0)
             S[()] = S[()] + A[vi]
+
+
+# strides given by name (int32 vars, as TVM's ir_builder makes them)
+@T.prim_func
+def named_strides(a: T.handle):
+    C = T.match_buffer(a, (16, 16), "float16", strides=("C_s0", "C_s1"), offset_factor=16)
+    T.evaluate(C.elem_offset // C.strides[0])
+
+
+# T.iter_var and T.Range as TVM's own tests write a thread attribute
+@T.prim_func
+def iter_var_attr(A: T.Buffer((256,), "float32")):
+    tx = T.int32()
+    T.attr(T.iter_var(tx, T.Range(0, 256), "ThreadIndex", "threadIdx.x"), "thread_extent", 256)
+    A[tx] = A[tx] + T.float32(1)
+
+
+# arithmetic on int64 and int32 operands promotes; a region as a let value is a vector load;
+# stepped slice stores; `and`/`or` on vectors are bitwise
+@T.prim_func
+def mixed_operands(a: T.handle, b: T.handle, c: T.handle):
+    m = T.int64()
+    A = T.match_buffer(a, (m * 2,))
+    B = T.match_buffer(b, (m, 2))
+    U = T.match_buffer(c, (8,), "uint8")
+    for i, j in T.grid(m, 2):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi * 2 + vj] + T.Cast("float32", vj * 2 + 0.5)
+    u4: T.uint8x4 = U[0:4]
+    U[4:8] = u4
+    A[0 : 8 : 2] = T.Broadcast(T.float32(0), 4)
+    A[1 : 2 : 1] = T.float32(1)
+    T.evaluate((A[0:4] > T.float32(0)) and (A[4:8] > T.float32(0)))

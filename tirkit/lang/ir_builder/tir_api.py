@@ -91,9 +91,18 @@ def buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: Any = 
     """
     if isinstance(shape, (int, PrimExpr)):
         shape = (shape,)
-    return tir.decl_buffer(shape, dtype, "", data, strides, elem_offset, scope,
+    idx = shape[0].dtype if shape and isinstance(shape[0], PrimExpr) else "int32"
+    return tir.decl_buffer(shape, dtype, "", data, named_strides(strides, idx), elem_offset, scope,
                            align if align > 0 else -1, offset_factor,
                            _BUFFER_TYPES.get(buffer_type, buffer_type), axis_separators, span)
+
+
+def named_strides(strides: Any, idx_dtype: Any = "int32") -> Any:
+    """Strides given by name (``strides=("s0", "s1")``) become fresh Vars of ``idx_dtype``, as
+    TVM's ir_builder makes them; other strides are returned as given."""
+    if not isinstance(strides, (list, tuple)):
+        return strides
+    return [tir.Var(s, idx_dtype) if isinstance(s, str) else s for s in strides]
 
 
 #: TVM's spellings of ``buffer_type`` (``BufferDecl``: "auto" or "default"/"" )
@@ -113,8 +122,8 @@ def match_buffer(param: Any, shape: Any = None, dtype: Any = "float32", data: An
         param = tir.BufferRegion.from_point(param.buffer, param.indices)
     if shape is None and isinstance(param, tir.BufferRegion):
         shape = [r.extent for r in param.region]
-    buf = buffer(shape, dtype, data, strides, elem_offset, scope, align, offset_factor,
-                 "" if buffer_type == "default" else buffer_type, axis_separators)
+    buf = buffer(shape, dtype, data, named_strides(strides), elem_offset, scope, align,
+                 offset_factor, "" if buffer_type == "default" else buffer_type, axis_separators)
     if isinstance(param, tir.BufferRegion):
         _frame(F.BlockFrame, "T.match_buffer on a region").match_buffers.append(
             tir.MatchBufferRegion(buf, param))
@@ -211,8 +220,8 @@ def alloc_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: 
                  axis_separators: Any = None) -> tir.Buffer:
     """Allocate a buffer in the enclosing block, or in the root block at function level
     (``T.alloc_buffer``)."""
-    buf = buffer(shape, dtype, data, strides, elem_offset, scope, align, offset_factor,
-                 "" if buffer_type == "default" else buffer_type, axis_separators)
+    buf = buffer(shape, dtype, data, named_strides(strides), elem_offset, scope, align,
+                 offset_factor, "" if buffer_type == "default" else buffer_type, axis_separators)
     builder = IRBuilder.current()
     frame = builder.last_frame()
     block_frame = builder.find_frame(F.BlockFrame)

@@ -11,6 +11,7 @@ from tirkit.ir.dtype import dtype as _dtype
 
 from . import tir_frames as F
 from .base import IRBuilder, ScriptError
+from .tir_api import named_strides
 
 
 # ------------------------------------------------------------------------------------ loops
@@ -199,8 +200,8 @@ def decl_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: A
     if data is None:
         data = _data_var(dtype, scope)
     shape = (shape,) if isinstance(shape, (int, PrimExpr)) else shape
-    buf = tir.decl_buffer(shape, dtype, "", data, strides, elem_offset, scope, align,
-                          offset_factor, buffer_type, axis_separators)
+    buf = tir.decl_buffer(shape, dtype, "", data, named_strides(strides), elem_offset, scope,
+                          align, offset_factor, buffer_type, axis_separators)
     return F.DeclBufferFrame(buf, allocated)
 
 
@@ -212,6 +213,22 @@ def realize(buffer_slice: tir.BufferRegion, scope: str, condition: Any = True) -
 def env_thread(thread_tag: str, dtype: str = "int32") -> tir.IterVar:
     """A thread IterVar for ``T.launch_thread`` (``T.env_thread``)."""
     return tir.IterVar(None, tir.Var(thread_tag, dtype), tir.IterVarType.ThreadIndex, thread_tag)
+
+
+def iter_var(v: Any, dom: Any, iter_type: str, thread_tag: str) -> tir.IterVar:
+    """An IterVar (``T.iter_var(v, T.Range(0, n), "ThreadIndex", "threadIdx.x")``; mirrors
+    ``tvm.script.ir_builder.tir.iter_var``): ``v`` a Var or a name, ``iter_type`` the name of an
+    ``IterVar`` kind (``"DataPar"``, ``"ThreadIndex"``, ``"CommReduce"`` ...).
+
+    Raises:
+        ScriptError: for an unknown ``iter_type``.
+    """
+    try:
+        kind = tir.IterVarType[iter_type]
+    except KeyError:
+        raise ScriptError(f"T.iter_var: unknown iter_type {iter_type!r}; expected one of "
+                          f"{', '.join(t.name for t in tir.IterVarType)}", arg=2) from None
+    return tir.IterVar(dom, v, kind, thread_tag)
 
 
 def launch_thread(thread: Any, extent: Any) -> F.LaunchThreadFrame:

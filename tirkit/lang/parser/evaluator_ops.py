@@ -1,7 +1,8 @@
 """Operator handlers of the parse-time evaluator (TVMScript's ``_register_expr_op`` semantics).
 
 On PrimExprs: node constructors after TVMScript's ``_auto_broadcast`` (Python numbers take the
-other operand's dtype; a scalar meeting a vector is broadcast), no constant folding, so text
+other operand's dtype; a scalar meeting a vector is broadcast; arithmetic operands of different
+dtypes are then matched as TVM's ``BinaryOpMatchTypes`` does), no constant folding, so text
 parses to exactly the IR it spells. On Python values: Python's own operators.
 """
 from __future__ import annotations
@@ -11,6 +12,8 @@ from typing import Any, Callable
 
 from tirkit import tir
 from tirkit.ir import PrimExpr
+
+from tirkit.tir.op import match_types
 
 from .evaluator import EvalError, Evaluator, register
 
@@ -67,6 +70,11 @@ def binary(name: str, a: Any, b: Any) -> Any:
                             f"use `{v.name}.data`")
     if _is_ir(a, b) and name in _IR_BINOPS:
         x, y = auto_broadcast(a, b)
+        if x.dtype != y.dtype:  # TVMScript leaves + - * ... to PrimExpr's operators, which
+            try:                # match dtypes as BinaryOpMatchTypes does (int32 + int64 -> int64)
+                x, y = match_types(x, y)
+            except TypeError:
+                pass  # the node constructor names both dtypes
         return _IR_BINOPS[name](x, y)
     if name not in _PY_BINOPS:
         raise TypeError(f"unsupported operand: {name} is not defined on {type(a).__name__}")
@@ -117,9 +125,11 @@ def _boolop(ev: Evaluator, node: Any) -> Any:
                 return result
             result = ev.eval_operand(expr)
             continue
-        rhs = ev.eval_operand(expr)
-        rhs = tir.convert(rhs)
-        result = (tir.And if is_and else tir.Or)(result, rhs)
+        rhs = tir.convert(ev.eval_operand(expr))
+        if result.dtype.lanes > 1 or rhs.dtype.lanes > 1:  # TVM: vectors meet with & / |
+            result = (tir.bitwise_and if is_and else tir.bitwise_or)(result, rhs)
+        else:
+            result = (tir.And if is_and else tir.Or)(result, rhs)
     return result
 
 

@@ -377,11 +377,14 @@ def _slice_to_ramp(index: Any) -> Any:
     from tirkit.arith import Analyzer  # pylint: disable=import-outside-toplevel
 
     start = tir.convert(index.start if index.start is not None else 0)
-    lanes = Analyzer().simplify(tir.convert(index.stop) - start)
+    step = index.step if index.step is not None else 1
+    # TVM's buffer_store: ceil((stop - start) / step) lanes; one lane stores at ``start``
+    lanes = Analyzer().simplify((tir.convert(index.stop) - start + (step - 1)) // step)
     if not isinstance(lanes, tir.IntImm):
         raise ValueError("a vector store needs a constant-length slice")
-    step = index.step if index.step is not None else 1
-    return tir.Ramp(start, tir.convert(step, start.dtype), lanes.value // int(step))
+    if lanes.value == 1:
+        return start
+    return tir.Ramp(start, tir.convert(step, start.dtype), lanes.value)
 
 
 @register("tir", "AugAssign")

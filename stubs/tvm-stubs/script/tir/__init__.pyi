@@ -9,8 +9,8 @@ import builtins
 import enum
 from typing import Any, Callable, Literal, NoReturn, Sequence, TypeVar, overload
 
-from tvm.script._types import BufferFrame, DTypeConstructor, DTypeLike, DataType, DomainLike, ExprLike, ForFrame, Frame, HandleConstructor, IRModule, IndexLike, PrimExpr, PrimFunc, Range, ShapeLike, VarFrame
-from tvm.script._types import Buffer as Buffer, Var as Var, IterVar as IterVar, BufferLoad as BufferLoad, BufferRegion as BufferRegion
+from tvm.script._types import BufferFrame, DTypeConstructor, DTypeLike, DataType, DomainLike, ExprLike, ForFrame, Frame, HandleConstructor, IRModule, IndexLike, PrimExpr, PrimFunc, ShapeLike, VarFrame
+from tvm.script._types import Buffer as Buffer, Var as Var, IterVar as IterVar, BufferLoad as BufferLoad, BufferRegion as BufferRegion, Range as Range
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _V = TypeVar("_V")
@@ -858,6 +858,16 @@ def isnan(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimEx
 
 def isnullptr(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Whether handle ``x`` is null (mirrors ``tvm.tir.isnullptr``): a bool call."""
+    ...
+
+def iter_var(v: Any, dom: Any, iter_type: str, thread_tag: str) -> IterVar:
+    """An IterVar (``T.iter_var(v, T.Range(0, n), "ThreadIndex", "threadIdx.x")``; mirrors
+    ``tvm.script.ir_builder.tir.iter_var``): ``v`` a Var or a name, ``iter_type`` the name of an
+    ``IterVar`` kind (``"DataPar"``, ``"ThreadIndex"``, ``"CommReduce"`` ...).
+
+    Raises:
+        ScriptError: for an unknown ``iter_type``.
+    """
     ...
 
 def launch_thread(thread: Any, extent: Any) -> VarFrame:

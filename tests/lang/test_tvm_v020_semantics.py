@@ -1,0 +1,151 @@
+"""TVM v0.20 spellings parse to the IR TVM's parser gives (issue 10), one golden case per
+construct, each checked against the IR TVM v0.20 documents for it (its ir_builder and the FFI
+conversions), and each surviving print -> parse."""
+from __future__ import annotations
+
+import pytest
+
+from tirkit import tir
+from tirkit.ir import structural_equal
+from tirkit.lang import parse_file
+from tirkit.printer import script
+
+HEAD = "from tvm.script import tir as T\n\n"
+
+
+def _parse(body: str) -> tir.PrimFunc:
+    units = parse_file(HEAD + body, "<t>")
+    assert len(units) == 1
+    assert not units[0].diagnostics, [d.message for d in units[0].diagnostics]
+    func = units[0].ir
+    again = parse_file(HEAD + script(func), "<printed>")[0]
+    assert not again.diagnostics and structural_equal(func, again.ir), script(func)
+    return func
+
+
+def _stmts(func: tir.PrimFunc, kind: type) -> list:
+    found: list = []
+    tir.stmt_functor.post_order_visit(func.body, lambda n: found.append(n)
+                                      if isinstance(n, kind) else None)
+    return found
+
+
+def test_strides_given_by_name_are_int32_vars():
+    """ir_builder.tir.match_buffer: ``strides=("s0", "s1")`` -> ``Var(s, "int32")``."""
+    func = _parse('''@T.prim_func
+def f(a: T.handle):
+    C = T.match_buffer(a, (16, 16), "float16", strides=("C_s0", "C_s1"), offset_factor=16)
+    T.evaluate(C.elem_offset // C.strides[0])
+''')
+    buf = func.buffer_map[func.params[0]]
+    assert [(s.name_hint, str(s.dtype)) for s in buf.strides] == [("C_s0", "int32"),
+                                                                  ("C_s1", "int32")]
+    value = _stmts(func, tir.Evaluate)[0].value
+    assert isinstance(value, tir.FloorDiv) and value.b is buf.strides[0]
+
+
+def test_strides_of_t_buffer_take_the_shape_dtype():
+    """ir_builder.tir.buffer: named strides take the dtype of ``shape[0]``."""
+    func = _parse('''@T.prim_func
+def f(n: T.int64, A: T.Buffer((n,), "float32", strides=("A_s0",))):
+    A[0] = T.float32(1)
+''')
+    buf = func.buffer_map[func.params[1]]
+    assert str(buf.strides[0].dtype) == "int64"
+
+
+def test_iter_var_builds_an_iter_var():
+    func = _parse('''@T.prim_func
+def f(A: T.Buffer((256,), "float32")):
+    tx = T.int32()
+    T.attr(T.iter_var(tx, T.Range(0, 256), "ThreadIndex", "threadIdx.x"), "thread_extent", 256)
+    A[tx] = A[tx] + T.float32(1)
+''')
+    attr = _stmts(func, tir.AttrStmt)[0]
+    assert isinstance(attr.node, tir.IterVar)
+    assert attr.node.iter_type == tir.IterVarType.ThreadIndex
+    assert attr.node.thread_tag == "threadIdx.x" and attr.node.var.name_hint == "tx"
+
+
+def test_iter_var_with_an_unknown_kind_is_a_diagnostic():
+    units = parse_file(HEAD + '''@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    tx = T.int32()
+    T.attr(T.iter_var(tx, T.Range(0, 4), "Threads", "threadIdx.x"), "thread_extent", 4)
+    A[tx] = T.float32(0)
+''', "<t>")
+    assert [d.message for d in units[0].diagnostics if "iter_type" in d.message]
+
+
+@pytest.mark.parametrize("expr, want", [
+    # int64 loop var times a literal plus an int32 var: the int32 side is cast (BinaryOpMatchTypes)
+    ("vi * 2 + vj", "int64"),
+    # int expression plus a Python float: float32
+    ("T.Cast('int64', vj) + 0.5", "float32"),
+])
+def test_arithmetic_on_mixed_dtypes_promotes_as_tvm_operators_do(expr, want):
+    func = _parse(f'''@T.prim_func
+def f(a: T.handle, b: T.handle):
+    m = T.int64()
+    A = T.match_buffer(a, (m * 2,))
+    B = T.match_buffer(b, (m, 2))
+    for i, j in T.grid(m, 2):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = T.Cast("float32", {expr})
+''')
+    store = [s for s in _stmts(func, tir.BufferStore) if s.buffer.name == "B"][0]
+    assert str(store.value.value.dtype) == want
+    assert isinstance(store.value.value.a, tir.Cast) or isinstance(store.value.value.b, tir.Cast)
+
+
+def test_comparisons_on_mixed_dtypes_stay_an_error():
+    """TVMScript builds comparisons with the node constructors: int32 vs int64 is refused."""
+    units = parse_file(HEAD + '''@T.prim_func
+def f(A: T.Buffer((4,), "int32"), n: T.int64):
+    for i in range(4):
+        if i == n:
+            A[i] = 0
+''', "<t>")
+    assert any("dtypes differ" in d.message for d in units[0].diagnostics)
+
+
+def test_a_region_as_a_let_value_is_a_vector_load():
+    """PrimExpr::FromObject_: a BufferRegion becomes a BufferLoad with a Ramp per ranged axis."""
+    func = _parse('''@T.prim_func
+def f(A: T.Buffer((8,), "uint8"), C: T.Buffer((2,), "int32")):
+    A_u8x4: T.uint8x4 = A[0:4]
+    C[0] = T.reinterpret(A_u8x4, dtype="int32")
+''')
+    let = _stmts(func, tir.LetStmt)[0]
+    assert isinstance(let.value, tir.BufferLoad)
+    (index,) = let.value.indices
+    assert isinstance(index, tir.Ramp) and index.lanes == 4 and str(let.value.dtype) == "uint8x4"
+
+
+def test_stepped_slice_stores_count_lanes_as_tvm_buffer_store():
+    """ir_builder.tir.buffer_store: ceil((stop - start) / step) lanes; one lane is a scalar."""
+    func = _parse('''@T.prim_func
+def f(A: T.Buffer((128,), "float32")):
+    for i in range(16):
+        A[i : i + 1 : 1] = T.float32(0)
+        A[i * 8 : i * 8 + 7 : 2] = T.Broadcast(T.float32(1), 4)
+''')
+    one, four = _stmts(func, tir.BufferStore)
+    assert not isinstance(one.indices[0], tir.Ramp)
+    assert isinstance(four.indices[0], tir.Ramp) and four.indices[0].lanes == 4
+    assert four.indices[0].stride.value == 2
+
+
+def test_and_or_on_vectors_are_bitwise():
+    """TVMScript's ``_and``/``_or``: a vector operand makes ``a & b`` / ``a | b``."""
+    func = _parse('''@T.prim_func
+def f(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    T.evaluate((A[0:5] > 0) and (B[0:5] > 0))
+    T.evaluate((A[0:5] > 0) or (1 > 0))
+    T.evaluate((A[0] > 0) and (B[0] > 0))
+''')
+    values = [e.value for e in _stmts(func, tir.Evaluate)]
+    assert values[0].op.name == "tir.bitwise_and" and str(values[0].dtype) == "boolx5"
+    assert values[1].op.name == "tir.bitwise_or"
+    assert isinstance(values[2], tir.And)
