@@ -1,4 +1,4 @@
-"""What ``python examples/KERNEL.py`` does: the kernel file's ``@T.prim_func`` has already been
+"""What ``python examples/KERNEL.py`` (and ``python examples/schedule_X.py``) does: the kernel file's ``@T.prim_func`` has already been
 parsed by tirkit's front end (``tirkit.lang``, decorator mode) when Python ran the file; this
 compiles it with ``tirkit.compiler.build``, runs it on the inputs of ``references.py``, checks the
 result against NumPy and prints each step with its time.
@@ -68,6 +68,14 @@ def main(func: Any, file: str) -> int:
     t0 = time.perf_counter()
     compiled = build(func)
     print(f"compiled to LLVM and JIT-loaded in {(time.perf_counter() - t0) * 1e3:.0f} ms")
+    ok = check_and_time(compiled, kernel)
+    print(f"also try: tirc run examples/{path.name}; tirc examples/{path.name} --emit lowered")
+    return 0 if ok else 1
+
+
+def check_and_time(compiled: Any, kernel: Any) -> bool:
+    """Run ``compiled`` on the reference inputs, compare with NumPy, time both; print it all.
+    Returns whether the result matches."""
     args = kernel.inputs(np.random.default_rng(0))
     index, expected = kernel.reference(args)
     t0 = time.perf_counter()
@@ -85,7 +93,28 @@ def main(func: Any, file: str) -> int:
     theirs = median_ms(lambda: kernel.numpy_op(args), 0.0)
     rate = f", {kernel.flops / ours / 1e6:.1f} GFLOP/s" if kernel.flops else ""
     print(f"time: {ours:.3f} ms per call{rate} (NumPy: {theirs:.3f} ms)")
-    print(f"also try: tirc run examples/{path.name}; tirc examples/{path.name} --emit lowered")
+    return ok
+
+
+def run_schedule(file: str) -> int:
+    """What ``python examples/schedule_X.py`` does: apply the script's ``schedule(sch)`` to its
+    kernel (``scheduled.py`` says which), print the trace, compile, check against NumPy, time."""
+    from scheduled import apply  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler import build  # pylint: disable=import-outside-toplevel
+
+    name = Path(file).name
+    item = next((s for s in SCHEDULES if s.script == name), None)
+    if item is None:
+        print(f"{name} is not in scheduled.SCHEDULES; nothing to run")
+        return 1
+    t0 = time.perf_counter()
+    sch = apply(item)
+    print(f"{name}: schedule(sch) applied to {item.kernel} ({item.entry}) in "
+          f"{(time.perf_counter() - t0) * 1e3:.0f} ms; the trace:")
+    print("\n".join("    " + line for line in sch.trace.as_python()))
+    compiled = build(sch.mod[item.entry])
+    ok = check_and_time(compiled, BY_ENTRY[item.reference])
+    print(f"also try: tirc examples/{item.kernel} --schedule examples/{name} --emit scheduled")
     return 0 if ok else 1
 
 

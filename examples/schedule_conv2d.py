@@ -14,3 +14,8 @@ def schedule(sch):
     sch.reorder(n, f, y, x0, rc, ry, rx, x1)
     sch.vectorize(x1)  # before decompose_reduction: TVM only vectorizes over reduction blocks
     sch.decompose_reduction(conv, rc)  # whose init then keeps x1's vectorized kind
+
+
+if __name__ == "__main__":  # apply to its kernel, print the trace, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.run_schedule(__file__))

@@ -20,3 +20,8 @@ def schedule(sch):
     sch.vectorize(j1)
     sch.decompose_reduction(c, k0)
     sch.unroll(i2)
+
+
+if __name__ == "__main__":  # apply to its kernel, print the trace, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.run_schedule(__file__))

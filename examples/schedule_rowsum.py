@@ -15,3 +15,8 @@ def schedule(sch):
     _, k0, k1 = sch.get_loops(rf)
     sch.vectorize(k1)
     sch.decompose_reduction(rf, k0)
+
+
+if __name__ == "__main__":  # apply to its kernel, print the trace, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.run_schedule(__file__))

@@ -13,3 +13,8 @@ def schedule(sch):
     sch.compute_at(sch.get_block("expsum"), i)
     sch.compute_at(sch.get_block("maxelem"), i)
     sch.vectorize(j)
+
+
+if __name__ == "__main__":  # apply to its kernel, print the trace, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.run_schedule(__file__))

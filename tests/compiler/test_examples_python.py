@@ -1,6 +1,7 @@
 """``python examples/KERNEL.py`` works without TVM (issue 13): the file falls back to tirkit's
 front end for ``T``, and its ``__main__`` block compiles the kernel, runs it on the inputs of
-``references.py`` and checks it against NumPy, printing each step. Run as a user would: a fresh
+``references.py`` and checks it against NumPy, printing each step. ``python
+examples/schedule_X.py`` applies the schedule to its kernel, prints the trace and checks it. Run as a user would: a fresh
 interpreter, from another working directory.
 """
 import subprocess
@@ -24,7 +25,15 @@ def test_every_kernel_file_is_runnable_with_python():
         assert "from tirkit.lang import tir as T" in text, path.name
 
 
+def test_every_schedule_script_is_runnable_with_python():
+    scripts = sorted(EXAMPLES.glob("schedule_*.py"))
+    assert len(scripts) >= 4
+    for path in scripts:
+        assert "run_example.run_schedule(__file__)" in path.read_text(), path.name
+
+
 @pytest.mark.parametrize("name, words", [
+    ("schedule_rowsum.py", ["applied to rowsum.py", "sch.rfactor(loop=", "matches NumPy"]),
     ("matmul.py", ["@T.prim_func main parsed by tirkit.lang", "matches NumPy", "GFLOP/s"]),
     ("symbolic.py", ["axpy", "1.5, float32[1000003]", "matches NumPy"]),
     ("rowsum.py", ["float32[4096, 4096], float32[4096]", "matches NumPy"]),
