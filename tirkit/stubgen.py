@@ -211,6 +211,11 @@ def render_tir(types_module: str, *, removed: frozenset[str] = frozenset(),
             f"{_types_import(types_module)}\n"
             '_F = TypeVar("_F", bound=Callable[..., Any])\n_V = TypeVar("_V")\n\n')
     parts = [stub_for(n, getattr(tir, n)) for n in public_names(tir) if n not in removed]
+    if removed:  # the tirx namespace: its own allocation names (tirkit.lang.tirx.TIRX_NAMES)
+        from tirkit.lang.tirx import TIRX_NAMES  # pylint: disable=import-outside-toplevel
+
+        parts = [p for p in parts if not any(p.startswith(f"def {n}(") for n in TIRX_NAMES)]
+        parts += [function_stub(n, f) for n, f in sorted(TIRX_NAMES.items())]
     return head + "\n".join(p for p in parts if p)
 
 

@@ -149,3 +149,52 @@ def f(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
     assert values[0].op.name == "tir.bitwise_and" and str(values[0].dtype) == "boolx5"
     assert values[1].op.name == "tir.bitwise_or"
     assert isinstance(values[2], tir.And)
+
+
+TIRX = "from tvm.script import tirx as T\n\n"
+
+
+def test_tirx_allocation_names_mean_what_tvm_027_means():
+    """tirx (TVM 0.27): ``T.sblock_alloc_buffer`` is a block's buffer, ``T.alloc_buffer`` /
+    ``T.alloc_local`` / ``T.alloc_shared`` allocate for the rest of the scope (AllocBuffer; here
+    Allocate + DeclBuffer, what classic ``T.decl_buffer`` makes); both print back the same."""
+    text = TIRX + '''@T.prim_func(s_tir=True)
+def f(A: T.Buffer((8,), "float32")):
+    R = T.sblock_alloc_buffer((8,))
+    L = T.alloc_local((4,), "int32")
+    S = T.alloc_shared((2,))
+    G = T.alloc_buffer((3,))
+    for i in range(8):
+        with T.sblock("b"):
+            vi = T.axis.spatial(8, i)
+            R[vi] = A[vi]
+    L[0] = 1
+    S[0] = T.float32(2)
+    G[0] = R[0]
+'''
+    (unit,) = parse_file(text, "<t>")
+    assert not unit.diagnostics, [d.message for d in unit.diagnostics]
+    func = unit.ir
+    root = func.body.block
+    assert [b.name for b in root.alloc_buffers] == ["R"]
+    decls = {d.buffer.name: d.buffer.scope() for d in _stmts(func, tir.DeclBuffer)}
+    assert decls == {"L": "local", "S": "shared", "G": "global"}
+    assert len(_stmts(func, tir.Allocate)) == 3
+    printed = script(func, dialect="tirx")
+    for line in ('R = T.sblock_alloc_buffer((8,))', 'L = T.alloc_local((4,), "int32")',
+                 "S = T.alloc_shared((2,))", "G = T.alloc_buffer((3,))"):
+        assert line in printed, printed
+    again = parse_file(TIRX + printed, "<printed>")[0]
+    assert structural_equal(func, again.ir)
+    classic = script(func)
+    assert "R = T.alloc_buffer((8,))" in classic and 'T.decl_buffer((4,), "int32", scope="local")' in classic
+    assert structural_equal(func, parse_file(HEAD + classic, "<c>")[0].ir)
+
+
+def test_tirx_alloc_buffer_over_existing_data_is_refused():
+    units = parse_file(TIRX + '''@T.prim_func
+def f(A: T.Buffer((8,), "float32")):
+    B = T.alloc_buffer((8,), data=A.data)
+    B[0] = T.float32(0)
+''', "<t>")
+    assert any("T.decl_buffer" in d.message for d in units[0].diagnostics)

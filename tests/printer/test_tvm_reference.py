@@ -1,7 +1,7 @@
 """The tirx dialect against what Apache TVM 0.27 prints for the same functions.
 
 The expected texts were printed by TVM 0.27.0 (``func.script()``) from the ``cases/`` inputs
-spelled in tirx (``T.sblock``, ``@T.prim_func(s_tir=True)``); TVM 0.27 adds an import comment
+spelled in tirx (``T.sblock``, ``T.sblock_alloc_buffer``, ``@T.prim_func(s_tir=True)``); TVM 0.27 adds an import comment
 for its layout module (``# from tvm.tirx.layout import Axis``) that tirkit does not print.
 """
 from __future__ import annotations
@@ -42,8 +42,8 @@ def mm(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32"), C
 def softmax(A: T.Buffer((64, 128), "float32"), B: T.Buffer((64, 128), "float32")):
     T.func_attr({"tir.noalias": True})
     # with T.sblock("root"):
-    maxv = T.alloc_buffer((64,))
-    expsum = T.alloc_buffer((64,))
+    maxv = T.sblock_alloc_buffer((64,))
+    expsum = T.sblock_alloc_buffer((64,))
     for i, k in T.grid(64, 128):
         with T.sblock("maxv"):
             vi, vk = T.axis.remap("SR", [i, k])

@@ -119,6 +119,15 @@ def sblock_attr(attrs: dict[str, Any]) -> None:
     block_attr(attrs)
 
 
+def sblock_alloc_buffer(shape: Any, dtype: Any = "float32", data: Any = None,
+                        strides: Any = None, elem_offset: Any = None, scope: str = "global",
+                        align: int = -1, offset_factor: int = 0) -> _tir.Buffer:
+    """tirx spelling of :func:`alloc_buffer` (TVM 0.27 ``T.sblock_alloc_buffer``): a buffer in
+    the enclosing block's ``alloc_buffers``, or the root block's at function level.
+    ``shape`` in elements; ``align`` in bytes."""
+    return alloc_buffer(shape, dtype, data, strides, elem_offset, scope, align, offset_factor)
+
+
 def index_map(mapping: Callable[..., Any], *, inverse_index_map: Callable[..., Any] | None = None,
               index_dtype: str = "int64") -> Any:
     """``T.index_map(lambda i, j: (j, i))``: an ``IndexMap`` (mirrors

@@ -1,16 +1,57 @@
 """The ``T`` namespace as TVM 0.27's ``tvm.script.tirx`` spells it, for files that import
 ``from tvm.script import tirx as T``: the classic names that tirx removed are gone (with a
-pointer to their replacement), and ``T.sblock`` requires ``@T.prim_func(s_tir=True)``."""
+pointer to their replacement), ``T.sblock`` requires ``@T.prim_func(s_tir=True)``, and the
+allocation names mean what they mean in tirx: ``T.alloc_buffer`` / ``T.alloc_local`` /
+``T.alloc_shared`` allocate a buffer for the rest of the scope (TVM 0.27's ``AllocBuffer``
+statement; here the ``Allocate`` + ``DeclBuffer`` pair classic ``T.decl_buffer`` makes), and
+``T.sblock_alloc_buffer`` is the block allocation classic ``T.alloc_buffer`` spells."""
 from __future__ import annotations
 
 from typing import Any
 
 from . import tir as _tir
+from .ir_builder import tir_frames as F
 from .ir_builder.base import ScriptError
+from .ir_builder.tir_stmts import decl_buffer as _decl_buffer
 
 #: classic names tirx does not have -> the tirx name to use instead
 REMOVED = {"block": "sblock", "block_attr": "sblock_attr", "allocate": "alloc_buffer",
            "allocate_const": "alloc_buffer"}
+
+
+def alloc_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: Any = None,
+                 elem_offset: Any = None, scope: str = "global", align: int = -1,
+                 offset_factor: int = 0) -> F.DeclBufferFrame:
+    """Allocate a buffer for the rest of the scope (TVM 0.27 tirx ``T.alloc_buffer``, an
+    ``AllocBuffer`` statement; classic ``T.decl_buffer`` without ``data``). ``shape`` in
+    elements; ``align`` in bytes. For a block's own buffers use ``T.sblock_alloc_buffer``.
+
+    Raises:
+        ScriptError: when ``data`` is given (that is ``T.decl_buffer(..., data=...)``).
+    """
+    if data is not None:
+        raise ScriptError("tirx `T.alloc_buffer` allocates its own data: declare a buffer over "
+                          "existing data with `T.decl_buffer(..., data=...)`", arg="data")
+    return _decl_buffer(shape, dtype, None, strides, elem_offset, scope, align, offset_factor)
+
+
+def alloc_local(shape: Any, dtype: Any = "float32", strides: Any = None,
+                elem_offset: Any = None, align: int = -1,
+                offset_factor: int = 0) -> F.DeclBufferFrame:
+    """``T.alloc_buffer(..., scope="local")`` (TVM 0.27 tirx ``T.alloc_local``)."""
+    return alloc_buffer(shape, dtype, None, strides, elem_offset, "local", align, offset_factor)
+
+
+def alloc_shared(shape: Any, dtype: Any = "float32", strides: Any = None,
+                 elem_offset: Any = None, align: int = -1,
+                 offset_factor: int = 0) -> F.DeclBufferFrame:
+    """``T.alloc_buffer(..., scope="shared")`` (TVM 0.27 tirx ``T.alloc_shared``)."""
+    return alloc_buffer(shape, dtype, None, strides, elem_offset, "shared", align, offset_factor)
+
+
+#: names whose tirx meaning differs from, or is missing in, the classic namespace
+TIRX_NAMES: dict[str, Any] = {"alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
+                              "alloc_shared": alloc_shared}
 
 
 class TirxNamespace:
@@ -29,10 +70,12 @@ class TirxNamespace:
             raise AttributeError(name)
         if name == "sblock":
             return self._sblock
+        if name in TIRX_NAMES:
+            return TIRX_NAMES[name]
         return getattr(_tir, name)
 
     def __dir__(self) -> list[str]:
-        return [n for n in dir(_tir) if n not in REMOVED]
+        return sorted({n for n in dir(_tir) if n not in REMOVED} | set(TIRX_NAMES))
 
     def _sblock(self, name: str = "", no_realize: bool = False) -> Any:
         if not self.s_tir:

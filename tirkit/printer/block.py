@@ -99,10 +99,12 @@ def _block_kw(p: Printer) -> str:
 
 
 def alloc_buffers(p: Printer, buffers: Any, f: Frame) -> None:
-    """``B = T.alloc_buffer(...)`` lines into ``f``."""
+    """``B = T.alloc_buffer(...)`` lines into ``f`` (tirx: ``T.sblock_alloc_buffer``, as TVM 0.27
+    prints a block's buffers; its ``T.alloc_buffer`` is a statement)."""
+    method = "sblock_alloc_buffer" if p.tirx else "alloc_buffer"
     for buf in buffers:
         lhs = define_buffer(p, buf, f)
-        rhs = buffer_decl(p, buf, "alloc_buffer", [], f, VarDef.DATA_POINTER).doc
+        rhs = buffer_decl(p, buf, method, [], f, VarDef.DATA_POINTER).doc
         f.stmts.append(LineDoc(concat(lhs, " = ", rhs)))
 
 

@@ -16,7 +16,8 @@ from tirkit.tir.expr import Call, IterVar, StringImm
 from tirkit.tir.analysis import expr_deep_equal
 from tirkit.tir.stmt_functor import post_order_visit
 
-from .buffer import VarDef, buffer_decl, buffer_indices, define_buffer, subscript
+from .buffer import (VarDef, buffer_attrs, buffer_call, buffer_indices, define_buffer,
+                     subscript)
 from .context import E, Frame, Printer, register
 from .doc import Doc, Text, concat, join
 from .expr import call, dtype_lit, str_lit, tcall, type_doc
@@ -136,11 +137,23 @@ def _prefetch(p: Printer, s: S.Prefetch) -> SDoc:
 
 @register(S.DeclBuffer)
 def _decl_buffer(p: Printer, s: S.DeclBuffer) -> Any:
+    return _declare(p, s, "decl_buffer")
+
+
+#: tirx spellings of an allocation by storage scope (TVM 0.27 ``BufferDecl``)
+_TIRX_ALLOC = {"local": "alloc_local", "shared": "alloc_shared"}
+
+
+def _declare(p: Printer, s: S.DeclBuffer, method: str) -> Any:
     is_concise = p.allow_concise()
     outer = p.frames[-1]
     with p.frame(s) as f:
         lhs = define_buffer(p, s.buffer, f)
-        rhs = buffer_decl(p, s.buffer, "decl_buffer", [], outer, VarDef.DATA_POINTER).doc
+        attrs = buffer_attrs(p, s.buffer, outer, VarDef.DATA_POINTER)
+        if method == "alloc_buffer" and s.buffer.scope() in _TIRX_ALLOC:
+            method = _TIRX_ALLOC[s.buffer.scope()]
+            attrs.pop("scope", None)
+        rhs = buffer_call(p, method, attrs, []).doc
         p.body(s.body, f)
     return concise(lhs, rhs, f, is_concise)
 
@@ -160,7 +173,8 @@ def is_allocate_decl_buffer(s: S.Allocate) -> bool:
 @register(S.Allocate)
 def _allocate(p: Printer, s: S.Allocate) -> Any:
     if p.cfg.syntax_sugar and is_allocate_decl_buffer(s):
-        return p.stmts(s.body)
+        # classic: the DeclBuffer prints as T.decl_buffer; tirx: TVM 0.27's AllocBuffer spelling
+        return _declare(p, s.body, "alloc_buffer") if p.tirx else p.stmts(s.body)
     is_concise = p.allow_concise()
     ann = s.buffer_var.type_annotation
     scope = ann.storage_scope if isinstance(ann, PointerType) else "global"

@@ -7,8 +7,9 @@ Run once by hand (never by the test suite; tirkit never imports tvm):
 For every unit of tests/lang/cases, tirkit prints the unit's IR in the classic dialect (a
 self-contained program that parses back to the same IR); that classic text is spelled in tirx
 the way a user would port it (``from tvm.script import tirx as T``, ``T.block`` ->
-``T.sblock``, ``T.block_attr`` -> ``T.sblock_attr``, ``@T.prim_func(..., s_tir=True)`` when the
-unit has blocks), parsed by TVM 0.27 and printed by TVM 0.27 (``script()``). That text, without
+``T.sblock``, ``T.block_attr`` -> ``T.sblock_attr``, ``T.alloc_buffer`` -> ``T.sblock_alloc_buffer``
+(a block's buffer; tirx's ``T.alloc_buffer`` is an allocation statement),
+``@T.prim_func(..., s_tir=True)`` when the unit has blocks), parsed by TVM 0.27 and printed by TVM 0.27 (``script()``). That text, without
 the ``# from tvm.tirx.layout import Axis`` line TVM 0.27 adds, is written to
 ``expected/<case>__<unit>.py``. Units TVM 0.27 cannot parse in that spelling (lowered forms that
 tirx removed, such as ``T.allocate``) are listed in ``expected/SKIPPED.txt`` with TVM's message.
@@ -49,6 +50,8 @@ def to_tirx(classic: str) -> str:
     text = "\n".join(body)
     has_block = "T.block(" in text
     text = text.replace("T.block(", "T.sblock(").replace("T.block_attr(", "T.sblock_attr(")
+    # a classic T.alloc_buffer is a block's buffer; tirx's T.alloc_buffer is a statement
+    text = text.replace("T.alloc_buffer(", "T.sblock_alloc_buffer(")
     text = text.replace('# with T.block("root")', '# with T.sblock("root")')
     if has_block:
         text = re.sub(r"@T\.prim_func\((.+)\)", r"@T.prim_func(\1, s_tir=True)", text)

@@ -1127,6 +1127,13 @@ def sblock(name: str = '', no_realize: builtins.bool = False) -> Frame:
     """tirx spelling of :func:`block` (TVM 0.27 ``T.sblock``)."""
     ...
 
+def sblock_alloc_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: Any = None, elem_offset: Any = None, scope: str = 'global', align: int = -1, offset_factor: int = 0) -> Buffer:
+    """tirx spelling of :func:`alloc_buffer` (TVM 0.27 ``T.sblock_alloc_buffer``): a buffer in
+    the enclosing block's ``alloc_buffers``, or the root block's at function level.
+    ``shape`` in elements; ``align`` in bytes.
+    """
+    ...
+
 def sblock_attr(attrs: dict[str, Any]) -> None:
     """tirx spelling of :func:`block_attr` (TVM 0.27 ``T.sblock_attr``)."""
     ...

@@ -257,12 +257,6 @@ def address_of(obj: Buffer | BufferLoad, span: Any = None, *, dtype: DTypeLike |
     """
     ...
 
-def alloc_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: Any = None, elem_offset: Any = None, scope: str = 'global', align: int = -1, offset_factor: int = 0, buffer_type: str = 'default', axis_separators: Any = None) -> Buffer:
-    """Allocate a buffer in the enclosing block, or in the root block at function level
-    (``T.alloc_buffer``).
-    """
-    ...
-
 def anylist_getitem(list_handle: Any, index: Any, /, *, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``anylist_getitem(list_handle, index)`` (mirrors ``tvm.tir.anylist_getitem``): Item ``index`` of an AnyList. A ``tir.anylist_getitem`` call of dtype ``handle``."""
     ...
@@ -1105,6 +1099,13 @@ def sblock(name: str = '', no_realize: builtins.bool = False) -> Frame:
     """tirx spelling of :func:`block` (TVM 0.27 ``T.sblock``)."""
     ...
 
+def sblock_alloc_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: Any = None, elem_offset: Any = None, scope: str = 'global', align: int = -1, offset_factor: int = 0) -> Buffer:
+    """tirx spelling of :func:`alloc_buffer` (TVM 0.27 ``T.sblock_alloc_buffer``): a buffer in
+    the enclosing block's ``alloc_buffers``, or the root block's at function level.
+    ``shape`` in elements; ``align`` in bytes.
+    """
+    ...
+
 def sblock_attr(attrs: dict[str, Any]) -> None:
     """tirx spelling of :func:`block_attr` (TVM 0.27 ``T.sblock_attr``)."""
     ...
@@ -1441,4 +1442,22 @@ def writes(*regions: Any) -> None:
     Raises:
         ScriptError: outside a block, for a non-region argument, or when repeated.
     """
+    ...
+
+def alloc_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: Any = None, elem_offset: Any = None, scope: str = 'global', align: int = -1, offset_factor: int = 0) -> BufferFrame:
+    """Allocate a buffer for the rest of the scope (TVM 0.27 tirx ``T.alloc_buffer``, an
+    ``AllocBuffer`` statement; classic ``T.decl_buffer`` without ``data``). ``shape`` in
+    elements; ``align`` in bytes. For a block's own buffers use ``T.sblock_alloc_buffer``.
+
+    Raises:
+        ScriptError: when ``data`` is given (that is ``T.decl_buffer(..., data=...)``).
+    """
+    ...
+
+def alloc_local(shape: Any, dtype: Any = 'float32', strides: Any = None, elem_offset: Any = None, align: int = -1, offset_factor: int = 0) -> BufferFrame:
+    """``T.alloc_buffer(..., scope="local")`` (TVM 0.27 tirx ``T.alloc_local``)."""
+    ...
+
+def alloc_shared(shape: Any, dtype: Any = 'float32', strides: Any = None, elem_offset: Any = None, align: int = -1, offset_factor: int = 0) -> BufferFrame:
+    """``T.alloc_buffer(..., scope="shared")`` (TVM 0.27 tirx ``T.alloc_shared``)."""
     ...

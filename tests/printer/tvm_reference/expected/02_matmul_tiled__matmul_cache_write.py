@@ -3,7 +3,7 @@
 @T.prim_func(s_tir=True)
 def matmul_cache_write(A: T.Buffer((256, 256), "float32"), B: T.Buffer((256, 256), "float32"), C: T.Buffer((256, 256), "float32")):
     # with T.sblock("root"):
-    C_local = T.alloc_local((256, 256))
+    C_local = T.sblock_alloc_buffer((256, 256), scope="local")
     for io, jo in T.grid(16, 16):
         for ii, ji, k in T.grid(16, 16, 256):
             with T.sblock("C_local"):

@@ -3,8 +3,8 @@
 @T.prim_func(s_tir=True)
 def log_softmax(A: T.Buffer((16, 256), "float32"), B: T.Buffer((16, 256), "float32")):
     # with T.sblock("root"):
-    mx = T.alloc_buffer((16,))
-    s = T.alloc_buffer((16,))
+    mx = T.sblock_alloc_buffer((16,))
+    s = T.sblock_alloc_buffer((16,))
     for i in range(16):
         for k in range(256):
             with T.sblock("mx"):

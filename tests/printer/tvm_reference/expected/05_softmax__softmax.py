@@ -4,8 +4,8 @@
 def softmax(A: T.Buffer((64, 1024), "float32"), B: T.Buffer((64, 1024), "float32")):
     T.func_attr({"tir.noalias": True})
     # with T.sblock("root"):
-    maxelem = T.alloc_buffer((64,))
-    expsum = T.alloc_buffer((64,))
+    maxelem = T.sblock_alloc_buffer((64,))
+    expsum = T.sblock_alloc_buffer((64,))
     for i, k in T.grid(64, 1024):
         with T.sblock("maxelem"):
             vi, vk = T.axis.remap("SR", [i, k])

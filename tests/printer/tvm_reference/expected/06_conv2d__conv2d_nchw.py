@@ -4,7 +4,7 @@
 def conv2d_nchw(data: T.Buffer((1, 64, 56, 56), "float32"), kernel: T.Buffer((64, 64, 3, 3), "float32"), out: T.Buffer((1, 64, 56, 56), "float32")):
     T.func_attr({"tir.noalias": True})
     # with T.sblock("root"):
-    pad = T.alloc_buffer((1, 64, 58, 58))
+    pad = T.sblock_alloc_buffer((1, 64, 58, 58))
     for n, c, h, w in T.grid(1, 64, 58, 58):
         with T.sblock("pad"):
             vn, vc, vh, vw = T.axis.remap("SSSS", [n, c, h, w])

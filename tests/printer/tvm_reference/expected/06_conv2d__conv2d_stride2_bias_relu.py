@@ -3,8 +3,8 @@
 @T.prim_func(s_tir=True)
 def conv2d_stride2_bias_relu(data: T.Buffer((1, 3, 224, 224), "float32"), kernel: T.Buffer((32, 3, 3, 3), "float32"), bias: T.Buffer((32,), "float32"), out: T.Buffer((1, 32, 112, 112), "float32")):
     # with T.sblock("root"):
-    pad = T.alloc_buffer((1, 3, 226, 226))
-    conv = T.alloc_buffer((1, 32, 112, 112))
+    pad = T.sblock_alloc_buffer((1, 3, 226, 226))
+    conv = T.sblock_alloc_buffer((1, 32, 112, 112))
     for n, c, h, w in T.grid(1, 3, 226, 226):
         with T.sblock("pad"):
             vn, vc, vh, vw = T.axis.remap("SSSS", [n, c, h, w])

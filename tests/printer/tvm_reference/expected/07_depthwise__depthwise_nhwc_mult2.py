@@ -3,7 +3,7 @@
 @T.prim_func(s_tir=True)
 def depthwise_nhwc_mult2(data: T.Buffer((1, 14, 14, 16), "float32"), kernel: T.Buffer((3, 3, 16, 2), "float32"), out: T.Buffer((1, 14, 14, 32), "float32")):
     # with T.sblock("root"):
-    padded = T.alloc_buffer((1, 16, 16, 16))
+    padded = T.sblock_alloc_buffer((1, 16, 16, 16))
     for n, h, w, c in T.grid(1, 16, 16, 16):
         with T.sblock("padded"):
             vn, vh, vw, vc = T.axis.remap("SSSS", [n, h, w, c])

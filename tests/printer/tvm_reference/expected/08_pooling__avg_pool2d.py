@@ -3,7 +3,7 @@
 @T.prim_func(s_tir=True)
 def avg_pool2d(A: T.Buffer((1, 8, 16, 16), "float32"), B: T.Buffer((1, 8, 8, 8), "float32")):
     # with T.sblock("root"):
-    acc = T.alloc_buffer((1, 8, 8, 8))
+    acc = T.sblock_alloc_buffer((1, 8, 8, 8))
     for n, c, h, w, rh, rw in T.grid(1, 8, 8, 8, 2, 2):
         with T.sblock("sum"):
             vn, vc, vh, vw, vrh, vrw = T.axis.remap("SSSSRR", [n, c, h, w, rh, rw])

@@ -3,7 +3,7 @@
 @T.prim_func(s_tir=True)
 def max_pool2d(A: T.Buffer((1, 16, 32, 32), "float32"), B: T.Buffer((1, 16, 16, 16), "float32")):
     # with T.sblock("root"):
-    pad = T.alloc_buffer((1, 16, 34, 34))
+    pad = T.sblock_alloc_buffer((1, 16, 34, 34))
     for n, c, h, w in T.grid(1, 16, 34, 34):
         with T.sblock("pad"):
             vn, vc, vh, vw = T.axis.remap("SSSS", [n, c, h, w])

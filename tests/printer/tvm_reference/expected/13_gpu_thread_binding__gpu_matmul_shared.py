@@ -3,9 +3,9 @@
 @T.prim_func(s_tir=True)
 def gpu_matmul_shared(A: T.Buffer((1024, 1024), "float32"), B: T.Buffer((1024, 1024), "float32"), C: T.Buffer((1024, 1024), "float32")):
     # with T.sblock("root"):
-    A_shared = T.alloc_shared((1024, 1024))
-    B_shared = T.alloc_shared((1024, 1024))
-    C_local = T.alloc_local((1024, 1024))
+    A_shared = T.sblock_alloc_buffer((1024, 1024), scope="shared")
+    B_shared = T.sblock_alloc_buffer((1024, 1024), scope="shared")
+    C_local = T.sblock_alloc_buffer((1024, 1024), scope="local")
     for by in T.thread_binding(32, thread="blockIdx.y"):
         for bx in T.thread_binding(32, thread="blockIdx.x"):
             for ty in T.thread_binding(32, thread="threadIdx.y"):

@@ -9,7 +9,7 @@ def gpu_opaque(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64,), "float32")):
                 vb = T.axis.spatial(64, bx)
                 T.reads(A[vb, 0:64])
                 T.writes(B[vb])
-                acc = T.alloc_local((1,))
+                acc = T.sblock_alloc_buffer((1,), scope="local")
                 acc[0] = T.float32(0.0)
                 for k in range(64):
                     acc[0] = acc[0] + A[vb, k]

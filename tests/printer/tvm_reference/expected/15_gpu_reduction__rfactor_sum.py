@@ -3,7 +3,7 @@
 @T.prim_func(s_tir=True)
 def rfactor_sum(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128,), "float32")):
     # with T.sblock("root"):
-    B_rf = T.alloc_local((128, 32))
+    B_rf = T.sblock_alloc_buffer((128, 32), scope="local")
     for i in T.thread_binding(128, thread="blockIdx.x"):
         for ki in T.thread_binding(32, thread="threadIdx.x"):
             for ko in range(4):

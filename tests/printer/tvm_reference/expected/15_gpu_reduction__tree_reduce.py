@@ -8,7 +8,7 @@ def tree_reduce(A: T.Buffer((8, 256), "float32"), B: T.Buffer((8,), "float32")):
             with T.sblock("reduce"):
                 T.reads(A[bx, 0:256])
                 T.writes(B[bx])
-                sdata = T.alloc_shared((256,))
+                sdata = T.sblock_alloc_buffer((256,), scope="shared")
                 sdata[tx] = A[bx, tx]
                 T.tvm_storage_sync("shared", T.bool(False), -1)
                 for s in T.unroll(8):

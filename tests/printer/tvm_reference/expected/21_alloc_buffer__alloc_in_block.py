@@ -8,7 +8,7 @@ def alloc_in_block(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16,), "float32
             vi = T.axis.spatial(16, i)
             T.reads(A[vi, 0:16])
             T.writes(B[vi])
-            tmp = T.alloc_local((16,))
+            tmp = T.sblock_alloc_buffer((16,), scope="local")
             for j in range(16):
                 with T.sblock("tmp"):
                     vj = T.axis.spatial(16, j)

@@ -3,8 +3,8 @@
 @T.prim_func(s_tir=True)
 def explicit_root(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32")):
     # with T.sblock("root"):
-    A_shared = T.alloc_shared((32, 32))
-    A_local = T.alloc_local((32, 32))
+    A_shared = T.sblock_alloc_buffer((32, 32), scope="shared")
+    A_local = T.sblock_alloc_buffer((32, 32), scope="local")
     for i, j in T.grid(32, 32):
         with T.sblock("A_shared"):
             vi, vj = T.axis.remap("SS", [i, j])

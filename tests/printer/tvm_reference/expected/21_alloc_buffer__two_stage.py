@@ -3,7 +3,7 @@
 @T.prim_func(s_tir=True)
 def two_stage(A: T.Buffer((128,), "float32"), C: T.Buffer((128,), "float32")):
     # with T.sblock("root"):
-    B = T.alloc_buffer((128,))
+    B = T.sblock_alloc_buffer((128,))
     for i in range(128):
         with T.sblock("B"):
             vi = T.axis.spatial(128, i)

@@ -3,7 +3,7 @@
 @T.prim_func(s_tir=True)
 def wmma_fill(C: T.Buffer((32, 32), "float32")):
     # with T.sblock("root"):
-    C_frag = T.alloc_buffer((32, 32), scope="wmma.accumulator")
+    C_frag = T.sblock_alloc_buffer((32, 32), scope="wmma.accumulator")
     for io, jo in T.grid(2, 2):
         with T.sblock("fill"):
             vi, vj = T.axis.remap("SS", [io, jo])

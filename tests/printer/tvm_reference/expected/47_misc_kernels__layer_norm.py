@@ -3,8 +3,8 @@
 @T.prim_func(s_tir=True)
 def layer_norm(A: T.Buffer((32, 768), "float32"), gamma: T.Buffer((768,), "float32"), beta: T.Buffer((768,), "float32"), B: T.Buffer((32, 768), "float32")):
     # with T.sblock("root"):
-    mean = T.alloc_buffer((32,))
-    sq = T.alloc_buffer((32,))
+    mean = T.sblock_alloc_buffer((32,))
+    sq = T.sblock_alloc_buffer((32,))
     for i, k in T.grid(32, 768):
         with T.sblock("stats"):
             vi, vk = T.axis.remap("SR", [i, k])
