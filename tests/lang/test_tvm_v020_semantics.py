@@ -198,3 +198,25 @@ def f(A: T.Buffer((8,), "float32")):
     B[0] = T.float32(0)
 ''', "<t>")
     assert any("T.decl_buffer" in d.message for d in units[0].diagnostics)
+
+
+def test_tirx_break_and_continue_calls():
+    """TVM 0.27 prints ``break``/``continue`` as ``T.break_loop()``/``T.continue_loop()`` in
+    tirx; both spellings parse to the same Break/Continue statements."""
+    body = '''@T.prim_func
+def f(A: T.Buffer((16,), "float32")):
+    for i in range(16):
+        if i % 2 == 1:
+            {cont}
+        if i > 12:
+            {brk}
+        A[i] = T.float32(0)
+'''
+    calls = parse_file(TIRX + body.format(cont="T.continue_loop()", brk="T.break_loop()"), "<t>")
+    words = parse_file(TIRX + body.format(cont="continue", brk="break"), "<t>")
+    assert not calls[0].diagnostics and not words[0].diagnostics
+    assert structural_equal(calls[0].ir, words[0].ir)
+    assert len(_stmts(calls[0].ir, tir.Continue)) == 1 and len(_stmts(calls[0].ir, tir.Break)) == 1
+    printed = script(calls[0].ir, dialect="tirx")
+    assert "T.continue_loop()" in printed and "T.break_loop()" in printed
+    assert "            continue\n" in script(calls[0].ir)

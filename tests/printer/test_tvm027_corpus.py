@@ -85,8 +85,6 @@ KNOWN: dict[str, str] = {
         'TVM 0.27 reads shape-(1,) buffers as scalars',
     "45_tirx_dialect__TirxModule":
         'TVM 0.27 orders and spells IRModule members differently',
-    "45_tirx_dialect__even_only":
-        'TVM 0.27 prints continue/break as T.continue_loop()/T.break_loop()',
     "45_tirx_dialect__find_first":
         'TVM 0.27 reads shape-(1,) buffers as scalars',
     "45_tirx_dialect__while_break":

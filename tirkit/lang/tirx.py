@@ -12,6 +12,7 @@ from typing import Any
 from . import tir as _tir
 from .ir_builder import tir_frames as F
 from .ir_builder.base import ScriptError
+from .ir_builder.tir_stmts import break_ as _break, continue_ as _continue
 from .ir_builder.tir_stmts import decl_buffer as _decl_buffer
 
 #: classic names tirx does not have -> the tirx name to use instead
@@ -49,9 +50,21 @@ def alloc_shared(shape: Any, dtype: Any = "float32", strides: Any = None,
     return alloc_buffer(shape, dtype, None, strides, elem_offset, "shared", align, offset_factor)
 
 
+def break_loop() -> None:
+    """``break`` out of the innermost loop (TVM 0.27 tirx ``T.break_loop()``)."""
+    _break()
+
+
+def continue_loop() -> None:
+    """``continue`` with the next iteration of the innermost loop (TVM 0.27 tirx
+    ``T.continue_loop()``)."""
+    _continue()
+
+
 #: names whose tirx meaning differs from, or is missing in, the classic namespace
 TIRX_NAMES: dict[str, Any] = {"alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
-                              "alloc_shared": alloc_shared}
+                              "alloc_shared": alloc_shared, "break_loop": break_loop,
+                              "continue_loop": continue_loop}
 
 
 class TirxNamespace:

@@ -122,12 +122,12 @@ def _if(p: Printer, s: S.IfThenElse) -> SDoc:
 
 @register(S.Break)
 def _break(p: Printer, s: S.Break) -> SDoc:
-    return LineDoc(Text("break"))
+    return LineDoc(call(p, p.T("break_loop"), []).doc if p.tirx else Text("break"))
 
 
 @register(S.Continue)
-def _continue(p: Printer, s: S.Continue) -> SDoc:
-    return LineDoc(Text("continue"))
+def _continue(p: Printer, s: S.Continue) -> SDoc:  # tirx: T.continue_loop(), as TVM 0.27 prints
+    return LineDoc(call(p, p.T("continue_loop"), []).doc if p.tirx else Text("continue"))
 
 
 @register(S.Prefetch)

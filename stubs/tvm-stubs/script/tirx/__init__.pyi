@@ -1461,3 +1461,13 @@ def alloc_local(shape: Any, dtype: Any = 'float32', strides: Any = None, elem_of
 def alloc_shared(shape: Any, dtype: Any = 'float32', strides: Any = None, elem_offset: Any = None, align: int = -1, offset_factor: int = 0) -> BufferFrame:
     """``T.alloc_buffer(..., scope="shared")`` (TVM 0.27 tirx ``T.alloc_shared``)."""
     ...
+
+def break_loop() -> None:
+    """``break`` out of the innermost loop (TVM 0.27 tirx ``T.break_loop()``)."""
+    ...
+
+def continue_loop() -> None:
+    """``continue`` with the next iteration of the innermost loop (TVM 0.27 tirx
+    ``T.continue_loop()``).
+    """
+    ...
