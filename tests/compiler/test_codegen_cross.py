@@ -46,7 +46,8 @@ def test_target_parse_tvm_strings():
 
 
 @pytest.mark.parametrize("text,message", [
-    ("cuda", "unsupported target kind 'cuda'"),
+    ("opencl", "unsupported target kind 'opencl'"),
+    ("cuda -arch=sm_20", "unsupported CUDA architecture"),
     ("llvm -mfoo=1", "unknown option '-mfoo=1'"),
     ("llvm -opt-level=7", "opt_level must be 0..3"),
     ("llvm -mtriple=nonsense-arch-os", "unknown target triple"),

@@ -22,15 +22,33 @@ from tirkit.ir import first_mismatch, structural_equal
 from tirkit.lang import from_source
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+GPU_SPLIT = ["AnnotateDeviceRegions", "SplitHostDevice"]
+GPU_FINAL = ["Simplify"]
 KERNELS = [k.file for k in references.KERNELS]
 
-# TVM v0.20's default tir pipeline restricted to CPU, then finalize_host_passes (the contract).
+# TVM v0.20's default tir pipeline restricted to CPU and CUDA, then finalize_host_passes and
+# finalize_device_passes (the contract).
 TVM_ORDER = ["LowerInitBlock", "PlanAndUpdateBufferAllocationLocation", "ConvertBlocksToOpaque",
              "CompactBufferAllocation", "LowerMatchBuffer", "Simplify", "LowerOpaqueBlock",
              "FlattenBuffer", "NarrowDataType", "LoopPartition", "VectorizeLoop",
-             "StorageRewrite", "UnrollLoop", "Simplify", "RemoveNoOp", "RewriteUnsafeSelect",
-             "InstrumentBoundCheckers", "CommonSubexprElimTIR", "ConvertSSA", "MakePackedAPI",
-             "LowerTVMBuiltin", "LowerIntrin"]
+             "InjectVirtualThread", "StorageRewrite", "UnrollLoop", "Simplify", "RemoveNoOp",
+             "RewriteUnsafeSelect", "InstrumentBoundCheckers", "CommonSubexprElimTIR",
+             *GPU_SPLIT, "ConvertSSA", "MakePackedAPI", "LowerDeviceKernelLaunch",
+             "LowerTVMBuiltin", "LowerIntrin", *GPU_FINAL]
+CPU_ONLY = {"MakePackedAPI", "LowerTVMBuiltin", "LowerIntrin", "InstrumentBoundCheckers"}
+
+
+def test_stages_are_gated_by_the_target_kind():
+    gpu_only = GPU_SPLIT + ["InjectVirtualThread", "LowerDeviceKernelLaunch"]
+    for i, stage in enumerate(PIPELINE):
+        expected = "llvm" if stage.name in CPU_ONLY else "cuda" if (
+            stage.name in gpu_only or i >= len(PIPELINE) - len(GPU_FINAL)) else None
+        assert stage.target == expected, stage.name
+    cpu = [r.name for r in run_pipeline(small_kernel(), opt_level=0)]
+    gpu = [r.name for r in run_pipeline(small_kernel(), opt_level=0,
+                                        config={"tirkit.target": "cuda"})]
+    assert "MakePackedAPI" in cpu and "SplitHostDevice" not in cpu
+    assert "SplitHostDevice" in gpu and "MakePackedAPI" not in gpu
 
 
 def needs_whole_pipeline():
@@ -70,7 +88,7 @@ def test_resolve_until():
     with pytest.raises(PipelineError, match="unknown pipeline stage 'Simplfy'.*LowerInitBlock"):
         resolve_until("Simplfy")
     with pytest.raises(PipelineError):
-        resolve_until("Simplify#3")
+        resolve_until(f"Simplify#{stage_names().count('Simplify') + 1}")
 
 
 def test_missing_pass_is_a_loud_error(monkeypatch):
@@ -198,7 +216,7 @@ def test_every_stage_round_trips(name):
     for level in (0, 2):
         results = run_pipeline(kernel(name), opt_level=level,
                                instruments=[make_recorder(verify_each=True)])
-        assert len(results) == len(PIPELINE) + 1
+        assert len(results) == len([s for s in PIPELINE if s.target != "cuda"]) + 1
         for r in results:
             text = stage_text(r.mod)
             back = as_module(from_source(text))

@@ -48,6 +48,7 @@ class Compiled:
     stages: list[StageResult]
     target: Any
     llvm_ir: str
+    ptx: str = ""  # cuda targets: the PTX of the kernels (llvm_ir is then their NVPTX IR)
 
     @property
     def lowered(self) -> IRModule:
@@ -64,7 +65,14 @@ def compile_module(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
 
     tgt = as_target(target, opt_level)
     cfg = dict(config or {})
+    if tgt.kind != "llvm":
+        cfg.setdefault("tirkit.target", str(tgt))
     stages = run_pipeline(mod_or_func, opt_level=opt_level, config=cfg, instruments=instruments)
+    if tgt.kind == "cuda":
+        from .codegen.nvptx_emit import build_ptx  # pylint: disable=import-outside-toplevel
+
+        result = build_ptx(stages[-1].mod, tgt)
+        return Compiled(stages, tgt, result.optimized_ir, result.ptx)
     llvm_ir = optimize(emit_llvm(stages[-1].mod, tgt), tgt)
     return Compiled(stages, tgt, llvm_ir)
 
@@ -76,12 +84,20 @@ def build(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
     target="llvm")``): a runtime ``Module`` whose functions take NumPy / DLPack arrays,
     ``module["name"](*args)`` or ``module(*args)`` for a single function.
 
-    ``target`` must be the host (a JIT runs here); use :func:`compile_module` plus
-    ``codegen.llvm.emit_object`` to cross-compile.
+    ``target`` must be the host (a JIT runs here) or ``"cuda"`` (``"cuda -arch=sm_80"``...):
+    then the kernels are compiled to PTX and the result is a
+    :class:`~tirkit.compiler.runtime.cuda_module.CUDAModule` that takes NumPy arrays (copied)
+    and CUDA device arrays (zero copy), and raises ``CudaUnavailable`` when called on a machine
+    without a GPU. Use :func:`compile_module` plus ``codegen.llvm.emit_object`` to
+    cross-compile.
     """
     from .runtime.jit import JITModule  # pylint: disable=import-outside-toplevel
     from .runtime.module import Module  # pylint: disable=import-outside-toplevel
 
     compiled = compile_module(mod_or_func, target, opt_level, config, instruments)
+    if compiled.target.kind == "cuda":
+        from .runtime.cuda_module import CUDAModule  # pylint: disable=import-outside-toplevel
+
+        return CUDAModule(compiled.lowered, compiled.ptx, source=compiled.stages[0].mod)
     jit = JITModule(compiled.llvm_ir, compiled.target)
     return Module(compiled.lowered, jit, source=compiled.stages[0].mod)

@@ -1,6 +1,13 @@
 """THE lowering pipeline: one ordered list of named stages, read top to bottom (mirrors TVM
 v0.20's ``tvm.tir.pipeline.default_tir_pipeline`` followed by ``finalize_host_passes``,
-restricted to what matters on CPU targets; Halide's ``Lower.cpp`` has the same shape).
+restricted to what matters on CPU and CUDA targets; Halide's ``Lower.cpp`` has the same shape).
+
+Stages are gated by the target kind (the ``"tirkit.target"`` config key, a target string such as
+``"cuda -arch=sm_80"``; ``llvm`` when absent): the GPU stages (device/host split, thread syncs,
+cross-thread reductions, warp memory) run for ``cuda`` only; the CPU host stages (MakePackedAPI,
+LowerTVMBuiltin, LowerIntrin) for ``llvm`` only — on ``cuda`` the host function stays a plain
+PrimFunc whose kernel launches the CUDA runtime performs, and the NVPTX code generator lowers
+math itself (libdevice).
 
 Each :class:`Stage` names a pass registered under its TVM name (``tirkit/compiler/passes/``),
 with its ``-O`` gate (``min_opt_level``) and its config switch (``enabled``) inline. The options
@@ -30,12 +37,15 @@ class PipelineError(RuntimeError):
 @dataclass(frozen=True)
 class Stage:
     """One named step of the pipeline: ``make()`` builds its pass (called inside the pipeline's
-    PassContext); it runs when ``opt_level >= min_opt_level`` and ``enabled(ctx)`` (if given)."""
+    PassContext); it runs when ``opt_level >= min_opt_level`` and ``enabled(ctx)`` (if given).
+    ``target`` (``"llvm"`` / ``"cuda"``) restricts it to one target kind: for another kind the
+    stage is not part of the pipeline at all (not run, not recorded)."""
 
     name: str
     make: Callable[[], Pass]
     min_opt_level: int = 0
     enabled: Callable[[PassContext], bool] | None = None
+    target: str | None = None
 
 
 @dataclass
@@ -64,12 +74,22 @@ def _off(key: str) -> Callable[[PassContext], bool]:
     return lambda ctx: not bool(ctx.get(key, False))
 
 
+def target_kind(ctx: PassContext) -> str:
+    """The kind (``llvm`` / ``cuda``) of the target the pipeline compiles for."""
+    text = str(ctx.get("tirkit.target", "") or "llvm").strip()
+    head = text.split()[0] if text else "llvm"
+    return "cuda" if head.startswith(("cuda", "nvptx")) else "llvm"
+
+
+_GPU, _CPU = "cuda", "llvm"
+
+
 def _pass(name: str, **options: Callable[[], Any]) -> Callable[[], Pass]:
     """``make`` for the registered pass ``name``; each option is computed when the pass is made."""
     return lambda: get_pass(name, **{key: value() for key, value in options.items()})
 
 
-# The pipeline, in order. TVM's GPU-, VTCM- and async-only passes are left out (CPU targets).
+# The pipeline, in order. TVM's VTCM-, tensor-core- and async-only passes are left out.
 PIPELINE: list[Stage] = [
     # --- TensorIR blocks to loops over flat buffers (tvm.tir.pipeline, first half)
     Stage("LowerInitBlock", _pass("LowerInitBlock")),
@@ -86,6 +106,7 @@ PIPELINE: list[Stage] = [
     # always runs: with tir.disable_vectorize it turns vectorized loops into serial ones
     Stage("VectorizeLoop", _pass("VectorizeLoop",
                                  enable_vectorize=lambda: not _cfg("tir.disable_vectorize"))),
+    Stage("InjectVirtualThread", _pass("InjectVirtualThread"), target=_GPU),
     Stage("StorageRewrite", _pass("StorageRewrite"), min_opt_level=1,
           enabled=_off("tir.disable_storage_rewrite")),
     Stage("UnrollLoop", _pass("UnrollLoop")),
@@ -93,14 +114,26 @@ PIPELINE: list[Stage] = [
     Stage("RemoveNoOp", _pass("RemoveNoOp")),
     Stage("RewriteUnsafeSelect", _pass("RewriteUnsafeSelect")),
     Stage("InstrumentBoundCheckers", _pass("InstrumentBoundCheckers"),
-          enabled=_on("tir.instrument_bound_checkers")),
+          enabled=_on("tir.instrument_bound_checkers"), target=_CPU),
     Stage("CommonSubexprElimTIR", _pass("CommonSubexprElimTIR"), min_opt_level=2,
           enabled=_off("tir.disable_cse_tir")),
+    # --- GPU: synchronisation, cross-thread reductions, device/host split (cuda only)
+    #Stage("ThreadSync", _pass("ThreadSync", storage_scope=lambda: "shared"), target=_GPU),
+    #Stage("ThreadSync", _pass("ThreadSync", storage_scope=lambda: "shared.dyn"), target=_GPU),
+    Stage("LowerThreadAllreduce", _pass("LowerThreadAllreduce"), target=_GPU),
+    Stage("AnnotateDeviceRegions", _pass("AnnotateDeviceRegions",
+                                         target=lambda: _cfg("tirkit.target", "")), target=_GPU),
+    Stage("SplitHostDevice", _pass("SplitHostDevice"), target=_GPU),
+    #Stage("MergeSharedMemoryAllocations", _pass("MergeSharedMemoryAllocations"), target=_GPU),
     Stage("ConvertSSA", _pass("ConvertSSA")),
-    # --- host code: TVM's packed calling convention, builtins and intrinsics
-    Stage("MakePackedAPI", _pass("MakePackedAPI")),
-    Stage("LowerTVMBuiltin", _pass("LowerTVMBuiltin")),
-    Stage("LowerIntrin", _pass("LowerIntrin")),
+    # --- host code: TVM's packed calling convention, builtins and intrinsics (CPU)
+    Stage("MakePackedAPI", _pass("MakePackedAPI"), target=_CPU),
+    Stage("LowerDeviceKernelLaunch", _pass("LowerDeviceKernelLaunch"), target=_GPU),
+    Stage("LowerTVMBuiltin", _pass("LowerTVMBuiltin"), target=_CPU),
+    Stage("LowerIntrin", _pass("LowerIntrin"), target=_CPU),
+    # --- device code (tvm.tir.pipeline.finalize_device_passes; cuda only)
+    #Stage("LowerWarpMemory", _pass("LowerWarpMemory"), target=_GPU),
+    Stage("Simplify", _pass("Simplify"), target=_GPU),
 ]
 
 
@@ -157,7 +190,8 @@ def run_pipeline(mod: Any, *, opt_level: int = 2, config: dict[str, Any] | None 
     """
     from .instrument import StageRecorder  # pylint: disable=import-outside-toplevel
 
-    stages = PIPELINE[:resolve_until(until) + 1]
+    kind = target_kind(PassContext(config=dict(config or {})))
+    stages = [s for s in PIPELINE[:resolve_until(until) + 1] if s.target in (None, kind)]
     missing = missing_passes(stages) if stages else []
     if missing:
         raise PipelineError(f"pipeline stage(s) without a registered pass: {', '.join(missing)} "

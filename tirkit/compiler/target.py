@@ -1,10 +1,15 @@
-"""Compilation targets (mirrors ``tvm.target.Target`` restricted to the ``llvm`` kind).
+"""Compilation targets (mirrors ``tvm.target.Target`` restricted to the ``llvm`` and ``cuda``
+kinds).
 
 ``Target()`` is the host CPU: the process triple, the host CPU name and the host's feature string
 (as TVM's ``llvm`` target with no ``-mcpu`` resolves to the host). ``Target.parse`` accepts TVM's
 target strings: ``"llvm"``, ``"llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72
 -mattr=+neon -opt-level=3"``. A target whose triple is not the host's (a cross target) defaults to
 ``-mcpu=generic`` and no extra features.
+
+``Target.parse("cuda")`` (also ``"cuda -arch=sm_80"``, ``"cuda -mcpu=sm_90"``, ``"cuda-sm_80"``
+and the bare triple ``"nvptx64-nvidia-cuda"``) is an NVIDIA GPU: kernels are emitted through
+LLVM's NVPTX back end as PTX for ``mcpu`` (``sm_70`` when not given; PTX runs on any later GPU).
 """
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ from typing import Any
 
 import llvmlite.binding as llvm
 
-__all__ = ["Target", "initialize_llvm"]
+__all__ = ["Target", "initialize_llvm", "CUDA_TRIPLE", "CUDA_DEFAULT_ARCH"]
 
 
 @lru_cache(maxsize=1)
@@ -45,8 +50,12 @@ class Target:
     host CPU for a host triple, ``"generic"`` otherwise), ``mattr`` (feature strings such as
     ``"+avx2"``; empty = the host's features on a host target), ``opt_level`` (0..3).
 
+    ``kind="cuda"``: ``triple`` is ``nvptx64-nvidia-cuda`` and ``mcpu`` an ``sm_XX`` name
+    (default :data:`CUDA_DEFAULT_ARCH`).
+
     Raises:
-        ValueError: for another kind, an unknown triple or an opt level outside 0..3.
+        ValueError: for another kind, an unknown triple, an ``mcpu`` that is not ``sm_XX`` on
+            ``cuda`` or an opt level outside 0..3.
     """
 
     kind: str = "llvm"
@@ -56,9 +65,11 @@ class Target:
     opt_level: int = 2
 
     def __post_init__(self) -> None:
-        if self.kind != "llvm":
+        if self.kind not in ("llvm", "cuda"):
             raise ValueError(f"unsupported target kind {self.kind!r}: tirkit generates code for "
-                             "'llvm' targets only")
+                             "'llvm' and 'cuda' targets only")
+        if self.kind == "cuda":
+            _check_cuda(self)
         if not 0 <= int(self.opt_level) <= 3:
             raise ValueError(f"opt_level must be 0..3, got {self.opt_level}")
         triple = self.triple or _host_triple()
@@ -68,7 +79,8 @@ class Target:
         except RuntimeError as exc:
             raise ValueError(f"unknown target triple {triple!r}: {exc}") from None
         object.__setattr__(self, "triple", triple)
-        mcpu = self.mcpu or (llvm.get_host_cpu_name() if self.is_host else "generic")
+        mcpu = self.mcpu or (CUDA_DEFAULT_ARCH if self.kind == "cuda" else
+                             llvm.get_host_cpu_name() if self.is_host else "generic")
         object.__setattr__(self, "mcpu", mcpu)
         object.__setattr__(self, "mattr", tuple(self.mattr))
         object.__setattr__(self, "opt_level", int(self.opt_level))
@@ -95,7 +107,11 @@ class Target:
         tokens = shlex.split(text or "llvm")
         fields: dict[str, Any] = {}
         kind = tokens[0]
-        if kind != "llvm" and "-" in kind and not kind.startswith("-"):
+        if kind.startswith("cuda-sm_"):
+            kind, fields["mcpu"] = "cuda", kind[len("cuda-"):]
+        elif kind == CUDA_TRIPLE:
+            kind = "cuda"
+        elif kind != "llvm" and kind != "cuda" and "-" in kind and not kind.startswith("-"):
             fields["triple"], kind = kind, "llvm"
         for tok in tokens[1:]:
             _parse_option(tok, fields, text or "llvm")
@@ -106,7 +122,7 @@ class Target:
     @property
     def is_host(self) -> bool:
         """Whether code for this target runs in this process (same architecture and OS)."""
-        return _arch(self.triple) == _arch(_host_triple()) and \
+        return self.kind == "llvm" and _arch(self.triple) == _arch(_host_triple()) and \
             self.triple.split("-")[-1] == _host_triple().split("-")[-1]
 
     @property
@@ -114,6 +130,8 @@ class Target:
         """LLVM feature string: ``mattr`` joined, or the host's features on a host target."""
         if self.mattr:
             return ",".join(self.mattr)
+        if self.kind == "cuda":
+            return _CUDA_PTX.get(self.mcpu, "")
         if self.is_host and self.mcpu == llvm.get_host_cpu_name():
             return llvm.get_host_cpu_features().flatten()
         return ""
@@ -132,13 +150,41 @@ class Target:
             reloc="default" if jit else "pic", codemodel="jitdefault" if jit else "default",
             jit=jit)
 
+    @property
+    def is_gpu(self) -> bool:
+        """Whether this is a GPU target (``cuda``): kernels run on a device, not in-process."""
+        return self.kind == "cuda"
+
     def __str__(self) -> str:
+        if self.kind == "cuda":
+            return f"cuda -arch={self.mcpu}" + (f" -opt-level={self.opt_level}"
+                                                if self.opt_level != 2 else "")
         parts = ["llvm", f"-mtriple={self.triple}", f"-mcpu={self.mcpu}"]
         if self.mattr:
             parts.append("-mattr=" + ",".join(self.mattr))
         if self.opt_level != 2:
             parts.append(f"-opt-level={self.opt_level}")
         return " ".join(parts)
+
+
+#: the LLVM triple of NVIDIA GPUs (64-bit PTX) and the default architecture of ``cuda``
+CUDA_TRIPLE = "nvptx64-nvidia-cuda"
+CUDA_DEFAULT_ARCH = "sm_70"
+#: the PTX ISA version emitted per architecture (at least 7.0, CUDA 11: warp intrinsics such as
+#: activemask need more than LLVM's minimum for sm_70)
+_CUDA_PTX = {"sm_70": "+ptx70", "sm_72": "+ptx70", "sm_75": "+ptx70", "sm_80": "+ptx70",
+             "sm_86": "+ptx71", "sm_87": "+ptx74", "sm_89": "+ptx78", "sm_90": "+ptx78",
+             "sm_90a": "+ptx80"}
+_CUDA_ARCHS = tuple(_CUDA_PTX)
+
+
+def _check_cuda(target: "Target") -> None:
+    if target.triple not in ("", CUDA_TRIPLE):
+        raise ValueError(f"the cuda target's triple is {CUDA_TRIPLE}, got {target.triple!r}")
+    object.__setattr__(target, "triple", CUDA_TRIPLE)
+    if target.mcpu and target.mcpu not in _CUDA_ARCHS:
+        raise ValueError(f"unsupported CUDA architecture {target.mcpu!r} (supported: "
+                         f"{', '.join(_CUDA_ARCHS)})")
 
 
 _IGNORED = ("-keys", "-device", "-num-cores", "-mabi", "-tag", "-host", "-model")
@@ -148,7 +194,7 @@ def _parse_option(tok: str, fields: dict[str, Any], text: str) -> None:
     key, _, value = tok.partition("=")
     if key == "-mtriple":
         fields["triple"] = value
-    elif key == "-mcpu":
+    elif key in ("-mcpu", "-arch"):
         fields["mcpu"] = value
     elif key == "-mattr":
         fields["mattr"] = tuple(v for v in value.split(",") if v)
