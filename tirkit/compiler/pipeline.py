@@ -118,13 +118,10 @@ PIPELINE: list[Stage] = [
     Stage("CommonSubexprElimTIR", _pass("CommonSubexprElimTIR"), min_opt_level=2,
           enabled=_off("tir.disable_cse_tir")),
     # --- GPU: synchronisation, cross-thread reductions, device/host split (cuda only)
-    #Stage("ThreadSync", _pass("ThreadSync", storage_scope=lambda: "shared"), target=_GPU),
-    #Stage("ThreadSync", _pass("ThreadSync", storage_scope=lambda: "shared.dyn"), target=_GPU),
     Stage("LowerThreadAllreduce", _pass("LowerThreadAllreduce"), target=_GPU),
     Stage("AnnotateDeviceRegions", _pass("AnnotateDeviceRegions",
                                          target=lambda: _cfg("tirkit.target", "")), target=_GPU),
     Stage("SplitHostDevice", _pass("SplitHostDevice"), target=_GPU),
-    #Stage("MergeSharedMemoryAllocations", _pass("MergeSharedMemoryAllocations"), target=_GPU),
     Stage("ConvertSSA", _pass("ConvertSSA")),
     # --- host code: TVM's packed calling convention, builtins and intrinsics (CPU)
     Stage("MakePackedAPI", _pass("MakePackedAPI"), target=_CPU),
@@ -132,7 +129,6 @@ PIPELINE: list[Stage] = [
     Stage("LowerTVMBuiltin", _pass("LowerTVMBuiltin"), target=_CPU),
     Stage("LowerIntrin", _pass("LowerIntrin"), target=_CPU),
     # --- device code (tvm.tir.pipeline.finalize_device_passes; cuda only)
-    #Stage("LowerWarpMemory", _pass("LowerWarpMemory"), target=_GPU),
     Stage("Simplify", _pass("Simplify"), target=_GPU),
 ]
 
