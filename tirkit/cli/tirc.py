@@ -1,8 +1,8 @@
 """`tirc`: compile a TVMScript file to lowered TIR, LLVM IR, assembly or an object file
 (DESIGN.md §5; the command-line face of ``tvm.build`` / ``tvm.compile``, shaped like ``llc``).
 
-    tirc FILE|- [-o OUT|-] [--emit {tir,lowered,llvm,asm,obj}] [-S] [-O0..-O3]
-         [--target TRIPLE] [--mcpu CPU] [--mattr ATTRS] [--entry NAME]
+    tirc FILE|- [-o OUT|-] [--emit {tir,lowered,llvm,asm,obj,ptx}] [-S] [-O0..-O3]
+         [--target TRIPLE|cuda[-sm_XX]] [--mcpu CPU] [--mattr ATTRS] [--entry NAME]
          [--print-after-all] [--print-after PASS] [--print-changed] [--dump-dir DIR]
          [--verify-each] [--time-passes] [--diagnostics-format {text,json}]
          [--schedule SCRIPT[:FUNC]] [--trace TRACE.json] [--html OUT.html]
@@ -11,6 +11,9 @@
 The file is parsed statically (``tirkit.lang.parse_file``); nothing in it is executed. Output
 goes to ``-o`` (``-`` is stdout; default stdout for text, and for ``--emit obj`` the file's stem
 with ``.o`` in the working directory, as ``cc -c`` does);
+``--target cuda`` (``cuda-sm_80``, ``nvptx64-nvidia-cuda``; ``--mcpu sm_90``) compiles the GPU
+kernels: ``--emit ptx`` (or ``asm``) prints their PTX, ``llvm`` their NVPTX LLVM IR, ``obj`` a
+cubin assembled by ptxas;
 diagnostics, stage printouts and timing go to stderr. Exit status: 0 ok, 1 errors in the input
 (printed as ``path:line:col: error: message [code]`` with carets, or JSON), 2 usage or internal
 error. ``TIRC_TRACEBACK=1`` adds the Python traceback to internal errors.
@@ -33,7 +36,7 @@ from tirkit.ir.diagnostics import Diagnostic, DiagnosticError, render_text
 from .tirc_schedule import ScheduleFailure, apply_schedule
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
-EMITS = ("tir", "scheduled", "lowered", "llvm", "asm", "obj")
+EMITS = ("tir", "scheduled", "lowered", "llvm", "asm", "obj", "ptx")
 
 
 class UsageError(Exception):
@@ -177,7 +180,9 @@ def make_target(triple: str | None, mcpu: str | None, mattr: str | None,
     from tirkit.compiler.driver import as_target  # pylint: disable=import-outside-toplevel
 
     text = "llvm"
-    if triple:
+    if triple and triple.startswith(("cuda", "nvptx")):
+        text = triple
+    elif triple:
         text += f" -mtriple={triple}"
     if mcpu:
         text += f" -mcpu={mcpu}"
@@ -212,8 +217,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(f"-O{level}", dest="opt_level", action="store_const", const=level,
                        help=f"optimisation level {level}" + (" (default)" if level == 2 else ""))
     p.set_defaults(opt_level=2)
-    p.add_argument("--target", metavar="TRIPLE", help="target triple (default: the host)")
-    p.add_argument("--mcpu", help="target CPU (default: the host's for the host triple)")
+    p.add_argument("--target", metavar="TRIPLE", help="target triple, or cuda / cuda-sm_XX for "
+                   "NVIDIA GPUs (default: the host)")
+    p.add_argument("--mcpu", "-mcpu", help="target CPU (default: the host's for the host "
+                   "triple; sm_70 for cuda)")
     p.add_argument("--mattr", help="target features, e.g. +avx2,-fma")
     p.add_argument("--entry", metavar="NAME", help="compile only the unit defining NAME")
     g = p.add_argument_group("pipeline debugging (printed on stderr)")
@@ -315,13 +322,19 @@ def produce(job: Job) -> str | bytes:
 
     if job.emit in ("tir", "scheduled"):
         return stage_text(job.mod)
+    target = job.target()
+    if job.emit == "ptx" and target.kind != "cuda":
+        raise UsageError("--emit ptx needs a GPU target: --target cuda (or cuda-sm_XX)")
     if job.emit == "lowered":
-        return stage_text(driver.lower(job.mod, opt_level=job.opt_level,
+        config = {"tirkit.target": str(target)} if target.kind == "cuda" else None
+        return stage_text(driver.lower(job.mod, opt_level=job.opt_level, config=config,
                                        instruments=[job.recorder]))
-    compiled = driver.compile_module(job.mod, job.target(), job.opt_level,
+    compiled = driver.compile_module(job.mod, target, job.opt_level,
                                      instruments=[job.recorder])
     if job.emit == "llvm":
         return compiled.llvm_ir
+    if target.kind == "cuda":
+        return _cuda_output(compiled, job.emit)
     from tirkit.compiler.codegen import llvm  # pylint: disable=import-outside-toplevel
 
     if job.emit == "asm":
@@ -337,6 +350,18 @@ def graph_to_prim_funcs(mod: IRModule) -> IRModule:
     from tirkit.relax.pipeline import prim_funcs  # pylint: disable=import-outside-toplevel
 
     return prim_funcs(mod)
+
+
+def _cuda_output(compiled: Any, emit: str) -> str | bytes:
+    """PTX for ``--emit ptx/asm``, a cubin from ptxas for ``--emit obj``."""
+    if emit in ("ptx", "asm"):
+        return compiled.ptx
+    from tirkit.compiler.codegen.cuda_toolkit import ptxas_validate  # pylint: disable=import-outside-toplevel
+
+    try:
+        return ptxas_validate(compiled.ptx, compiled.target.mcpu)
+    except FileNotFoundError as err:
+        raise UsageError(f"--emit obj for cuda: {err}") from None
 
 
 def compile_command(args: argparse.Namespace) -> int:

@@ -9,6 +9,10 @@ checks are the honest ones available without one:
 3. two runs from the same inputs give bit-identical results (no race, no uninitialised read);
 4. no NaN or infinity appears in a float array whose input had none.
 
+GPU kernels (thread-bound loops, ``T.launch_thread``; or ``--target cuda``) are built for CUDA
+and run on the GPU: checks 3 and 4 apply (the bounds-checked build is a CPU feature). Without
+an NVIDIA GPU the run stops with a clear error (exit 2) after the kernel compiled to PTX.
+
 Kernels of ``examples/`` are checked against NumPy references in tests/compiler/test_examples.py.
 Without ``--entry`` the file's only function is run (or its only Relax function, when the other
 functions are the PrimFuncs a graph calls). Symbolic dimensions (``n = T.int32()``) take ``--dim n=VALUE`` (default 256). Exit status: 0 all
@@ -48,8 +52,45 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(opt_level=2)
     p.add_argument("--no-bounds-check", action="store_true",
                    help="skip the bounds-checked run (check 1)")
+    p.add_argument("--target", metavar="TARGET", help="llvm (the host) or cuda[-sm_XX] "
+                   "(default: cuda for thread-bound kernels, else the host)")
     p.add_argument("--diagnostics-format", choices=("text", "json"), default="text")
     return p
+
+
+def is_gpu_kernel(mod: Any) -> bool:
+    """Whether a function of ``mod`` binds loops to GPU threads or launches threads."""
+    from tirkit.tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
+
+    found: list[Any] = []
+
+    def visit(node: Any) -> None:
+        if (isinstance(node, tir.For) and node.kind == tir.ForKind.THREAD_BINDING) or \
+                (isinstance(node, tir.AttrStmt) and node.attr_key == "thread_extent"):
+            found.append(node)
+    for func in mod.functions.values():
+        if isinstance(func, tir.PrimFunc):
+            post_order_visit(func.body, visit)
+    return bool(found)
+
+
+def run_target(args: argparse.Namespace, mod: Any) -> str:
+    """``"cuda..."`` or ``"llvm"``: ``--target``, else cuda for GPU kernels."""
+    if args.target:
+        return args.target
+    return "cuda" if is_gpu_kernel(mod) else "llvm"
+
+
+def build_for_run(mod: Any, target: str, opt_level: int) -> Any:
+    """The built module; on cuda, a usage error naming why the GPU cannot run it."""
+    from tirkit.compiler import build  # pylint: disable=import-outside-toplevel
+
+    try:
+        return build(mod, target=target, opt_level=opt_level)
+    except ValueError as err:
+        if "target" in str(err) or "CUDA" in str(err):
+            raise UsageError(f"--target {target}: {err}") from None
+        raise
 
 
 # --------------------------------------------------------------------------- arguments
@@ -307,8 +348,6 @@ def time_kernel(kernel: Any, args: Sequence[Any], repeat: int) -> tuple[float, f
 
 def run_command(args: argparse.Namespace) -> int:
     """``tirc run``: build, check and time one kernel."""
-    from tirkit.compiler import build  # pylint: disable=import-outside-toplevel
-
     source, path = read_source(args.file)
     if args.entry is None:
         args.entry = pick_entry(parse_module(source, path, None, args.diagnostics_format), path)
@@ -325,16 +364,30 @@ def run_command(args: argparse.Namespace) -> int:
     kernel_args = make_arguments(func, dims, np.random.default_rng(args.seed), notes)
     values = bind_dims(func, dims, [])
     outcome = Outcome()
-    reference = None if args.no_bounds_check else checked_run(
+    target = run_target(args, mod)
+    gpu = target.startswith(("cuda", "nvptx"))
+    reference = None if args.no_bounds_check or gpu else checked_run(
         mod, args.entry, kernel_args, args.opt_level, outcome)
     t0 = time.perf_counter()
-    kernel = build(mod, opt_level=args.opt_level)[args.entry]
+    kernel = build_for_run(mod, target, args.opt_level)[args.entry]
     compile_s = time.perf_counter() - t0
+    if gpu:
+        _check_gpu_ready(args, kernel)
     run_checks(kernel, kernel_args, reference, func, outcome)
     median, best = time_kernel(kernel, kernel_args, args.repeat)
     print_summary(args, func, kernel_args, notes, outcome, compile_s, (median, best),
                   estimate_flops(func, values))
     return EXIT_ERRORS if outcome.failed else EXIT_OK
+
+
+def _check_gpu_ready(args: argparse.Namespace, kernel: Any) -> None:
+    from tirkit.compiler.runtime.cuda import cuda_available  # pylint: disable=import-outside-toplevel
+
+    ok, reason = cuda_available()
+    if not ok:
+        raise UsageError(f"{args.entry} is a GPU kernel and compiled to PTX "
+                         f"({len(kernel.module.ptx)} bytes), but it cannot run here: {reason} "
+                         f"(see the PTX with: tirc {args.file} --target cuda --emit ptx)")
 
 
 def print_summary(args: argparse.Namespace, func: tir.PrimFunc, kernel_args: Sequence[Any],

@@ -118,6 +118,8 @@ PIPELINE: list[Stage] = [
     Stage("CommonSubexprElimTIR", _pass("CommonSubexprElimTIR"), min_opt_level=2,
           enabled=_off("tir.disable_cse_tir")),
     # --- GPU: synchronisation, cross-thread reductions, device/host split (cuda only)
+    Stage("ThreadSync", _pass("ThreadSync", storage_scope=lambda: "shared"), target=_GPU),
+    Stage("ThreadSync", _pass("ThreadSync", storage_scope=lambda: "shared.dyn"), target=_GPU),
     Stage("LowerThreadAllreduce", _pass("LowerThreadAllreduce"), target=_GPU),
     Stage("AnnotateDeviceRegions", _pass("AnnotateDeviceRegions",
                                          target=lambda: _cfg("tirkit.target", "")), target=_GPU),

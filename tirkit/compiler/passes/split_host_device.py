@@ -18,7 +18,8 @@ from tirkit.ir.module import IRModule
 from tirkit.ir.type import TupleType
 from tirkit.tir.analysis import DefUseVisitor
 from tirkit.tir.buffer import Buffer
-from tirkit.tir.expr import Call, Var
+from tirkit.ir import Range
+from tirkit.tir.expr import Call, IterVar, Var
 from tirkit.tir.function import PrimFunc
 from tirkit.tir.stmt import AttrStmt, DeclBuffer, Evaluate, Stmt
 from tirkit.tir.stmt_functor import StmtExprMutator, StmtMutator, substitute
@@ -88,6 +89,15 @@ class _Renamer(StmtExprMutator):
 
     def visit_var_(self, op: Var) -> Any:
         return self.vars.get(id(op), op)
+
+    def visit_attr_stmt_(self, op: AttrStmt) -> Any:
+        new = super().visit_attr_stmt_(op)
+        iv = new.node
+        if isinstance(iv, IterVar) and iv.dom is not None:
+            dom = Range.from_min_extent(self.visit_expr(iv.dom.min), self.visit_expr(iv.dom.extent))
+            if dom.min is not iv.dom.min or dom.extent is not iv.dom.extent:
+                return new.with_changes(node=iv.with_changes(dom=dom))
+        return new
 
     def visit_buffer_load_(self, op: Any) -> Any:
         new = super().visit_buffer_load_(op)
