@@ -22,7 +22,8 @@ from tirkit.ir import first_mismatch, structural_equal
 from tirkit.lang import from_source
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-GPU_SPLIT = ["ThreadSync", "ThreadSync", "LowerThreadAllreduce", "AnnotateDeviceRegions", "SplitHostDevice"]
+GPU_SPLIT = ["ThreadSync", "ThreadSync", "LowerThreadAllreduce", "AnnotateDeviceRegions",
+             "SplitHostDevice", "MergeSharedMemoryAllocations"]
 GPU_FINAL = ["Simplify"]
 KERNELS = [k.file for k in references.KERNELS]
 

@@ -124,6 +124,7 @@ PIPELINE: list[Stage] = [
     Stage("AnnotateDeviceRegions", _pass("AnnotateDeviceRegions",
                                          target=lambda: _cfg("tirkit.target", "")), target=_GPU),
     Stage("SplitHostDevice", _pass("SplitHostDevice"), target=_GPU),
+    Stage("MergeSharedMemoryAllocations", _pass("MergeSharedMemoryAllocations"), target=_GPU),
     Stage("ConvertSSA", _pass("ConvertSSA")),
     # --- host code: TVM's packed calling convention, builtins and intrinsics (CPU)
     Stage("MakePackedAPI", _pass("MakePackedAPI"), target=_CPU),

@@ -1,0 +1,222 @@
+"""One command to verify the GPU backend on a machine with an NVIDIA GPU (issue 17):
+
+    python bench/gpu_check.py            # examples vs NumPy, matmul timing, then tests/gpu
+    python bench/gpu_check.py --no-tests # skip the pytest run
+
+1. environment: GPU and driver, ptxas and libdevice, CuPy / PyTorch if installed;
+2. every GPU example of examples/gpu/ (vector add, shared-memory tiled matmul, warp-shuffle row
+   reduction, softmax) is built for the GPU's architecture, run on NumPy inputs (copied to the
+   device) and compared with NumPy (float64 reference);
+3. the tiled matmul (N = 1024, 2048, 4096) is timed on device arrays (no copies; median of
+   ``--repeat`` calls, each waiting for the GPU) next to ``cupy.matmul`` and ``torch.matmul``
+   on the same sizes when those packages are installed;
+4. ``pytest tests/gpu`` (the tests marked ``gpu`` run instead of being skipped).
+
+Prints a summary and writes bench/results/gpu_check.json; exits 1 when a check failed, 2 when
+there is no usable GPU.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "examples" / "gpu"))
+
+from gpu_kernels import GPU_KERNELS  # noqa: E402
+from tirkit.compiler import build  # noqa: E402
+from tirkit.compiler.codegen.cuda_toolkit import find_libdevice, find_ptxas  # noqa: E402
+from tirkit.compiler.runtime.cuda import cuda_available, get_driver  # noqa: E402
+from tirkit.lang import from_source  # noqa: E402
+
+
+class DeviceBuffer:
+    """Device memory from the driver, exposed as ``__cuda_array_interface__`` (zero copy)."""
+
+    def __init__(self, host: np.ndarray) -> None:
+        self.drv = get_driver()
+        self.shape, self.dtype = host.shape, host.dtype
+        self.ptr = self.drv.mem_alloc(host.nbytes)
+        self.drv.copy_to_device(self.ptr, host.ctypes.data, host.nbytes)
+        self.__cuda_array_interface__ = {"shape": host.shape, "typestr": host.dtype.str,
+                                         "data": (self.ptr, False), "version": 3}
+
+    def numpy(self) -> np.ndarray:
+        """A host copy."""
+        out = np.empty(self.shape, self.dtype)
+        self.drv.copy_to_host(out.ctypes.data, self.ptr, out.nbytes)
+        return out
+
+    def free(self) -> None:
+        """Release the memory."""
+        self.drv.mem_free(self.ptr)
+
+
+def median_ms(fn: Callable[[], Any], repeat: int) -> float:
+    """Median wall time in ms of ``fn`` (which must wait for the GPU), after one warm-up."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def environment() -> dict[str, Any]:
+    """What this machine offers."""
+    ok, what = cuda_available()
+    env: dict[str, Any] = {"gpu": what if ok else None, "reason": None if ok else what,
+                           "ptxas": find_ptxas(), "libdevice": find_libdevice()}
+    for pkg in ("cupy", "torch"):
+        try:
+            mod = __import__(pkg)
+            env[pkg] = getattr(mod, "__version__", "?")
+        except ImportError:
+            env[pkg] = None
+    return env
+
+
+def arch() -> str:
+    """``cuda -arch=sm_XX`` of device 0 (sm_90 for anything newer than Hopper)."""
+    major, minor = get_driver().compute_capability(0)
+    known = {70, 72, 75, 80, 86, 87, 89, 90}
+    cc = major * 10 + minor
+    return f"cuda -arch=sm_{cc if cc in known else max(k for k in known if k <= cc)}"
+
+
+def check_examples(target: str) -> list[dict[str, Any]]:
+    """Build and run every example against NumPy."""
+    rows = []
+    for kernel in GPU_KERNELS:
+        row: dict[str, Any] = {"example": kernel.entry}
+        try:
+            t0 = time.perf_counter()
+            mod = build(from_source(kernel.path.read_text(), str(kernel.path)), target=target)
+            row["compile_s"] = round(time.perf_counter() - t0, 2)
+            args = kernel.inputs(np.random.default_rng(0))
+            index, expected = kernel.reference(args)
+            mod[kernel.entry](*args)
+            err = float(np.max(np.abs(args[index] - expected)))
+            ok = bool(np.allclose(args[index], expected, rtol=kernel.rtol, atol=kernel.atol))
+            row.update(ok=ok, max_abs_error=err)
+        except Exception as exc:  # pylint: disable=broad-except  # reported, not raised
+            row.update(ok=False, error=f"{type(exc).__name__}: {exc}")
+        rows.append(row)
+    return rows
+
+
+def _matmul_source(n: int) -> str:
+    path = ROOT / "examples" / "gpu" / "matmul_shared.py"
+    return path.read_text().replace("N = 1024", f"N = {n}")
+
+
+def time_matmul(target: str, sizes: list[int], repeat: int) -> list[dict[str, Any]]:
+    """Milliseconds and TFLOP/s of the tiled matmul and of CuPy / PyTorch, per size."""
+    rows = []
+    rng = np.random.default_rng(0)
+    for n in sizes:
+        a, b = (rng.uniform(-1, 1, (n, n)).astype(np.float32) for _ in range(2))
+        row: dict[str, Any] = {"n": n}
+        mod = build(from_source(_matmul_source(n)), target=target)
+        bufs = [DeviceBuffer(x) for x in (a, b, np.zeros((n, n), np.float32))]
+        row["tirkit_ms"] = median_ms(lambda: mod(*bufs), repeat)
+        got = bufs[2].numpy()
+        row["tirkit_ok"] = bool(np.allclose(got, a.astype(np.float64) @ b, rtol=1e-3, atol=1e-2))
+        for buf in bufs:
+            buf.free()
+        row.update(_vendor_times(a, b, repeat))
+        flops = 2.0 * n ** 3
+        for key in [k for k in row if k.endswith("_ms")]:
+            row[key.replace("_ms", "_tflops")] = round(flops / (row[key] * 1e-3) / 1e12, 2)
+        rows.append(row)
+    return rows
+
+
+def _vendor_times(a: np.ndarray, b: np.ndarray, repeat: int) -> dict[str, float]:
+    out: dict[str, float] = {}
+    try:
+        import cupy  # pylint: disable=import-outside-toplevel
+
+        ca, cb = cupy.asarray(a), cupy.asarray(b)
+        out["cupy_ms"] = median_ms(lambda: (cupy.matmul(ca, cb),
+                                            cupy.cuda.Device().synchronize()), repeat)
+    except ImportError:
+        pass
+    try:
+        import torch  # pylint: disable=import-outside-toplevel
+
+        ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+        out["torch_ms"] = median_ms(lambda: (torch.matmul(ta, tb), torch.cuda.synchronize()),
+                                    repeat)
+    except ImportError:
+        pass
+    return out
+
+
+def run_tests() -> int:
+    """``pytest tests/gpu`` in a subprocess; its exit status."""
+    return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                            str(ROOT / "tests" / "gpu")], cwd=ROOT)
+
+
+def print_summary(env: dict[str, Any], examples: list[dict[str, Any]],
+                  timings: list[dict[str, Any]], tests_rc: int | None) -> None:
+    """The report on stdout."""
+    print(f"GPU: {env['gpu']}; ptxas: {env['ptxas']}; libdevice: {env['libdevice']}; "
+          f"cupy: {env['cupy']}; torch: {env['torch']}")
+    print("\nexamples vs NumPy:")
+    for row in examples:
+        status = "PASS" if row.get("ok") else "FAIL"
+        detail = row.get("error") or f"max abs error {row['max_abs_error']:.3g}, " \
+                                     f"compiled in {row['compile_s']} s"
+        print(f"  {status}  {row['example']:<18} {detail}")
+    print("\ntiled matmul (float32, ms median; TFLOP/s):")
+    for row in timings:
+        parts = [f"tirkit {row['tirkit_ms']:.3f} ms ({row['tirkit_tflops']} TFLOP/s, "
+                 f"{'correct' if row['tirkit_ok'] else 'WRONG'})"]
+        for lib in ("cupy", "torch"):
+            if f"{lib}_ms" in row:
+                parts.append(f"{lib} {row[f'{lib}_ms']:.3f} ms ({row[f'{lib}_tflops']} TFLOP/s)")
+        print(f"  N={row['n']:<5} " + "; ".join(parts))
+    if tests_rc is not None:
+        print(f"\npytest tests/gpu: {'PASS' if tests_rc == 0 else f'FAIL (exit {tests_rc})'}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the checks; 0 all passed, 1 a check failed, 2 no GPU."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--repeat", type=int, default=20, help="timed calls per measurement")
+    p.add_argument("--sizes", default="1024,2048,4096", help="matmul sizes (multiples of 64)")
+    p.add_argument("--no-tests", action="store_true", help="do not run pytest tests/gpu")
+    args = p.parse_args(argv)
+    env = environment()
+    if env["gpu"] is None:
+        print(f"no usable GPU: {env['reason']}")
+        return 2
+    target = arch()
+    print(f"target: {target}")
+    examples = check_examples(target)
+    timings = time_matmul(target, [int(s) for s in args.sizes.split(",")], args.repeat)
+    tests_rc = None if args.no_tests else run_tests()
+    print_summary(env, examples, timings, tests_rc)
+    out = ROOT / "bench" / "results" / "gpu_check.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"env": env, "target": target, "examples": examples,
+                               "matmul": timings, "tests_rc": tests_rc}, indent=2))
+    failed = not all(r.get("ok") for r in examples) or not all(r["tirkit_ok"] for r in timings) \
+        or (tests_rc not in (None, 0))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
