@@ -24,7 +24,7 @@ from tirkit.lang import from_source
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GPU_SPLIT = ["ThreadSync", "ThreadSync", "LowerThreadAllreduce", "AnnotateDeviceRegions",
              "SplitHostDevice", "MergeSharedMemoryAllocations"]
-GPU_FINAL = ["Simplify"]
+GPU_FINAL = ["LowerWarpMemory", "Simplify"]
 KERNELS = [k.file for k in references.KERNELS]
 
 # TVM v0.20's default tir pipeline restricted to CPU and CUDA, then finalize_host_passes and

@@ -72,6 +72,21 @@ def math(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float64")):
     assert "__nv_" not in c.ptx and ".extern .func" not in c.ptx
 
 
+def test_warp_memory_lives_in_registers_and_moves_by_shuffles():
+    c = ptx('''
+@T.prim_func
+def warp(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    tx = T.launch_thread("threadIdx.x", 32)
+    w = T.allocate([64], "float32", "warp")
+    w_1 = T.Buffer((64,), data=w, scope="warp")
+    for x in range(2):
+        w_1[tx * 2 + x] = A[tx * 2 + x]
+    for x in range(2):
+        B[tx * 2 + x] = w_1[(31 - tx) * 2 + x]
+''')
+    assert "shfl.sync.idx" in c.ptx and ".shared" not in c.ptx and ".local" not in c.ptx
+
+
 def test_kernel_params_are_global_and_read_only_loads_use_the_texture_path():
     c = ptx('''
 @T.prim_func

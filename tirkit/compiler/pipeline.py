@@ -132,6 +132,7 @@ PIPELINE: list[Stage] = [
     Stage("LowerTVMBuiltin", _pass("LowerTVMBuiltin"), target=_CPU),
     Stage("LowerIntrin", _pass("LowerIntrin"), target=_CPU),
     # --- device code (tvm.tir.pipeline.finalize_device_passes; cuda only)
+    Stage("LowerWarpMemory", _pass("LowerWarpMemory"), target=_GPU),
     Stage("Simplify", _pass("Simplify"), target=_GPU),
 ]
 
