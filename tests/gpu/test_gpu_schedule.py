@@ -1,0 +1,60 @@
+"""A CPU-style TensorIR kernel scheduled for the GPU with the Schedule's ``split``, ``bind``,
+``cache_read`` and ``compute_at`` (TVM's usual recipe) compiles to PTX that ptxas accepts."""
+import pytest
+
+from gpu_helpers import validate
+from tirkit.compiler.driver import compile_module
+from tirkit.lang import from_source
+from tirkit.schedule import Schedule
+
+MATMUL = '''
+from tvm.script import tir as T
+
+@T.prim_func
+def mm(A: T.Buffer((256, 256), "float32"), B: T.Buffer((256, 256), "float32"), C: T.Buffer((256, 256), "float32")):
+    T.func_attr({"global_symbol": "mm", "tir.noalias": True})
+    for i, j, k in T.grid(256, 256, 256):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+'''
+
+
+def test_split_and_bind_for_the_gpu():
+    sch = Schedule(from_source(MATMUL))
+    block = sch.get_block("C")
+    i, j, _ = sch.get_loops(block)
+    bi, ti = sch.split(i, factors=[None, 16])
+    bj, tj = sch.split(j, factors=[None, 16])
+    sch.reorder(bi, bj, ti, tj)
+    sch.bind(bi, "blockIdx.y")
+    sch.bind(bj, "blockIdx.x")
+    sch.bind(ti, "threadIdx.y")
+    sch.bind(tj, "threadIdx.x")
+    compiled = compile_module(sch.mod, "cuda -arch=sm_80")
+    assert ".maxntid 256" in compiled.ptx
+    validate(compiled.ptx, "sm_80")
+
+
+def test_shared_memory_tiles_by_cache_read_and_compute_at():
+    sch = Schedule(from_source(MATMUL))
+    block = sch.get_block("C")
+    i, j, k = sch.get_loops(block)
+    bi, ti = sch.split(i, factors=[None, 16])
+    bj, tj = sch.split(j, factors=[None, 16])
+    ko, ki = sch.split(k, factors=[None, 16])
+    sch.reorder(bi, bj, ti, tj, ko, ki)
+    try:
+        a_sh = sch.cache_read(block, 1, "shared")
+        sch.compute_at(a_sh, ko)
+    except Exception as exc:  # pylint: disable=broad-except
+        pytest.skip(f"schedule primitives not available: {exc}")
+    sch.bind(bi, "blockIdx.y")
+    sch.bind(bj, "blockIdx.x")
+    sch.bind(ti, "threadIdx.y")
+    sch.bind(tj, "threadIdx.x")
+    compiled = compile_module(sch.mod, "cuda -arch=sm_80")
+    assert ".shared" in compiled.ptx and "bar.sync" in compiled.ptx
+    validate(compiled.ptx, "sm_80")
