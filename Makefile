@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench gpu-check clean
 
 $(PY):
 	@echo "tirkit: [1/3] creating $(VENV) with $(PYTHON)"
@@ -31,6 +31,11 @@ bench: $(STAMP)
 	$(PY) bench/run.py
 	$(PY) bench/bench_lsp.py
 	$(PY) bench/charts.py
+
+# on a machine with an NVIDIA GPU: the GPU examples against NumPy, the tiled matmul next to
+# CuPy/PyTorch, and tests/gpu with the GPU tests run (bench/gpu_check.py)
+gpu-check: $(STAMP)
+	$(PY) bench/gpu_check.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,7 +1,15 @@
 """One command to verify the GPU backend on a machine with an NVIDIA GPU (issue 17):
 
-    python bench/gpu_check.py            # examples vs NumPy, matmul timing, then tests/gpu
-    python bench/gpu_check.py --no-tests # skip the pytest run
+    make gpu-check                        # in the repository's .venv (what `make test` installs)
+    python3 bench/gpu_check.py            # any Python with numpy and llvmlite: nothing to install
+    python3 bench/gpu_check.py --no-tests --json OUT.json
+
+It imports tirkit from this checkout (no install needed) and needs only numpy and llvmlite (the
+GPU images with PyTorch/numba have both), the NVIDIA driver's ``libcuda.so.1``, and libdevice
+(the ``nvidia-cuda-nvcc-cu12`` wheel or ``/usr/local/cuda``) for the math in softmax. On a lent
+device machine (no network), from the repository root:
+
+    PYTHONUNBUFFERED=1 python3 bench/gpu_check.py --json $OUT/gpu_check.json 2>&1 | tee $OUT/log
 
 1. environment: GPU and driver, ptxas and libdevice, CuPy / PyTorch if installed;
 2. every GPU example of examples/gpu/ (vector add, shared-memory tiled matmul, warp-shuffle row
@@ -10,9 +18,11 @@
 3. the tiled matmul (N = 1024, 2048, 4096) is timed on device arrays (no copies; median of
    ``--repeat`` calls, each waiting for the GPU) next to ``cupy.matmul`` and ``torch.matmul``
    on the same sizes when those packages are installed;
-4. ``pytest tests/gpu`` (the tests marked ``gpu`` run instead of being skipped).
+4. ``pytest tests/gpu`` (the tests marked ``gpu`` run instead of being skipped; conftest files
+   above ``tests/`` are not loaded, so the docs run's Sybil need not be installed; ptxas checks
+   for architectures the machine's ptxas dropped, sm_70 under CUDA 13, skip with the reason).
 
-Prints a summary and writes bench/results/gpu_check.json; exits 1 when a check failed, 2 when
+Prints a summary and writes ``--json`` (default bench/results/gpu_check.json); exits 1 when a check failed, 2 when
 there is no usable GPU.
 """
 from __future__ import annotations
@@ -165,8 +175,9 @@ def _vendor_times(a: np.ndarray, b: np.ndarray, repeat: int) -> dict[str, float]
 
 def run_tests() -> int:
     """``pytest tests/gpu`` in a subprocess; its exit status."""
-    return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                            str(ROOT / "tests" / "gpu")], cwd=ROOT)
+    return subprocess.call([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+                            "--confcutdir", str(ROOT / "tests"), str(ROOT / "tests" / "gpu")],
+                           cwd=ROOT)
 
 
 def print_summary(env: dict[str, Any], examples: list[dict[str, Any]],
@@ -198,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=20, help="timed calls per measurement")
     p.add_argument("--sizes", default="1024,2048,4096", help="matmul sizes (multiples of 64)")
     p.add_argument("--no-tests", action="store_true", help="do not run pytest tests/gpu")
+    p.add_argument("--json", default=str(ROOT / "bench" / "results" / "gpu_check.json"),
+                   help="where the results go (JSON)")
     args = p.parse_args(argv)
     env = environment()
     if env["gpu"] is None:
@@ -209,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     timings = time_matmul(target, [int(s) for s in args.sizes.split(",")], args.repeat)
     tests_rc = None if args.no_tests else run_tests()
     print_summary(env, examples, timings, tests_rc)
-    out = ROOT / "bench" / "results" / "gpu_check.json"
+    out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"env": env, "target": target, "examples": examples,
                                "matmul": timings, "tests_rc": tests_rc}, indent=2))

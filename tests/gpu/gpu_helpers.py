@@ -2,7 +2,8 @@
 the ``gpu`` marker's skip when no NVIDIA GPU can run kernels here."""
 import pytest
 
-from tirkit.compiler.codegen.cuda_toolkit import find_ptxas, ptxas_validate
+from tirkit.compiler.codegen.cuda_toolkit import (find_ptxas, ptxas_supports, ptxas_validate,
+                                                   ptxas_version)
 from tirkit.compiler.runtime.cuda import cuda_available
 
 GPU_OK, GPU_REASON = cuda_available()
@@ -10,7 +11,11 @@ needs_gpu = pytest.mark.skipif(not GPU_OK, reason=f"no NVIDIA GPU here: {GPU_REA
 
 
 def validate(ptx: str, arch: str) -> bytes:
-    """ptxas-assemble ``ptx`` for ``arch`` (skip when ptxas is not installed)."""
+    """ptxas-assemble ``ptx`` for ``arch`` (skip when ptxas is not installed, or is a CUDA 13+
+    ptxas, as on a GPU machine's toolkit, asked for an architecture it dropped)."""
     if find_ptxas() is None:
         pytest.skip("ptxas not found: install nvidia-cuda-nvcc-cu12 (the test extra has it)")
+    if not ptxas_supports(arch):
+        pytest.skip(f"ptxas {ptxas_version()} ({find_ptxas()}) cannot assemble {arch}; the "
+                    "nvidia-cuda-nvcc-cu12 wheel of the test extra can")
     return ptxas_validate(ptx, arch)

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["find_ptxas", "find_libdevice", "ptxas_validate", "PtxasError"]
+__all__ = ["find_ptxas", "find_libdevice", "ptxas_version", "ptxas_supports", "ptxas_validate",
+           "PtxasError"]
 
 
 class PtxasError(RuntimeError):
@@ -61,6 +63,27 @@ def find_libdevice() -> str | None:
         if cand.is_file():
             return str(cand)
     return None
+
+
+@lru_cache(maxsize=1)
+def ptxas_version() -> tuple[int, int] | None:
+    """The CUDA release ``(major, minor)`` of the ptxas found (``ptxas --version``), or None."""
+    exe = find_ptxas()
+    if exe is None:
+        return None
+    proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
+                          check=False)
+    found = re.search(r"release (\d+)\.(\d+)", proc.stdout)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+def ptxas_supports(arch: str) -> bool:
+    """Whether the ptxas found assembles for ``arch`` (``"sm_70"``): CUDA 13 dropped the
+    architectures before sm_75 (Maxwell, Pascal, Volta)."""
+    version = ptxas_version()
+    if version is None:
+        return False
+    return version[0] < 13 or int(arch.removeprefix("sm_").rstrip("a")) >= 75
 
 
 def ptxas_validate(ptx: str, arch: str = "sm_70", timeout: float = 120.0) -> bytes:
