@@ -20,7 +20,7 @@ def test_the_test_extra_provides_ptxas_and_libdevice():
 
 
 BAD_PTX = """.version 7.0
-.target sm_70
+.target sm_75
 .address_size 64
 .visible .entry k(.param .u64 p)
 {
@@ -33,10 +33,11 @@ BAD_PTX = """.version 7.0
 def test_ptxas_rejects_bad_ptx_with_its_message():
     if find_ptxas() is None:
         pytest.skip("ptxas not found: install nvidia-cuda-nvcc-cu12 (the test extra has it)")
-    with pytest.raises(PtxasError, match=r"(?s)ptxas -arch=sm_70 rejected the PTX: .*Unknown symbol .%rd1"):
-        ptxas_validate(BAD_PTX, "sm_70")  # %rd1 is never declared
+    rejected = r"(?s)ptxas -arch=sm_75 rejected the PTX: .*Unknown symbol .%rd1"
+    with pytest.raises(PtxasError, match=rejected):
+        ptxas_validate(BAD_PTX, "sm_75")  # %rd1 is never declared
     good = BAD_PTX.replace("{\n", "{\n    .reg .b64 %rd<2>;\n")
-    assert ptxas_validate(good, "sm_70")[:4] == b"\x7fELF"
+    assert ptxas_validate(good, "sm_75")[:4] == b"\x7fELF"
 
 
 def test_ptxas_version_and_the_architectures_it_assembles():
