@@ -104,3 +104,11 @@ def test_device_arrays_are_used_in_place():
     c = torch.zeros(300, dtype=torch.float32, device="cuda")
     mod(a, a, c, 300)
     assert torch.equal(c, a * 2)
+
+
+def test_building_a_gpu_kernel_for_the_cpu_names_the_threads():
+    from tirkit.compiler.codegen.types import CodegenError  # pylint: disable=import-outside-toplevel
+
+    with pytest.raises(CodegenError, match=r"function 'add' launches GPU threads \(blockIdx.x, "
+                                           r"threadIdx.x\).*target='cuda'"):
+        build(from_source(ADD), target="llvm")

@@ -67,3 +67,19 @@ def test_run_a_gpu_kernel(capsys):
         assert code == 2
         assert "vector_add is a GPU kernel and compiled to PTX" in err
         assert "cannot run here" in err and "Traceback" not in err
+
+
+def test_a_gpu_kernel_for_the_cpu_is_a_clear_error(capsys):
+    # issue 17: a thread-bound loop on the CPU target used to end in an internal CodegenError
+    code, out, err = tirc(capsys, VEC, "--emit", "llvm")
+    assert code == 1 and out == ""
+    assert "internal" not in err and "Traceback" not in err
+    assert ("function 'vector_add' launches GPU threads (blockIdx.x, threadIdx.x): the CPU "
+            "target cannot run it; compile it for a GPU with target='cuda'") in err
+
+
+def test_a_cpu_kernel_for_the_gpu_is_a_clear_error(capsys):
+    code, _, err = tirc(capsys, str(Path(VEC).parents[1] / "matmul.py"), "--target", "cuda",
+                        "--emit", "ptx")
+    assert code == 1 and "internal" not in err
+    assert "the module has no GPU kernel: bind loops to threadIdx/blockIdx" in err

@@ -89,6 +89,7 @@ def fail(code: str, message: str, path: str, fmt: str) -> None:
 def guarded(fn: Callable[[], int], path: str, fmt: str) -> int:
     """Run a command body, turning every failure into a message and an exit status (contract 7:
     no traceback reaches the user)."""
+    from tirkit.compiler.codegen.types import CodegenError  # pylint: disable=import-outside-toplevel
     from tirkit.compiler.pipeline import PipelineError  # pylint: disable=import-outside-toplevel
 
     try:
@@ -109,6 +110,9 @@ def guarded(fn: Callable[[], int], path: str, fmt: str) -> int:
     except PipelineError as err:
         fail("pipeline", str(err), path, fmt)
         return EXIT_USAGE
+    except CodegenError as err:  # a construct the target cannot compile: the message names it
+        fail("codegen", str(err), path, fmt)
+        return EXIT_ERRORS
     except KeyboardInterrupt:
         return 130
     except Exception as err:  # pylint: disable=broad-except

@@ -73,8 +73,44 @@ def compile_module(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
 
         result = build_ptx(stages[-1].mod, tgt)
         return Compiled(stages, tgt, result.optimized_ir, result.ptx)
+    _check_no_gpu_threads(stages[-1].mod)
     llvm_ir = optimize(emit_llvm(stages[-1].mod, tgt), tgt)
     return Compiled(stages, tgt, llvm_ir)
+
+
+_GPU_THREAD_ATTRS = ("thread_extent", "virtual_thread")
+
+
+def _check_no_gpu_threads(mod: IRModule) -> None:
+    """A CPU target cannot run GPU thread bindings: name the function and the threads, and say
+    how to compile it for a GPU (instead of the code generator's scope error).
+
+    Raises:
+        CodegenError: for the first function that launches GPU threads.
+    """
+    from tirkit.tir import stmt as S  # pylint: disable=import-outside-toplevel
+    from tirkit.tir.function import PrimFunc  # pylint: disable=import-outside-toplevel
+    from tirkit.tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
+
+    from .codegen.types import CodegenError  # pylint: disable=import-outside-toplevel
+
+    for gv, func in mod.functions.items():
+        if not isinstance(func, PrimFunc):
+            continue
+        tags: list[str] = []
+
+        def visit(node: Any, tags: list[str] = tags) -> None:
+            if isinstance(node, S.AttrStmt) and node.attr_key in _GPU_THREAD_ATTRS:
+                tag = getattr(node.node, "thread_tag", "") or node.attr_key
+                if tag not in tags:
+                    tags.append(tag)
+
+        post_order_visit(func.body, visit)
+        if tags:
+            raise CodegenError(
+                f"function {gv.name_hint!r} launches GPU threads ({', '.join(sorted(tags))}): "
+                "the CPU target cannot run it; compile it for a GPU with target='cuda' (tirc "
+                "--target cuda)")
 
 
 def build(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
