@@ -220,3 +220,36 @@ def f(A: T.Buffer((16,), "float32")):
     printed = script(calls[0].ir, dialect="tirx")
     assert "T.continue_loop()" in printed and "T.break_loop()" in printed
     assert "            continue\n" in script(calls[0].ir)
+
+
+def test_tirx_dict_attr_is_a_chain_of_node_zero_attrs():
+    """TVM 0.27 tirx ``T.attr({k: v, ...})``: one AttrStmt per key on node 0, first key
+    outermost; printed back as the dict in tirx and as ``T.attr(0, k, v)`` in classic."""
+    (unit,) = parse_file(TIRX + '''@T.prim_func
+def f(A: T.Buffer((16,), "int32")):
+    T.attr({"compute_scope": "c_", "pragma_x": 3})
+    for i in range(16):
+        A[i] = i
+''', "<t>")
+    assert not unit.diagnostics
+    outer = unit.ir.body
+    assert isinstance(outer, tir.AttrStmt) and outer.node == 0 and outer.attr_key == "compute_scope"
+    inner = outer.body
+    assert isinstance(inner, tir.AttrStmt) and inner.attr_key == "pragma_x" and inner.value.value == 3
+    assert 'T.attr({"compute_scope": "c_", "pragma_x": 3})' in script(unit.ir, dialect="tirx")
+    assert 'T.attr(0, "pragma_x", 3)' in script(unit.ir)
+
+
+def test_tirx_launch_thread_by_tag_defines_the_var():
+    """TVM's printer writes ``tx = T.launch_thread("threadIdx.x", n)`` when every use of the
+    thread var is inside the launch; the var is the IterVar's."""
+    (unit,) = parse_file(TIRX + '''@T.prim_func
+def f(A: T.Buffer((128,), "float32")):
+    tx = T.launch_thread("threadIdx.x", 128)
+    A[tx] = T.float32(0)
+''', "<t>")
+    assert not unit.diagnostics
+    attr = unit.ir.body
+    assert attr.attr_key == "thread_extent" and attr.node.thread_tag == "threadIdx.x"
+    assert attr.body.indices[0] is attr.node.var
+    assert 'tx = T.launch_thread("threadIdx.x", 128)' in script(unit.ir, dialect="tirx")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tirkit.tir import convert as _tir_convert
+
 from . import tir as _tir
 from .ir_builder import tir_frames as F
 from .ir_builder.base import ScriptError
@@ -50,6 +52,23 @@ def alloc_shared(shape: Any, dtype: Any = "float32", strides: Any = None,
     return alloc_buffer(shape, dtype, None, strides, elem_offset, "shared", align, offset_factor)
 
 
+def attr(node: Any, attr_key: Any = None, value: Any = None) -> F.AttrFrame:
+    """An attribute scope: ``T.attr(node, key, value)``, or tirx's ``T.attr({key: value, ...})``
+    for attributes on no node (TVM 0.27: one ``AttrStmt`` per key, node ``0``).
+
+    Raises:
+        ScriptError: for a dict with other arguments, or a non-string key.
+    """
+    if not isinstance(node, dict):
+        return _tir.attr(node, attr_key, value)
+    if attr_key is not None or value is not None or not node:
+        raise ScriptError("`T.attr({key: value, ...})` takes one non-empty dict alone", arg=0)
+    for key in node:
+        if not isinstance(key, str):
+            raise ScriptError(f"T.attr: attribute keys are strings, got {key!r}", arg=0)
+    return F.DictAttrFrame({k: _tir_convert(v) for k, v in node.items()})
+
+
 def break_loop() -> None:
     """``break`` out of the innermost loop (TVM 0.27 tirx ``T.break_loop()``)."""
     _break()
@@ -62,7 +81,7 @@ def continue_loop() -> None:
 
 
 #: names whose tirx meaning differs from, or is missing in, the classic namespace
-TIRX_NAMES: dict[str, Any] = {"alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
+TIRX_NAMES: dict[str, Any] = {"attr": attr, "alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
                               "alloc_shared": alloc_shared, "break_loop": break_loop,
                               "continue_loop": continue_loop}
 

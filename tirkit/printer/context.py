@@ -93,6 +93,7 @@ class Printer:
         self.defined_names: set[str] = {cfg.tir_prefix, cfg.ir_prefix} | _RESERVED
         self.keep: list[Any] = []
         self.common_prefix: dict[int, tuple[int, ...]] = {}
+        self.root: Any = None  # the node set_common_prefix walked
         self.ir_usage: set[str] = set()
         self.metadata: dict[str, list[Any]] = {}
         self.underline: set[int] = {id(o) for o in cfg.obj_to_underline}
@@ -191,6 +192,7 @@ class Printer:
         """Record for each Var/Buffer the chain of frame-opening nodes enclosing all its uses
         (TVM ``IRDocsifier::SetCommonPrefix``)."""
         _PrefixFinder(self.common_prefix).visit(root, ())
+        self.root = root
 
     # --------------------------------------------------------------------------- dispatch
     def expr(self, obj: Any) -> E:
@@ -278,6 +280,23 @@ def _span_key(span: Any) -> Any:
         return span
     except TypeError:
         return repr(span)
+
+
+def count_uses(obj: Any, target: Any) -> int:
+    """How many times ``target`` (a Var) occurs under ``obj``, fields of every node walked."""
+    stack, count = [obj], 0
+    while stack:
+        cur = stack.pop()
+        if cur is target:
+            count += 1
+        elif isinstance(cur, (list, tuple)):
+            stack.extend(cur)
+        elif isinstance(cur, dict):
+            stack.extend(cur.keys())
+            stack.extend(cur.values())
+        elif isinstance(cur, Node):
+            stack.extend(getattr(cur, f.name, None) for f in node_fields(type(cur)))
+    return count
 
 
 class _PrefixFinder:

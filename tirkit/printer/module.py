@@ -29,7 +29,7 @@ def print_ir_module(p: Printer, mod: IRModule) -> SDoc:
             f.stmts.append(LineDoc(call(p, p.I("module_attrs"), [p.expr(mod.attrs).doc]).doc))
         saved = p.cfg.binding_name
         for i, (gv, func) in enumerate(_order(mod)):
-            if i or mod.attrs:
+            if i:  # TVM's doc printer ends each function with a blank line, none before the first
                 f.stmts.append(CommentDoc(""))
             p.cfg.binding_name = gv.name_hint
             try:

@@ -18,7 +18,7 @@ from tirkit.tir.stmt_functor import post_order_visit
 
 from .buffer import (VarDef, buffer_attrs, buffer_call, buffer_indices, define_buffer,
                      subscript)
-from .context import E, Frame, Printer, register
+from .context import E, Frame, Printer, count_uses, register
 from .doc import Doc, Text, concat, join
 from .expr import call, dtype_lit, str_lit, tcall, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
@@ -219,18 +219,39 @@ def _printable(values: list[Any]) -> bool:
 @register(S.AttrStmt)
 def _attr(p: Printer, s: S.AttrStmt) -> Any:
     is_concise = p.allow_concise()
-    rhs, body = None, s.body
+    defines, rhs, body = None, None, s.body
     if s.attr_key == "realize_scope" and isinstance(body, S.BufferRealize) \
             and body.buffer is s.node:  # T.realize(region, scope): both nodes, as TVM prints
         rhs, body = _realize_call(p, body, p.expr(s.value).doc), body.body
     if s.attr_key in ("thread_extent", "virtual_thread") and isinstance(s.node, IterVar):
-        rhs = _launch_thread(p, s)
+        defines, rhs = _launch_thread(p, s)
+    if rhs is None and p.tirx and _is_dict_attr(s):
+        rhs, body = _dict_attr(p, s)
     if rhs is None:
         rhs = call(p, p.T("attr"), [p.expr(s.node).doc, str_lit(s.attr_key),
                                     p.expr(s.value).doc]).doc
     with p.frame(s) as f:
+        lhs = p.define(defines, f, defines.name_hint) if defines is not None else None
         p.body(body, f)
-    return concise(None, rhs, f, is_concise)
+    return concise(lhs, rhs, f, is_concise)
+
+
+def _is_dict_attr(s: Any) -> bool:
+    """An AttrStmt on node ``0`` (TVM 0.27 ``IsDictAttrPattern``)."""
+    return isinstance(s, S.AttrStmt) and type(s.node) is int and s.node == 0
+
+
+def _dict_attr(p: Printer, s: S.AttrStmt) -> tuple[Doc, Any]:
+    """tirx ``T.attr({key: value, ...})`` for a chain of node-``0`` AttrStmts, as TVM 0.27 prints
+    it; returns the call and the body after the chain."""
+    items: list[Doc] = []
+    cur = s
+    while True:
+        items.append(concat(str_lit(cur.attr_key), ": ", p.expr(cur.value).doc))
+        if not _is_dict_attr(cur.body):
+            break
+        cur = cur.body
+    return call(p, p.T("attr"), [concat("{", join(", ", items), "}")]).doc, cur.body
 
 
 def _realize_call(p: Printer, s: S.BufferRealize, scope: Doc) -> Doc:
@@ -240,8 +261,16 @@ def _realize_call(p: Printer, s: S.BufferRealize, scope: Doc) -> Doc:
     return call(p, p.T("realize"), args).doc
 
 
-def _launch_thread(p: Printer, s: S.AttrStmt) -> Doc:
+def _launch_thread(p: Printer, s: S.AttrStmt) -> tuple[Any, Doc]:
+    """``T.launch_thread(var, n)`` after a ``T.env_thread`` definition; in tirx, when every use
+    of the var is inside the statement, ``var = T.launch_thread("tag", n)`` (TVM's
+    ``IsAncestorOfAllVarUse`` form) -> (the var the statement defines or None, the call)."""
     iv: IterVar = s.node
+    if p.tirx and not p.is_defined(iv.var) and p.root is not None \
+            and iv.var.dtype == p.cfg.int_dtype \
+            and count_uses(p.root, iv.var) == count_uses(s, iv.var):
+        return iv.var, call(p, p.T("launch_thread"), [str_lit(iv.thread_tag),
+                                                       p.expr(s.value).doc]).doc
     if not p.is_defined(iv.var):
         frame = p.lowest_def_frame(iv.var) or p.frames[-1]
         name = p.define(iv.var, frame, iv.var.name_hint)
@@ -249,7 +278,7 @@ def _launch_thread(p: Printer, s: S.AttrStmt) -> Doc:
         if iv.var.dtype != p.cfg.int_dtype:
             args.append(dtype_lit(iv.var.dtype))
         frame.stmts.append(LineDoc(concat(name, " = ", call(p, p.T("env_thread"), args).doc)))
-    return call(p, p.T("launch_thread"), [p.expr(iv.var).doc, p.expr(s.value).doc]).doc
+    return None, call(p, p.T("launch_thread"), [p.expr(iv.var).doc, p.expr(s.value).doc]).doc
 
 
 @register(S.BufferRealize)

@@ -203,6 +203,21 @@ class AttrFrame(_BodyFrame):
         return tir.AttrStmt(self.node, self.attr_key, self.value, body)
 
 
+class DictAttrFrame(AttrFrame):
+    """tirx ``T.attr({key: value, ...})`` → one ``AttrStmt`` per key with node ``0``, the first
+    key outermost (TVM 0.27's dict-attr pattern)."""
+
+    def __init__(self, attrs: dict[str, Any]) -> None:
+        first = next(iter(attrs.items()), ("", None))
+        super().__init__(0, first[0], first[1])
+        self.attrs = attrs
+
+    def wrap(self, body: tir.Stmt) -> tir.Stmt:
+        for key, value in reversed(list(self.attrs.items())):
+            body = tir.AttrStmt(0, key, value, body)
+        return body
+
+
 class LaunchThreadFrame(_BodyFrame):
     """``T.launch_thread(thread, extent)`` (``LaunchThreadFrame``) → ``AttrStmt thread_extent``."""
 

@@ -310,10 +310,6 @@ def atanh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimEx
     """``atanh(x)`` elementwise (mirrors ``tvm.tir.atanh``): a ``tir.atanh`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def attr(node: Any, attr_key: str, value: Any) -> Frame:
-    """An attribute scope (``T.attr``)."""
-    ...
-
 class axis:
     """Block iter var declarations (``T.axis``): ``spatial``/``S``, ``reduce``/``R``, ``scan``,
     ``opaque``, ``remap``.
@@ -1460,6 +1456,15 @@ def alloc_local(shape: Any, dtype: Any = 'float32', strides: Any = None, elem_of
 
 def alloc_shared(shape: Any, dtype: Any = 'float32', strides: Any = None, elem_offset: Any = None, align: int = -1, offset_factor: int = 0) -> BufferFrame:
     """``T.alloc_buffer(..., scope="shared")`` (TVM 0.27 tirx ``T.alloc_shared``)."""
+    ...
+
+def attr(node: Any, attr_key: Any = None, value: Any = None) -> Frame:
+    """An attribute scope: ``T.attr(node, key, value)``, or tirx's ``T.attr({key: value, ...})``
+    for attributes on no node (TVM 0.27: one ``AttrStmt`` per key, node ``0``).
+
+    Raises:
+        ScriptError: for a dict with other arguments, or a non-string key.
+    """
     ...
 
 def break_loop() -> None:
