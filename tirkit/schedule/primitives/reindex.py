@@ -75,22 +75,29 @@ def _reindex_buffer(buffer: Buffer, block: S.Block, covered: set[int]) -> Buffer
 
 
 def _stage(block: S.Block, info: CacheStageInfo, covered: set[int],
-           indices: tuple[PrimExpr, ...], is_write: bool) -> S.Block:
-    """TVM's ``MakeReIndexStage``."""
-    ivs, vmap, re_idx, loops = [], {}, [], []
+           indices: tuple[PrimExpr, ...], is_write: bool, index_map: Any = None,
+           name: str | None = None) -> S.Block:
+    """TVM's ``MakeReIndexStage`` (with ``index_map``: ``MakeReindexCacheStage``, the new
+    buffer indexed by the map of the iters, iters the access does not use at their min)."""
+    ivs, vmap, re_idx, loops, all_vars = [], {}, [], [], []
     for iv in block.iter_vars:
         var = E.Var(f"v{len(ivs)}", iv.var.dtype)
         vmap[id(iv.var)] = var
+        all_vars.append(var if id(iv.var) in covered else iv.dom.min)
         if id(iv.var) in covered:
             ivs.append(E.IterVar(iv.dom, var, E.IterVarType.DataPar))
             re_idx.append(var)
             loops.append(E.Var(f"ax{len(loops)}", iv.var.dtype))
+    if index_map is not None:
+        re_idx = list(index_map.map_indices(all_vars))
     target = tuple(substitute(i, lambda v: vmap.get(id(v))) for i in indices)
     src, dst = (tuple(re_idx), target) if is_write else (target, tuple(re_idx))
     point = lambda b, idx: S.BufferRegion(b, tuple(  # noqa: E731
         Range.from_min_extent(i, IntImm(i.dtype, 1)) for i in idx))
+    if name is None:
+        name = f"{(info.write_buffer if is_write else info.read_buffer).name}_reindex"
     new = S.Block(tuple(ivs), (point(info.read_buffer, src),), (point(info.write_buffer, dst),),
-                  f"{(info.write_buffer if is_write else info.read_buffer).name}_reindex",
+                  name,
                   S.BufferStore(info.write_buffer, E.BufferLoad(info.read_buffer, src), dst))
     stmt: S.Stmt = S.BlockRealize(tuple(loops), IntImm("bool", 1), new)
     for var, iv in reversed(list(zip(loops, ivs))):
@@ -103,11 +110,13 @@ class _Rewriter(StmtExprMutator):
     """TVM's ``ReIndexRewriter``."""
 
     def __init__(self, scope: S.Block, block: S.Block, info: CacheStageInfo, old: Buffer,
-                 covered: set[int]) -> None:
+                 covered: set[int], index_map: Any = None) -> None:
         super().__init__()
         self.scope, self.block, self.info, self.old = scope, block, info, old
         self.new = info.alloc
         self.indices = tuple(iv.var for iv in block.iter_vars if id(iv.var) in covered)
+        if index_map is not None:
+            self.indices = tuple(index_map.map_indices([iv.var for iv in block.iter_vars]))
 
     def visit_block_(self, op: S.Block) -> S.Stmt:
         if op is self.scope:
