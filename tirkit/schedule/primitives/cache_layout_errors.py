@@ -66,3 +66,10 @@ BlockizeError = _error(
 TensorizeError = _error(
     "TensorizeError", "The block does not match the tensor intrinsic's description.",
     "{0}: {reason}")
+InvalidPaddingError = _error(
+    "InvalidPaddingError", "The padding size for the block is invalid.",
+    "The padding for the block {0} are invalid. It should be a list of {count} positive "
+    "integers. Got {padding}")
+NonEinsumError = _error(
+    "NonEinsumError", "The block is not a computation of Einsum pattern.",
+    "The block {0} not a computation of Einsum pattern.")
