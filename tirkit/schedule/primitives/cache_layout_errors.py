@@ -73,3 +73,6 @@ InvalidPaddingError = _error(
 NonEinsumError = _error(
     "NonEinsumError", "The block is not a computation of Einsum pattern.",
     "The block {0} not a computation of Einsum pattern.")
+PaddingPatternMatchError = _error(
+    "PaddingPatternMatchError", "decompose_padding expect the block to match padding pattern",
+    "decompose_padding expect the block {0} to match padding pattern: {reason}")

@@ -1,0 +1,138 @@
+"""decompose_padding: before/after TVMScript (TVM's example, 2-D, an inner loop), compiled and
+compared with NumPy, one error case per precondition, trace round trip."""
+import numpy as np
+import pytest
+
+from tirkit.compiler import build
+from tirkit.schedule import Schedule, errors
+from tirkit.schedule.primitives import cache_layout_errors as X
+from tirkit.schedule.testing import verify_trace_roundtrip
+from sched_util import check, parse
+
+PAD1D = parse("""
+@T.prim_func
+def main(x: T.Buffer(128, "int32"), y: T.Buffer(140, "int32")):
+    for i in range(140):
+        with T.block("block"):
+            vi = T.axis.remap("S", [i])
+            y[vi] = T.if_then_else(vi >= 6 and vi < 134, x[vi - 6], 0)
+""")
+
+PAD2D = parse("""
+@T.prim_func
+def main(x: T.Buffer((30, 30), "float32"), y: T.Buffer((32, 34), "float32")):
+    for i, j in T.grid(32, 34):
+        with T.block("pad"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            y[vi, vj] = T.if_then_else(1 <= vi and vi < 31 and 2 <= vj and vj < 32,
+                                       x[vi - 1, vj - 2], T.float32(0))
+""")
+
+
+def test_decompose_padding_1d():
+    sch = Schedule(PAD1D)
+    const = sch.decompose_padding("block", sch.get_loops("block")[0])
+    assert sch.get(const).name_hint == "block_pad_const"
+    check(sch, PAD1D, """
+    @T.prim_func
+    def main(x: T.Buffer(128, "int32"), y: T.Buffer(140, "int32")):
+        for i in range(140):
+            with T.block("block_pad_const"):
+                vi = T.axis.spatial(140, i)
+                T.reads()
+                y[vi] = 0
+        for i in range(128):
+            with T.block("block"):
+                vi = T.axis.spatial(128, i)
+                y[vi + 6] = x[vi]
+    """)
+    x = np.arange(128, dtype="int32")
+    y = np.full(140, -5, "int32")
+    build(sch.mod)["main"](x, y)
+    np.testing.assert_array_equal(y, np.pad(x, (6, 6)))
+
+
+def test_decompose_padding_2d_at_the_inner_loop():
+    sch = Schedule(PAD2D)
+    sch.decompose_padding("pad", sch.get_loops("pad")[1])
+    check(sch, PAD2D, """
+    @T.prim_func
+    def main(x: T.Buffer((30, 30), "float32"), y: T.Buffer((32, 34), "float32")):
+        for i in range(32):
+            for j in range(34):
+                with T.block("pad_pad_const"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads()
+                    y[vi, vj] = T.float32(0)
+            for j in range(30):
+                with T.block("pad"):
+                    vi = T.axis.spatial(30, i - 1)
+                    vj = T.axis.spatial(30, j)
+                    T.where(1 <= i and i < 31)
+                    y[vi + 1, vj + 2] = x[vi, vj]
+    """)
+    x = np.random.default_rng(0).standard_normal((30, 30)).astype("float32")
+    y = np.full((32, 34), 7, "float32")
+    build(sch.mod)["main"](x, y)
+    np.testing.assert_array_equal(y, np.pad(x, ((1, 1), (2, 2))))
+    verify_trace_roundtrip(sch, PAD2D)
+
+
+NOT_PADDING = parse("""
+@T.prim_func
+def main(x: T.Buffer(8, "int32"), y: T.Buffer(8, "int32")):
+    for i in range(8):
+        with T.block("block"):
+            vi = T.axis.remap("S", [i])
+            y[vi] = x[vi] + 1
+""")
+
+COUPLED = parse("""
+@T.prim_func
+def main(x: T.Buffer((8, 8), "int32"), y: T.Buffer((8, 8), "int32")):
+    for i, j in T.grid(8, 8):
+        with T.block("block"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            y[vi, vj] = T.if_then_else(vi + vj < 8, x[vi, vj], 0)
+""")
+
+REDUCE = parse("""
+@T.prim_func
+def main(x: T.Buffer((8, 8), "int32"), y: T.Buffer(8, "int32")):
+    for i, k in T.grid(8, 8):
+        with T.block("block"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                y[vi] = 0
+            y[vi] = y[vi] + x[vi, vk]
+""")
+
+TWO_NESTS = parse("""
+@T.prim_func
+def main(x: T.Buffer(128, "int32"), y: T.Buffer(140, "int32"), z: T.Buffer(4, "int32")):
+    for i in range(140):
+        with T.block("block"):
+            vi = T.axis.remap("S", [i])
+            y[vi] = T.if_then_else(vi >= 6 and vi < 134, x[vi - 6], 0)
+    for k in range(4):
+        with T.block("other"):
+            vk = T.axis.remap("S", [k])
+            z[vk] = 0
+""")
+
+
+@pytest.mark.parametrize("func,block,loop_of,error,text", [
+    (NOT_PADDING, "block", "block", X.PaddingPatternMatchError,
+     "constrained by a padding predicate"),
+    (COUPLED, "block", "block", X.PaddingPatternMatchError, "not independent"),
+    (REDUCE, "block", "block", errors.NotCompleteBlockError, "data-parallel"),
+    (TWO_NESTS, "block", "other", errors.LoopPositionError, "needs a loop above the block"),
+])
+def test_decompose_padding_errors(func, block, loop_of, error, text):
+    sch = Schedule(func)
+    loop = sch.get_loops(loop_of)[0]
+    before = sch.mod
+    with pytest.raises(error, match=text):
+        sch.decompose_padding(block, loop)
+    assert sch.mod is before
+    verify_trace_roundtrip(sch, func)
