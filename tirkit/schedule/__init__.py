@@ -13,8 +13,9 @@ from .primitives import (annotate, compute_at, for_kind, get_block_loop,  # noqa
                          compute_inline, loop_transformation, reduction, reorder,
                          loop_partition, sampling)
 from .primitives import (annotate_buffer_access, blockize_tensorize,  # noqa: E402,F401
-                         cache_inplace, cache_read_write, decompose_padding,
-                         layout_transformation, pad_einsum, reindex, reindex_cache)
+                         cache_index, cache_inplace, cache_read_write, decompose_padding,
+                         layout_transformation, pad_einsum, read_write_at, reindex,
+                         reindex_cache, rolling_buffer)
 
 __all__ = ["Schedule", "ScheduleState", "StmtSRef", "BlockRV", "LoopRV", "ExprRV", "Trace",
            "Instruction", "InstructionKind", "ScheduleError", "BlockScope", "DepKind",

@@ -76,3 +76,16 @@ NonEinsumError = _error(
 PaddingPatternMatchError = _error(
     "PaddingPatternMatchError", "decompose_padding expect the block to match padding pattern",
     "decompose_padding expect the block {0} to match padding pattern: {reason}")
+RollingBufferDependencyError = _error(
+    "RollingBufferDependencyError", "The target block is required to have only RAW dependencies",
+    "The target block {0} is required to have only RAW dependencies")
+RollingBufferMatchError = _error(
+    "RollingBufferMatchError", "rolling_buffer expect the buffer region to have at least one "
+    "dimension matching the rolling pattern such as: hh.outer * stride + hh.inner",
+    "The target buffer {buffer} with region {region} should have at least one dimension range "
+    "that matches a rolling pattern such as hh.outer * stride + hh.inner.")
+RollingBufferInsertionError = _error(
+    "RollingBufferInsertionError", "rolling_buffer injection is invalid, the lca of the access "
+    "location of the target buffer is not a for loop.",
+    "rolling_buffer injection is invalid. The block {0} should be tiled so that the lca of the "
+    "access location of the target buffer {buffer} is a for loop.")

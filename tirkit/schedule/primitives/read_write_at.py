@@ -1,0 +1,220 @@
+"""read_at and write_at (mirrors TVM's ``src/tir/schedule/primitive/read_write_at.cc``).
+
+``read_at(loop, block, i, scope)``: inside ``loop``, right before the first statement of its
+body that reads ``block.reads[i]``'s buffer, a block ``{name}_{scope}`` (annotated
+``auto_copy``) copies the region those statements read — relaxed over the loops under ``loop`` —
+into a new buffer of ``scope``, and those statements read the copy. ``write_at`` is the mirror
+image: statements up to the last writer write the copy, which is copied back after them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...arith import Analyzer
+from ...arith.int_set import IntervalSet, eval_set
+from ...ir.expr import IntImm, Range
+from ...tir import expr as E
+from ...tir import stmt as S
+from ...tir.buffer import Buffer
+from ...tir.stmt_functor import StmtExprMutator, StmtMutator, substitute
+from . import _ir_utils as U
+from ._ir_utils import PrimitiveResult
+from .cache_read_write import check_storage_scope, nth_access_buffer
+
+
+class _Swap(StmtExprMutator):
+    """TVM's ``ReadWriteAtBufferReplacer``."""
+
+    def __init__(self, src: Buffer, dst: Buffer, reuse: dict[S.Block, S.Block]) -> None:
+        super().__init__()
+        self.src, self.dst, self.reuse = src, dst, reuse
+
+    def visit_buffer_load_(self, op: E.BufferLoad) -> Any:
+        new = super().visit_buffer_load_(op)
+        return new.with_changes(buffer=self.dst) if op.buffer is self.src else new
+
+    def visit_buffer_store_(self, op: S.BufferStore) -> S.Stmt:
+        new = super().visit_buffer_store_(op)
+        return new.with_changes(buffer=self.dst) if op.buffer is self.src else new
+
+    def visit_block_(self, op: S.Block) -> S.Stmt:
+        new = super().visit_block_(op)
+        new = new.with_changes(reads=U.replace_buffer_in_regions(new.reads, self.src, self.dst),
+                               writes=U.replace_buffer_in_regions(new.writes, self.src, self.dst))
+        self.reuse[op] = new
+        return new
+
+
+def _realizes(stmt: S.Stmt) -> list[S.BlockRealize]:
+    """Block realizes under ``stmt`` not nested in another block."""
+    out: list[S.BlockRealize] = []
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, S.BlockRealize):
+            out.append(node)
+            continue
+        stack.extend(reversed(U._children(node)))  # pylint: disable=protected-access
+    return out
+
+
+def _relaxed(body: S.Stmt, sub: S.Stmt, loop: S.For, buffer: Buffer, is_read: bool
+             ) -> tuple[bool, bool, list[list[IntervalSet]]]:
+    reads = writes = False
+    sets = []
+    for realize in _realizes(sub):
+        block = realize.block
+        has_r = U.region_of(block.reads, buffer) is not None
+        has_w = U.region_of(block.writes, buffer) is not None
+        reads, writes = reads or has_r, writes or has_w
+        region = U.region_of(block.reads if is_read else block.writes, buffer)
+        if region is None:
+            continue
+        path = U.path_to(loop, block)
+        dom = U.loop_ranges([s for s in path[1:] if isinstance(s, S.For)])
+        vmap = U.bindings(realize)
+        sets.append([IntervalSet(eval_set(substitute(r.min, vmap), dom).min_value,
+                                 eval_set(substitute(r.min + r.extent - 1, vmap), dom).max_value)
+                     for r in region.region])
+    return reads, writes, sets
+
+
+def _copy_block(src: Buffer, dst: Buffer, name: str, outer: list[S.For],
+                domain: list[Range]) -> S.BlockRealize:
+    """TVM's ``ReadWriteAtImpl::MakeBlock``: iters for the outer loop vars the domain uses."""
+    outer_vars = {id(lp.loop_var): lp for lp in outer}
+    vmap: dict[int, E.Var] = {}
+    ivs, values = [], []
+
+    def sub(v: E.Var) -> Any:
+        if id(v) in vmap:
+            return vmap[id(v)]
+        lp = outer_vars.get(id(v))
+        if lp is None:
+            return None
+        nv = E.Var(f"v{len(ivs)}", v.dtype)
+        vmap[id(v)] = nv
+        ivs.append(E.IterVar(Range.from_min_extent(lp.min, lp.extent), nv, E.IterVarType.DataPar))
+        values.append(v)
+        return nv
+
+    domain = [Range.from_min_extent(substitute(r.min, sub), substitute(r.extent, sub))
+              for r in domain]
+    axes = [E.Var(f"ax{i}", r.extent.dtype) for i, r in enumerate(domain)]
+    idx = tuple(r.min + a for r, a in zip(domain, axes))
+    stmt: S.Stmt = S.BufferStore(dst, E.BufferLoad(src, idx), idx)
+    for a, r in reversed(list(zip(axes, domain))):
+        stmt = S.For(a, IntImm(a.dtype, 0), r.extent, S.ForKind.SERIAL, stmt)
+    block = S.Block(tuple(ivs), (S.BufferRegion(src, tuple(domain)),),
+                    (S.BufferRegion(dst, tuple(domain)),), name, stmt,
+                    annotations={"auto_copy": 1})
+    return S.BlockRealize(tuple(values), IntImm("bool", 1), block)
+
+
+class _LoopSwap(StmtMutator):
+    def __init__(self, old: S.For, new: S.For) -> None:
+        super().__init__()
+        self.old, self.new = old, new
+
+    def visit_for_(self, op: S.For) -> S.Stmt:
+        return self.new if op is self.old else super().visit_for_(op)
+
+
+def read_write_at_impl(body: S.Stmt, loop: S.For, block: S.Block, index: int,
+                       storage_scope: str, is_read: bool) -> PrimitiveResult:
+    """TVM's ``ReadWriteAtImpl::Main``.
+
+    Raises:
+        InvalidScopeError, BufferIndexOutOfRangeError; LoopPositionError when ``loop`` is not
+        above ``block`` or a write/read order makes the copy point ambiguous.
+    """
+    from .. import errors as err  # pylint: disable=import-outside-toplevel
+
+    check_storage_scope(storage_scope)
+    src = nth_access_buffer(block, index, "read" if is_read else "write")
+    site = U.locate(body, block)
+    if not any(lp is loop for lp in site.loops):
+        raise err.LoopPositionError(block, loop, reason="the loop is not above the block")
+    dst = U.with_scope(src, storage_scope)
+    subs = list(loop.body.seq) if isinstance(loop.body, S.SeqStmt) else [loop.body]
+    r_pos, w_pos, sets = [], [], []
+    for i, sub in enumerate(subs):
+        has_r, has_w, rel = _relaxed(body, sub, loop, src, is_read)
+        if has_r:
+            r_pos.append(i)
+        if has_w:
+            w_pos.append(i)
+        sets += rel
+    if is_read and w_pos and w_pos[-1] >= r_pos[0]:
+        raise err.LoopPositionError(block, loop, reason=f"{src.name} is written under the loop "
+                                    "before its first read")
+    if not is_read and r_pos and r_pos[-1] > w_pos[-1]:
+        raise err.LoopPositionError(block, loop, reason=f"{src.name} is read under the loop "
+                                    "after its last write")
+    pos, lo, hi = (r_pos[0], r_pos[0], len(subs)) if is_read else (w_pos[-1] + 1, 0,
+                                                                  w_pos[-1] + 1)
+    ana = Analyzer()
+    domain = []
+    for dim in range(len(src.shape)):
+        acc = sets[0][dim]
+        for s in sets[1:]:
+            acc = acc.union(s[dim])
+        start = ana.simplify(acc.min_value)
+        domain.append(Range.from_min_extent(start, ana.simplify(acc.max_value + 1 - start)))
+    reuse: dict[S.Block, S.Block] = {}
+    swap = _Swap(src, dst, reuse)
+    subs[lo:hi] = [swap.visit_stmt(s) for s in subs[lo:hi]]
+    at = max(i for i, s in enumerate(site.path) if s is site.scope)
+    outer = [s for s in site.path[at:] if isinstance(s, S.For)]
+    outer = outer[:outer.index(loop) + 1]
+    copy = _copy_block(dst, src, f"{src.name}_{storage_scope}", outer, domain) if not is_read \
+        else _copy_block(src, dst, f"{src.name}_{storage_scope}", outer, domain)
+    subs.insert(pos, copy)
+    new_loop = loop.with_changes(body=S.SeqStmt(tuple(subs)))
+    new_scope = _LoopSwap(loop, new_loop).visit_stmt(site.scope)
+    new_scope = new_scope.with_changes(alloc_buffers=tuple(new_scope.alloc_buffers) + (dst,))
+    reuse[site.scope] = new_scope
+    return PrimitiveResult(site.scope, new_scope, reuse, [copy.block])
+
+
+def _register() -> None:
+    from ..schedule import primitive  # pylint: disable=import-outside-toplevel
+    from ._args import apply_result, as_block_rv, block_of, func_body  # pylint: disable=C0415
+
+    def _normalize(sch: Any, args: dict) -> None:
+        args["block"] = as_block_rv(sch, args["block"])
+
+    @primitive("ReadAt", attrs=("read_buffer_index", "storage_scope"), outputs="one",
+               normalize=_normalize)
+    def read_at(sch: Any, loop: Any, block: Any, read_buffer_index: int,
+                storage_scope: str) -> Any:
+        """Copy what the statements under ``loop`` read of ``block.reads[read_buffer_index]``
+        into a buffer of ``storage_scope`` before the first reader; returns the copy block
+        (``Schedule.read_at``).
+
+        Raises:
+            ScheduleError: InvalidScopeError, BufferIndexOutOfRangeError, LoopPositionError.
+        """
+        stmt = sch._loop_sref(loop).stmt  # pylint: disable=protected-access
+        return apply_result(sch, read_write_at_impl(func_body(sch, block), stmt,
+                                                    block_of(sch, block), read_buffer_index,
+                                                    storage_scope, True))[0]
+
+    @primitive("WriteAt", attrs=("write_buffer_index", "storage_scope"), outputs="one",
+               normalize=_normalize)
+    def write_at(sch: Any, loop: Any, block: Any, write_buffer_index: int,
+                 storage_scope: str) -> Any:
+        """Make the statements under ``loop`` up to the last writer of
+        ``block.writes[write_buffer_index]`` write a buffer of ``storage_scope``, copied back
+        after them; returns the copy block (``Schedule.write_at``).
+
+        Raises:
+            ScheduleError: InvalidScopeError, BufferIndexOutOfRangeError, LoopPositionError.
+        """
+        stmt = sch._loop_sref(loop).stmt  # pylint: disable=protected-access
+        return apply_result(sch, read_write_at_impl(func_body(sch, block), stmt,
+                                                    block_of(sch, block), write_buffer_index,
+                                                    storage_scope, False))[0]
+
+
+_register()
