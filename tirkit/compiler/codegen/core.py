@@ -90,6 +90,10 @@ class CodeGenLLVM:
         self.module.triple = target.triple
         self.vars: dict[Var, ir.Value] = {}
         self.alignment: dict[Var, int] = {}
+        #: data pointers that alias no other one (DLTensor data, allocations) -> their TBAA
+        #: access tag (None until first used); see memory.tbaa_tag
+        self.tbaa: dict[Var, Any] = {}
+        self.tbaa_root: Any = None
         self.fs: FunctionState | None = None
         self._strings: dict[str, ir.GlobalVariable] = {}
         self._names: dict[str, int] = {}

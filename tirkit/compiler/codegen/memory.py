@@ -24,7 +24,7 @@ from .core import CodeGenLLVM, register, register_call
 from .expr import mangle
 from .types import I32, I64, PTR, CodegenError, elem_bytes, storage_type
 
-__all__ = ["element_address"]
+__all__ = ["element_address", "tbaa_tag"]
 
 _analyzer = Analyzer()
 
@@ -64,6 +64,32 @@ def _alignment(cg: CodeGenLLVM, buf: Buffer, base: PrimExpr) -> int:
     return max(align, ebytes)
 
 
+def tbaa_tag(cg: CodeGenLLVM, buf: Buffer) -> ir.Value | None:
+    """The TBAA access tag of ``buf``'s data pointer, one type node per pointer under one root
+    (as TVM's ``AddAliasInfo`` gives each buffer variable its own node), or None for pointers
+    that may alias others (let-bound pointer arithmetic, handles of unknown origin)."""
+    var = buf.data
+    if var not in cg.tbaa:
+        return None
+    tag = cg.tbaa[var]
+    if tag is None:
+        mod = cg.module
+        if cg.tbaa_root is None:
+            cg.tbaa_root = mod.add_metadata([ir.MetaDataString(mod, "tirkit-tbaa")])
+        name = f"{var.name_hint}#{len(mod.metadata)}"
+        node = mod.add_metadata([ir.MetaDataString(mod, name), cg.tbaa_root,
+                                 ir.Constant(I64, 0)])
+        tag = cg.tbaa[var] = mod.add_metadata([node, node, ir.Constant(I64, 0)])
+    return tag
+
+
+def _tagged(cg: CodeGenLLVM, buf: Buffer, instr: ir.Instruction) -> ir.Instruction:
+    tag = tbaa_tag(cg, buf)
+    if tag is not None:
+        instr.set_metadata("tbaa", tag)
+    return instr
+
+
 def _is_zero(e: PrimExpr) -> bool:
     return isinstance(e, IntImm) and e.value == 0
 
@@ -93,15 +119,15 @@ def _load(cg: CodeGenLLVM, e: E.BufferLoad) -> ir.Value:
     mask = cg.expr(e.predicate) if e.predicate is not None else None
     if index.dtype.lanes == 1:
         ptr = element_address(cg, buf, index)
-        return _to_value(cg, cg.builder.load(ptr, typ=storage_type(t), align=_alignment(
-            cg, buf, index)), t)
+        return _to_value(cg, _tagged(cg, buf, cg.builder.load(
+            ptr, typ=storage_type(t), align=_alignment(cg, buf, index))), t)
     if buf.dtype.lanes != 1:
         raise CodegenError(f"vector index into buffer {buf.name!r} of vector dtype {buf.dtype}")
     if _dense_ramp(index):
         ptr = element_address(cg, buf, index.base)
         align = _alignment(cg, buf, index.base)
         if mask is None:
-            raw = cg.builder.load(ptr, typ=storage_type(t), align=align)
+            raw = _tagged(cg, buf, cg.builder.load(ptr, typ=storage_type(t), align=align))
         else:
             raw = _masked_load(cg, ptr, storage_type(t), align, mask)
         return _to_value(cg, raw, t)
@@ -140,7 +166,7 @@ def _gather(cg: CodeGenLLVM, buf: Buffer, index: PrimExpr, t: DataType,
                         [vptr.type, I32, mask.type, ty])
         return cg.builder.call(fn, [vptr, ir.Constant(I32, align), mask,
                                     ir.Constant(ty, ir.Undefined)])
-    lanes = [cg.builder.load(p, typ=ety, align=align) for p in ptrs]
+    lanes = [_tagged(cg, buf, cg.builder.load(p, typ=ety, align=align)) for p in ptrs]
     return _vector_of(cg, lanes, ety)
 
 
@@ -160,12 +186,12 @@ def _store(cg: CodeGenLLVM, s: S.BufferStore) -> None:
     mask = cg.expr(s.predicate) if s.predicate is not None else None
     if index.dtype.lanes == 1:
         ptr = element_address(cg, buf, index)
-        cg.builder.store(value, ptr, align=_alignment(cg, buf, index))
+        _tagged(cg, buf, cg.builder.store(value, ptr, align=_alignment(cg, buf, index)))
     elif _dense_ramp(index) and buf.dtype.lanes == 1:
         ptr = element_address(cg, buf, index.base)
         align = _alignment(cg, buf, index.base)
         if mask is None:
-            cg.builder.store(value, ptr, align=align)
+            _tagged(cg, buf, cg.builder.store(value, ptr, align=align))
         else:
             fn = cg.declare(f"llvm.masked.store.{mangle(value.type)}.p0", ir.VoidType(),
                             [value.type, PTR, I32, mask.type])
@@ -185,8 +211,8 @@ def _scatter(cg: CodeGenLLVM, buf: Buffer, index: PrimExpr, value: ir.Value,
         cg.builder.call(fn, [value, vptr, ir.Constant(I32, align), mask])
         return
     for lane, p in enumerate(ptrs):
-        cg.builder.store(cg.builder.extract_element(value, ir.Constant(I32, lane)), p,
-                         align=align)
+        _tagged(cg, buf, cg.builder.store(
+            cg.builder.extract_element(value, ir.Constant(I32, lane)), p, align=align))
 
 
 @register_call("tir.address_of")
@@ -216,6 +242,7 @@ def _allocate(cg: CodeGenLLVM, s: S.Allocate) -> None:
         align = max(_STACK_ALIGN if nbytes >= _STACK_ALIGN else 16, elem_bytes(s.dtype))
         ptr = cg.alloca(ety, max(count, 1), align, name=s.buffer_var.name_hint)
         cg.alignment[s.buffer_var] = align
+        cg.tbaa.setdefault(s.buffer_var, None)
         with cg.bind(s.buffer_var, ptr):
             cg.stmt(s.body)
         return
@@ -238,6 +265,7 @@ def _workspace_allocate(cg: CodeGenLLVM, s: S.Allocate) -> None:
         cg.set_error(f"Failed to allocate {s.buffer_var.name_hint!r} from the workspace")
         cg.return_error()
     cg.alignment[s.buffer_var] = 64
+    cg.tbaa.setdefault(s.buffer_var, None)
     with cg.bind(s.buffer_var, ptr):
         cg.stmt(s.body)
     if not cg.builder.block.is_terminated:

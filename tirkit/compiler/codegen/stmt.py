@@ -33,17 +33,33 @@ def _evaluate(cg: CodeGenLLVM, s: S.Evaluate) -> None:
         cg.expr(s.value)
 
 
+#: ``cg.alignment`` of a DLTensor's data pointer: the caller's arrays are used in place, so
+#: only element alignment is known (NumPy guarantees no more), whatever the buffer declares
+EXTERNAL_DATA = -1
+
+
+def _is_dltensor_data(value: E.PrimExpr) -> bool:
+    """``T.tvm_struct_get(arg, 0, 1, "handle")``: the data pointer of a DLTensor argument."""
+    return isinstance(value, E.Call) and getattr(value.op, "name", "") == \
+        "tir.tvm_struct_get" and isinstance(value.args[2], IntImm) and \
+        value.args[2].value == 1
+
+
 @register(S.LetStmt)
 def _let_stmt(cg: CodeGenLLVM, s: S.LetStmt) -> None:
     value = cg.expr(s.value)
     let_exprs(cg)[s.var] = s.value  # what an assertion's message may need to re-evaluate
+    if _is_dltensor_data(s.value):
+        cg.alignment[s.var] = EXTERNAL_DATA
+        cg.tbaa.setdefault(s.var, None)
     with cg.bind(s.var, value):
         cg.stmt(s.body)
 
 
 @register(S.AttrStmt)
 def _attr(cg: CodeGenLLVM, s: S.AttrStmt) -> None:
-    if s.attr_key == "storage_alignment" and isinstance(s.node, E.Var) and s.node in cg.vars:
+    if s.attr_key == "storage_alignment" and isinstance(s.node, E.Var) and s.node in cg.vars \
+            and cg.alignment.get(s.node) != EXTERNAL_DATA:
         align = int(s.value.value) if isinstance(s.value, IntImm) else 0
         if align > 1:
             cg.alignment[s.node] = align

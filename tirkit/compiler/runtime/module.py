@@ -8,12 +8,14 @@ the module before lowering when ``source`` is given.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from tirkit.ir import IRModule
 from tirkit.tir import PrimFunc
 
 from .abi import CallingConv
+from .access import written_args
 from .packed import FuncSpec, PackedFunction
 
 __all__ = ["Module"]
@@ -52,8 +54,9 @@ class Module:
             if isinstance(func, PrimFunc) and _is_packed(func):
                 name = _symbol(gv, func)
                 orig = originals.get(name)
-                self._specs[name] = (FuncSpec.from_prim_func(orig, name) if orig is not None
-                                     else FuncSpec.from_packed(func, name))
+                spec = (FuncSpec.from_prim_func(orig, name) if orig is not None
+                        else FuncSpec.from_packed(func, name))
+                self._specs[name] = dataclasses.replace(spec, written=written_args(func))
         self._cache: dict[str, PackedFunction] = {}
 
     @property

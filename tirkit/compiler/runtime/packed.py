@@ -36,7 +36,7 @@ __all__ = ["dl_dtype", "make_dltensor", "DLTensorArg", "ArgSpec", "FuncSpec", "P
 
 #: ``kTVMArgBool``: the type code TVM v0.20 gives a Python bool
 K_TVM_ARG_BOOL = 15
-_ALIGN = 64  # runtime::kAllocAlignment; buffers assume it (the storage_alignment attribute)
+_ALIGN = 64  # runtime::kAllocAlignment: the alignment of staged copies
 
 
 def dl_dtype(dt: Any) -> tuple[int, int, int]:
@@ -69,10 +69,12 @@ class DLTensorArg:
     shape: Any
     strides: Any
     staged_from: np.ndarray | None = None
+    written: bool = True
 
     def write_back(self) -> None:
-        """Copy a staged array back into the caller's array (after the call)."""
-        if self.staged_from is not None and self.staged_from.flags.writeable:
+        """Copy a staged array back into the caller's array (after the call), unless the
+        function does not write it."""
+        if self.staged_from is not None and self.written and self.staged_from.flags.writeable:
             np.copyto(self.staged_from, self.array)
 
 
@@ -135,6 +137,8 @@ class FuncSpec:
 
     name: str
     args: tuple[ArgSpec, ...]
+    #: indices of the array arguments the function may write (None: not known)
+    written: frozenset[int] | None = None
 
     @staticmethod
     def from_prim_func(func: PrimFunc, name: str | None = None) -> "FuncSpec":
@@ -316,6 +320,7 @@ def check_and_convert(spec: FuncSpec, args: Sequence[Any]) -> list[Any]:
                          f"{len(args)}")
     env: _Env = {}
     out: list[Any] = [None] * len(args)
+    written = spec.written
     for i, (value, arg) in enumerate(zip(args, spec.args)):
         if not arg.dtype.is_handle():
             out[i] = _convert_scalar(spec.name, arg, value)
@@ -323,7 +328,8 @@ def check_and_convert(spec: FuncSpec, args: Sequence[Any]) -> list[Any]:
                 env[arg.var] = (int(out[i]), arg.name)
     for i, (value, arg) in enumerate(zip(args, spec.args)):
         if arg.dtype.is_handle():
-            out[i] = _convert_array(spec.name, arg, value, env)
+            out[i] = _convert_array(spec.name, arg, value, env,
+                                    written is None or i in written)
     return out
 
 
@@ -370,14 +376,18 @@ def _as_numpy(where: str, value: Any) -> np.ndarray:
                      f"{_kind_name(value)}")
 
 
-def _convert_array(fname: str, arg: ArgSpec, value: Any, env: _Env) -> Any:
+def _convert_array(fname: str, arg: ArgSpec, value: Any, env: _Env, written: bool) -> Any:
     where = f"{fname}: argument {arg.name}"
     buf = arg.buffer
     if value is None and buf is None:
         return None
     arr = _as_numpy(where, value)
+    if written and not arr.flags.writeable and arr.size:
+        raise ValueError(f"{where}: expected a writeable array (the function writes "
+                         f"{arg.name}), got a read-only array; pass a writeable copy "
+                         f"(numpy.array(...)) or one with flags.writeable set")
     if buf is None:
-        return make_dltensor(arr)
+        return _in_place(arr, 0, written)
     _check_ndim_dtype(where, buf, arr)
     for k, dim in enumerate(buf.shape):
         _bind_dim(where, f"shape[{k}]", dim, arr.shape[k], env, f"{arg.name}.shape[{k}]")
@@ -387,7 +397,16 @@ def _convert_array(fname: str, arg: ArgSpec, value: Any, env: _Env) -> Any:
         offset = buf.elem_offset.value
     elif isinstance(buf.elem_offset, Var):
         _bind_dim(where, "elem_offset", buf.elem_offset, 0, env, f"{arg.name}.elem_offset")
-    return make_dltensor(arr, offset, buf.data_alignment)
+    return _in_place(arr, offset, written)
+
+
+def _in_place(arr: np.ndarray, offset: int, written: bool) -> DLTensorArg:
+    """The caller's array itself: compiled code assumes element alignment of arguments (what
+    every aligned NumPy array has), so only an array whose elements are not even aligned to
+    their size is staged through a copy (written back only when the function writes it)."""
+    out = make_dltensor(arr, offset, 0 if arr.flags.aligned else arr.itemsize)
+    out.written = written
+    return out
 
 
 def _check_ndim_dtype(where: str, buf: Buffer, arr: np.ndarray) -> None:
