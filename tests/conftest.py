@@ -1,4 +1,5 @@
 """Shared test set-up: the example kernels in ``examples/`` are importable from every test."""
+import os
 import sys
 from pathlib import Path
 
@@ -9,3 +10,7 @@ if str(EXAMPLES) not in sys.path:
 LANG = Path(__file__).resolve().parent / "lang"
 if str(LANG) not in sys.path:
     sys.path.insert(0, str(LANG))
+
+# The persistent compile cache stays out of the user's ~/.cache: off for the suite (every build
+# compiles), except in tests/compiler/test_compile_cache.py, which points it at a tmp dir.
+os.environ["TIRKIT_CACHE_DIR"] = ""

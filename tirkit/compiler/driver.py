@@ -8,10 +8,12 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from tirkit.ir import IRModule
+from tirkit.tir import PrimFunc
 
 from .pipeline import StageResult, run_pipeline
 from .transform import PassInstrument
@@ -130,10 +132,71 @@ def build(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
     from .runtime.jit import JITModule  # pylint: disable=import-outside-toplevel
     from .runtime.module import Module  # pylint: disable=import-outside-toplevel
 
+    key = None
+    if not instruments:  # instruments want to see the passes run: no cache then
+        key, module = _cached_build(mod_or_func, target, opt_level, config)
+        if module is not None:
+            return module
     compiled = compile_module(mod_or_func, target, opt_level, config, instruments)
     if compiled.target.kind == "cuda":
         from .runtime.cuda_module import CUDAModule  # pylint: disable=import-outside-toplevel
 
         return CUDAModule(compiled.lowered, compiled.ptx, source=compiled.stages[0].mod)
     jit = JITModule(compiled.llvm_ir, compiled.target)
-    return Module(compiled.lowered, jit, source=compiled.stages[0].mod)
+    module = Module(compiled.lowered, jit, source=compiled.stages[0].mod)
+    if key is not None and jit.object_code is not None:
+        from . import cache  # pylint: disable=import-outside-toplevel
+
+        written = {name: sorted(spec.written) if spec.written is not None else None
+                   for name, spec in module.specs.items()}
+        cache.store(key, cache.CacheEntry(jit.object_code, written))
+    return module
+
+
+def _cached_build(mod_or_func: Any, target: Any, opt_level: int,
+                  config: dict[str, Any] | None) -> tuple[str | None, Any]:
+    """``(key, module)``: the module loaded from the persistent compile cache (None on a miss)
+    and the key to store a fresh build under (None when the cache is off)."""
+    from . import cache  # pylint: disable=import-outside-toplevel
+
+    if cache.cache_dir() is None:
+        return None, None
+    paused = gc.isenabled()
+    gc.disable()  # a cyclic collection over a large heap costs more than the whole lookup
+    try:
+        return _lookup(cache, mod_or_func, target, opt_level, config)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _lookup(cache: Any, mod_or_func: Any, target: Any, opt_level: int,
+            config: dict[str, Any] | None) -> tuple[str | None, Any]:
+    # pylint: disable=import-outside-toplevel
+    from .runtime.jit import JITModule
+    from .runtime.module import Module
+    from .runtime.packed import FuncSpec
+    from .transform import as_module
+
+    mod = as_module(mod_or_func)
+    tgt = as_target(target, opt_level)
+    if not tgt.is_host:
+        return None, None
+    key = cache.cache_key(mod, tgt, opt_level, dict(config or {}))
+    entry = cache.load(key)
+    if entry is None:
+        return key, None
+    funcs = {_symbol(gv, f): f for gv, f in mod.functions.items() if isinstance(f, PrimFunc)}
+    if not set(entry.functions) <= set(funcs):
+        return key, None
+    specs = {name: dataclasses.replace(
+        FuncSpec.from_prim_func(funcs[name], name),
+        written=frozenset(w) if w is not None else None) for name, w in entry.functions.items()}
+    jit = JITModule.from_object(entry.obj, list(entry.functions), tgt)
+    return key, Module(None, jit, specs=specs,
+                       relower=lambda: lower(mod, opt_level=opt_level, config=config))
+
+
+def _symbol(gv: Any, func: Any) -> str:
+    sym = func.attrs.get("global_symbol")
+    return str(getattr(sym, "value", sym)) if sym is not None else gv.name_hint

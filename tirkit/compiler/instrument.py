@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Sequence, TextIO
 
-from tirkit.ir import IRModule, structural_equal
+from tirkit.ir import IRModule
 
 from .pipeline import PipelineError, StageResult
 from .transform import PassInfo, PassInstrument
@@ -93,8 +93,8 @@ class StageRecorder(PassInstrument):
         self._depth -= 1
         if self._depth == 0:
             seconds = time.perf_counter() - self._t0
-            changed = mod is not self._before and not structural_equal(mod, self._before)
-            self._add(StageResult(info.name, mod, changed, seconds=seconds))
+            changed = False if mod is self._before else None  # compared when first read
+            self._add(StageResult(info.name, mod, changed, seconds=seconds, before=self._before))
             self._settled = True
 
     def exit_pass_ctx(self) -> None:

@@ -21,7 +21,7 @@ stage makes its pass, so ``PassContext(config={"tir.disable_vectorize": True})``
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from tirkit.ir import IRModule
@@ -52,13 +52,29 @@ class Stage:
 class StageResult:
     """The IR after one stage: ``changed`` is False when the stage left the module as it was
     (identity or structurally equal); ``skipped`` when its ``-O`` gate or config turned it off;
-    ``seconds`` is the pass's wall time."""
+    ``seconds`` is the pass's wall time.
+
+    ``changed`` may be given as ``None`` with the module before the stage in ``before``: it is
+    then compared when first read (a build that never looks at it pays nothing).
+    """
 
     name: str
     mod: IRModule
-    changed: bool
+    _changed: bool | None
     skipped: bool = False
     seconds: float = 0.0
+    before: IRModule | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def changed(self) -> bool:
+        """Whether the stage changed the module (computed on first use when deferred)."""
+        if self._changed is None:
+            from tirkit.ir import structural_equal  # pylint: disable=import-outside-toplevel
+
+            self._changed = self.mod is not self.before and \
+                not structural_equal(self.mod, self.before)
+            self.before = None
+        return self._changed
 
 
 def _cfg(key: str, default: Any = False) -> Any:

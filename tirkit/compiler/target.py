@@ -33,8 +33,20 @@ def initialize_llvm() -> None:
     llvm.initialize_native_asmparser()
 
 
+@lru_cache(maxsize=1)
 def _host_triple() -> str:
     return llvm.get_process_triple()
+
+
+@lru_cache(maxsize=1)
+def _host_cpu() -> str:
+    return llvm.get_host_cpu_name()
+
+
+@lru_cache(maxsize=1)
+def _host_features() -> str:
+    """The host CPU's LLVM feature string (asked once: LLVM reads /proc/cpuinfo each time)."""
+    return llvm.get_host_cpu_features().flatten()
 
 
 def _arch(triple: str) -> str:
@@ -80,7 +92,7 @@ class Target:
             raise ValueError(f"unknown target triple {triple!r}: {exc}") from None
         object.__setattr__(self, "triple", triple)
         mcpu = self.mcpu or (CUDA_DEFAULT_ARCH if self.kind == "cuda" else
-                             llvm.get_host_cpu_name() if self.is_host else "generic")
+                             _host_cpu() if self.is_host else "generic")
         object.__setattr__(self, "mcpu", mcpu)
         object.__setattr__(self, "mattr", tuple(self.mattr))
         object.__setattr__(self, "opt_level", int(self.opt_level))
@@ -132,8 +144,8 @@ class Target:
             return ",".join(self.mattr)
         if self.kind == "cuda":
             return _CUDA_PTX.get(self.mcpu, "")
-        if self.is_host and self.mcpu == llvm.get_host_cpu_name():
-            return llvm.get_host_cpu_features().flatten()
+        if self.is_host and self.mcpu == _host_cpu():
+            return _host_features()
         return ""
 
     @property

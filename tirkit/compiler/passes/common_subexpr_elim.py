@@ -28,11 +28,41 @@ from ._opt_common import with_body
 _NOT_ELIGIBLE = (IntImm, FloatImm, E.StringImm, E.Var, E.Ramp, E.Broadcast, E.Call,
                  E.BufferLoad, E.ProducerLoad)
 
+#: per-node memo of keys, complexities and eligibility (id -> (node, value)); the node is kept
+#: so that an id is never reused while its entry lives. Nodes are immutable, so a value never
+#: goes stale; the pass clears the memo when it is done (TVM caches nothing, but its keys are
+#: C++ hashes, not Python tuples rebuilt on every comparison).
+_KEYS: dict[int, tuple[Any, Any]] = {}
+_COMPLEXITY: dict[int, tuple[Any, int]] = {}
+_ELIGIBLE: dict[int, tuple[Any, bool]] = {}
+
+
+_INTERNED: dict[Any, int] = {}
+_IDS: dict[int, tuple[Any, int]] = {}
+
+
+def _key(e: PrimExpr) -> int:
+    """A small int standing for ``expr_key(e)`` (deep tuples are hashed once per node)."""
+    return _memo(_IDS, e, lambda n: _INTERNED.setdefault(expr_key(n, _KEYS), len(_INTERNED)))
+
+
+def _memo(table: dict[int, tuple[Any, Any]], e: Any, compute: Any) -> Any:
+    hit = table.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    value = compute(e)
+    table[id(e)] = (e, value)
+    return value
+
 
 def is_eligible(e: PrimExpr) -> bool:
     """Whether ``e`` may be bound to a variable (TVM's ``IsEligibleComputation``)."""
     if isinstance(e, _NOT_ELIGIBLE):
         return False
+    return _memo(_ELIGIBLE, e, _has_no_load_or_call)
+
+
+def _has_no_load_or_call(e: PrimExpr) -> bool:
     found = [False]
 
     def visit(n: Any) -> None:
@@ -44,6 +74,10 @@ def is_eligible(e: PrimExpr) -> bool:
 
 def complexity(e: PrimExpr) -> int:
     """The number of expression nodes in ``e`` (TVM's ``CalculateExprComplexity``)."""
+    return _memo(_COMPLEXITY, e, _count_nodes)
+
+
+def _count_nodes(e: PrimExpr) -> int:
     count = [0]
     post_order_visit(e, lambda n: count.__setitem__(0, count[0] + 1))
     return count[0]
@@ -80,7 +114,7 @@ class Table:
 
     def add(self, e: PrimExpr, count: int = 1) -> None:
         """Count ``e`` ``count`` more times."""
-        key = expr_key(e)
+        key = _key(e)
         if key in self.items:
             self.items[key][1] += count
         else:
@@ -138,7 +172,7 @@ class _Replace(StmtExprMutator):
         self.key, self.var = key, var
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
-        if is_eligible(expr) and expr_key(expr) == self.key:
+        if is_eligible(expr) and _key(expr) == self.key:
             return self.var
         return super().visit_expr(expr)
 
@@ -146,7 +180,7 @@ class _Replace(StmtExprMutator):
 def replace(node: Any, target: PrimExpr, var: E.Var) -> Any:
     """``node`` with every occurrence of ``target`` (deep equality) replaced by ``var`` (TVM's
     ``ReplaceSelectedExpr``)."""
-    return _Replace(expr_key(target), var)(node)
+    return _Replace(_key(target), var)(node)
 
 
 class CommonSubexpressionEliminator(StmtExprMutator):
@@ -222,8 +256,8 @@ class CommonSubexpressionEliminator(StmtExprMutator):
 
 def _insert_sorted(entries: list[list], subs: list[PrimExpr], count: int) -> None:
     for sub in subs:
-        key = expr_key(sub)
-        hit = next((e for e in entries if expr_key(e[0]) == key), None)
+        key = _key(sub)
+        hit = next((e for e in entries if _key(e[0]) == key), None)
         if hit is not None:
             hit[1] += count
             continue
@@ -243,7 +277,11 @@ def _context(func: PrimFunc) -> list[E.Var]:
 def _make_pass(name: str) -> Any:
     @prim_func_pass(name, opt_level=0)
     def run(func, mod, ctx):  # pylint: disable=unused-argument
-        body = CommonSubexpressionEliminator(_context(func))(func.body)
+        try:
+            body = CommonSubexpressionEliminator(_context(func))(func.body)
+        finally:
+            for table in (_KEYS, _COMPLEXITY, _ELIGIBLE, _INTERNED, _IDS):
+                table.clear()
         if _same(body, func.body):
             return func
         return with_body(func, body)

@@ -97,6 +97,15 @@ def load_libgomp() -> str:
                        "installed: install it (Debian/Ubuntu: apt-get install -y libgomp1)")
 
 
+def load_libgomp_if_available() -> None:
+    """Load libgomp when the system has it (machine code loaded from the compile cache may call
+    it; a missing one shows as an unresolved symbol only if the code does)."""
+    try:
+        load_libgomp()
+    except RuntimeError:
+        pass
+
+
 def _init_runtime() -> None:
     with _lock:
         if _runtime_ready[0]:
@@ -129,23 +138,45 @@ class JITModule:
         RuntimeError: when the IR calls ``GOMP_parallel`` and libgomp is missing.
     """
 
-    def __init__(self, llvm_ir: str, target: "Target | str | None" = None) -> None:
+    def __init__(self, llvm_ir: str, target: "Target | str | None" = None, *,
+                 object_code: bytes | None = None,
+                 functions: "list[str] | None" = None) -> None:
         target = target if isinstance(target, Target) else Target.parse(target)
         if not target.is_host:
             raise ValueError(f"cannot JIT code for {target.triple} on this "
                              f"{llvm.get_process_triple()} host: emit an object file instead")
         _init_runtime()
-        if "@GOMP_parallel" in llvm_ir or "@omp_get_" in llvm_ir:
-            load_libgomp()
         self.target = target
         self.llvm_ir = llvm_ir
-        ref = parse_and_verify(llvm_ir)
+        #: the machine code MCJIT produced (what the compile cache stores)
+        self.object_code: bytes | None = object_code
+        self._functions = functions
         tm = target.target_machine(jit=True)
-        ref.triple, ref.data_layout = target.triple, str(tm.target_data)
-        self._engine = llvm.create_mcjit_compiler(ref, tm)
+        if object_code is not None:
+            load_libgomp_if_available()
+            ref = llvm.parse_assembly("")
+            self._engine = llvm.create_mcjit_compiler(ref, tm)
+            self._engine.add_object_file(llvm.ObjectFileRef.from_data(object_code))
+        else:
+            if "@GOMP_parallel" in llvm_ir or "@omp_get_" in llvm_ir:
+                load_libgomp()
+            ref = parse_and_verify(llvm_ir)
+            ref.triple, ref.data_layout = target.triple, str(tm.target_data)
+            self._engine = llvm.create_mcjit_compiler(ref, tm)
+            self._engine.set_object_cache(notify_func=self._keep_object)
         self._engine.finalize_object()
         self._engine.run_static_constructors()
         self._module = ref
+
+    @classmethod
+    def from_object(cls, object_code: bytes, functions: "list[str]",
+                    target: "Target | str | None" = None) -> "JITModule":
+        """Load machine code made earlier by a JITModule (its ``object_code``) for the same
+        host; ``functions`` are the names it defines (the compile cache's entry)."""
+        return cls("", target, object_code=object_code, functions=list(functions))
+
+    def _keep_object(self, _module: Any, buffer: bytes) -> None:
+        self.object_code = bytes(buffer)
 
     def get_function_address(self, name: str) -> int:
         """The address of the compiled function ``name``.
@@ -153,6 +184,11 @@ class JITModule:
         Raises:
             KeyError: when the module defines no function ``name``, listing those it defines.
         """
+        if self._functions is not None:
+            if name not in self._functions:
+                raise KeyError(f"the JIT module has no function {name!r} (functions: "
+                               f"{', '.join(self._functions) or 'none'})")
+            return self._engine.get_function_address(name)
         fn = None
         try:
             fn = self._module.get_function(name)
@@ -165,6 +201,8 @@ class JITModule:
 
     def function_names(self) -> list[str]:
         """Names of the functions the module defines (declarations excluded)."""
+        if self._functions is not None:
+            return list(self._functions)
         return [f.name for f in self._module.functions if not f.is_declaration]
 
     def get_cfunc(self, name: str, restype: Any, *argtypes: Any) -> Any:

@@ -9,7 +9,7 @@ the module before lowering when ``source`` is given.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Callable
 
 from tirkit.ir import IRModule
 from tirkit.tir import PrimFunc
@@ -42,10 +42,18 @@ class Module:
             argument signatures (otherwise they are read from the lowered unpacking code).
     """
 
-    def __init__(self, lowered: IRModule, jit: Any, source: IRModule | None = None) -> None:
-        self.lowered = lowered
+    def __init__(self, lowered: IRModule | None, jit: Any, source: IRModule | None = None,
+                 *, specs: dict[str, FuncSpec] | None = None,
+                 relower: Callable[[], IRModule] | None = None) -> None:
+        self._lowered = lowered
+        self._relower = relower
         self.jit = jit
-        self._specs: dict[str, FuncSpec] = {}
+        self._cache: dict[str, PackedFunction] = {}
+        if specs is not None:  # loaded from the compile cache
+            self._specs = dict(specs)
+            return
+        assert lowered is not None
+        self._specs = {}
         originals = {}
         if source is not None:
             originals = {_symbol(gv, f): f for gv, f in source.functions.items()
@@ -57,7 +65,20 @@ class Module:
                 spec = (FuncSpec.from_prim_func(orig, name) if orig is not None
                         else FuncSpec.from_packed(func, name))
                 self._specs[name] = dataclasses.replace(spec, written=written_args(func))
-        self._cache: dict[str, PackedFunction] = {}
+
+    @property
+    def lowered(self) -> IRModule:
+        """The IRModule after the pipeline (for a module loaded from the compile cache, lowered
+        again when first asked for)."""
+        if self._lowered is None and self._relower is not None:
+            self._lowered = self._relower()
+        assert self._lowered is not None
+        return self._lowered
+
+    @property
+    def specs(self) -> dict[str, FuncSpec]:
+        """The signature of every callable function, by name."""
+        return dict(self._specs)
 
     @property
     def function_names(self) -> list[str]:

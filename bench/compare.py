@@ -1,0 +1,188 @@
+"""Side by side: tirkit next to Apache TVM (and NumPy) on six classic kernels, in one run.
+
+    TIRKIT_BENCH_TVM=/path/to/tvm-venv/bin/python make bench     # tirkit vs TVM vs NumPy
+    make bench                                                   # tirkit vs NumPy only
+
+For each kernel of examples/ (vector add 2^22 f32, matmul 1024^3 as examples/matmul_scheduled.py
+schedules it, conv2d NCHW 1x64x56x56 3x3, softmax 4096x1024, row sum 4096^2, int8 matmul 512^3),
+both tools get the same TVMScript text (the tirx spelling TVM 0.27 parses, made by tirfmt) and
+each stage is timed in interleaved rounds (tirkit, then TVM, the order swapped every round) in one
+process pair: parse (``from_source``), print (``.script()``), compile + JIT (``build`` vs
+``tvm.compile``), a rebuild of the unchanged kernel (tirkit's compile cache; TVM has none) and
+run. The reported time of a stage is the median over the rounds. Outputs of both are verified
+against NumPy in float64. tirkit is called with ordinary NumPy arrays (NumPy's own allocation,
+16-byte aligned); TVM refuses those (``FromDLPack: Data is not aligned to 64 bytes``), so its
+arguments are copied once into its own 64-byte-aligned tensors, outside the timed calls.
+
+Writes bench/results/compare.md, compare.json and compare.png (matplotlib, the ``bench``
+extra), with the machine's facts (CPU model and flags, threads, versions).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "2")  # before libgomp is loaded
+
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+sys.path.insert(0, str(ROOT.parent / "examples"))
+
+from references import BY_ENTRY, assert_matches  # noqa: E402
+from compare_report import machine_facts, write_reports  # noqa: E402
+from tvm_side import TVMWorker  # noqa: E402
+
+from tirkit.cli.tirfmt_format import Mode, format_source  # noqa: E402
+from tirkit.compiler import build  # noqa: E402
+from tirkit.lang import from_source  # noqa: E402
+
+KERNELS = ["vector_add", "matmul_scheduled", "conv2d_nchw", "softmax", "rowsum", "int8_matmul"]
+STAGES = ["parse", "print", "compile", "rebuild", "run"]
+
+
+def tirx_text(entry: str) -> str:
+    """The kernel's function in the tirx spelling (``@T.prim_func(s_tir=True)``, ``T.sblock``)
+    that TVM 0.27 parses, as ``tirfmt --dialect tirx`` writes it; tirkit parses it too."""
+    path = BY_ENTRY[entry].path
+    result = format_source(path.read_text(), str(path), Mode(dialect="tirx"))
+    if result.errors:
+        raise RuntimeError("; ".join(result.errors))
+    return result.text[result.text.index("@T.prim_func"):]
+
+
+def _time(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+class Side:
+    """The tirkit side of one kernel: source, parsed function, built module."""
+
+    def __init__(self, entry: str, text: str, opt_level: int, cache_dir: str) -> None:
+        self.entry, self.text, self.opt_level = entry, text, opt_level
+        self.cache_dir = cache_dir
+        self.func = from_source(text)
+        self.module = None
+
+    def parse(self) -> float:
+        return _time(lambda: setattr(self, "func", from_source(self.text)))
+
+    def print(self) -> float:
+        return _time(self.func.script)
+
+    def compile(self) -> float:
+        os.environ["TIRKIT_CACHE_DIR"] = ""  # a real compile, the persistent cache off
+        try:
+            return _time(lambda: setattr(self, "module", build(self.func,
+                                                               opt_level=self.opt_level)))
+        finally:
+            os.environ["TIRKIT_CACHE_DIR"] = self.cache_dir
+
+    def rebuild(self) -> float:
+        """A build of the unchanged kernel, freshly parsed (untimed), from the compile cache."""
+        func = from_source(self.text)
+        return _time(lambda: build(func, opt_level=self.opt_level))
+
+
+def _rounds(n: int, timers: dict[str, object]) -> dict[str, float]:
+    """Median seconds of each timer over ``n`` interleaved rounds (order rotated per round)."""
+    names = list(timers)
+    times: dict[str, list[float]] = {k: [] for k in names}
+    for r in range(n):
+        order = names[r % len(names):] + names[:r % len(names)]
+        for name in order:
+            times[name].append(timers[name]())
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def bench_kernel(entry: str, args: argparse.Namespace, tvm: TVMWorker | None,
+                 tmp: Path) -> dict:
+    """Every stage of one kernel, both sides; verified outputs."""
+    text = tirx_text(entry)
+    side = Side(entry, text, args.opt_level, str(tmp / "cache"))
+    if tvm is not None:
+        tvm.load(entry, text)
+    out: dict[str, dict[str, float]] = {}
+    for stage, rounds in (("parse", args.rounds), ("print", args.rounds),
+                          ("compile", args.compile_rounds)):
+        timers = {"tirkit": getattr(side, stage)}
+        if tvm is not None:
+            timers["tvm"] = lambda s=stage: tvm.timed(s, entry)
+        out[stage] = _rounds(rounds, timers)
+    build(side.func, opt_level=args.opt_level)  # fills the persistent cache
+    out["rebuild"] = _rounds(args.rounds, {"tirkit": side.rebuild})
+    out["run"] = _run_stage(entry, side, tvm, args, tmp)
+    return out
+
+
+def _run_stage(entry: str, side: Side, tvm: TVMWorker | None, args: argparse.Namespace,
+               tmp: Path) -> dict[str, float]:
+    kernel = BY_ENTRY[entry]
+    inputs = kernel.inputs(np.random.default_rng(0))
+    plain = [np.array(a) if isinstance(a, np.ndarray) else a for a in inputs]  # NumPy's own
+    index, expected = kernel.reference(plain)
+    fn = side.module[entry]
+    fn(*plain)
+    assert_matches(plain[index], expected)
+    timers = {"tirkit": lambda: _time(lambda: fn(*plain))}
+    np_args = [np.array(a) if isinstance(a, np.ndarray) else a for a in inputs]
+    timers["numpy"] = lambda: _time(lambda: kernel.numpy_op(np_args))
+    if tvm is not None:
+        files = []
+        for i, a in enumerate(inputs):
+            np.save(tmp / f"{entry}_{i}.npy", a)
+            files.append(str(tmp / f"{entry}_{i}.npy"))
+        tvm.inputs(entry, files)
+        timers["tvm"] = lambda: tvm.timed("run", entry)
+    result = _rounds(args.run_rounds, timers)
+    if tvm is not None:
+        assert_matches(tvm.output(entry, index, tmp / f"{entry}_out.npy"), expected)
+    result["aligned64"] = sum(1 for a in plain if isinstance(a, np.ndarray)
+                              and a.ctypes.data % 64 == 0)
+    result["arrays"] = sum(1 for a in plain if isinstance(a, np.ndarray))
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kernels", nargs="*", default=KERNELS)
+    parser.add_argument("--rounds", type=int, default=15, help="rounds of parse/print/rebuild")
+    parser.add_argument("--compile-rounds", type=int, default=5)
+    parser.add_argument("--run-rounds", type=int, default=15)
+    parser.add_argument("--opt-level", type=int, default=3)
+    parser.add_argument("--tvm", default=os.environ.get("TIRKIT_BENCH_TVM", ""),
+                        help="a Python with apache-tvm installed (default: $TIRKIT_BENCH_TVM)")
+    parser.add_argument("--out", type=Path, default=ROOT / "results")
+    args = parser.parse_args()
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="tirkit-compare-") as tmpdir:
+        tmp = Path(tmpdir)
+        os.environ["TIRKIT_CACHE_DIR"] = str(tmp / "cache")
+        tvm = TVMWorker(args.tvm, ROOT / "tvm_worker.py") if args.tvm else None
+        try:
+            for entry in args.kernels:
+                print(f"  {entry} ...", file=sys.stderr, flush=True)
+                results[entry] = bench_kernel(entry, args, tvm, tmp)
+            facts = machine_facts(tvm.facts() if tvm else None)
+        finally:
+            if tvm is not None:
+                tvm.close()
+    facts["rounds"] = {"parse/print/rebuild": args.rounds, "compile": args.compile_rounds,
+                       "run": args.run_rounds}
+    facts["opt_level"] = args.opt_level
+    print(write_reports(results, facts, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""A persistent compile cache: rebuilding an unchanged kernel loads its machine code instead of
+lowering, generating and optimising it again (no TVM counterpart; the language server's previews
+and the tuner rebuild the same kernels over and over).
+
+An entry is keyed by the structural hash of the module (what the code does), the names the
+compiled error messages and symbols carry (functions, params, buffers), the target, the ``-O``
+level, the pass config and tirkit's version; it holds the object code MCJIT produced and, as
+JSON, the packed functions with the arguments each writes.
+
+Where: ``$TIRKIT_CACHE_DIR`` if set (an empty value turns the cache off), else
+``$XDG_CACHE_HOME/tirkit`` or ``~/.cache/tirkit``. Entries are written atomically; a corrupt or
+unreadable entry is a miss, never an error.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tirkit.ir import IRModule, structural_hash
+from tirkit.tir import PrimFunc
+
+__all__ = ["cache_dir", "cache_key", "CacheEntry", "load", "store"]
+
+ENV = "TIRKIT_CACHE_DIR"
+_FORMAT = 1
+
+
+def cache_dir() -> Path | None:
+    """The cache directory, or None when ``$TIRKIT_CACHE_DIR`` is set to the empty string."""
+    env = os.environ.get(ENV)
+    if env is not None:
+        return Path(env).expanduser() if env.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tirkit"
+
+
+def _names(mod: IRModule) -> list[Any]:
+    out: list[Any] = []
+    for gv, func in sorted(mod.functions.items(), key=lambda kv: kv[0].name_hint):
+        if isinstance(func, PrimFunc):
+            out.append([gv.name_hint, [p.name_hint for p in func.params],
+                        [b.name for b in func.buffer_map.values()]])
+    return out
+
+
+def cache_key(mod: IRModule, target: Any, opt_level: int, config: dict[str, Any]) -> str:
+    """The hex digest naming ``mod``'s entry for ``target`` at ``opt_level`` with ``config``."""
+    from tirkit import __version__  # pylint: disable=import-outside-toplevel
+
+    parts = [_FORMAT, __version__, structural_hash(mod), _names(mod), repr(target), opt_level,
+             sorted((k, repr(v)) for k, v in config.items())]
+    return hashlib.sha256(json.dumps(parts, default=repr).encode()).hexdigest()[:40]
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """A cached build: the object code and ``{function: [written arg indices]}``."""
+
+    obj: bytes
+    functions: dict[str, list[int] | None]
+
+
+def load(key: str) -> CacheEntry | None:
+    """The entry ``key``, or None (cache off, missing, unreadable or corrupt)."""
+    root = cache_dir()
+    if root is None:
+        return None
+    try:
+        meta = json.loads((root / f"{key}.json").read_text())
+        obj = (root / f"{key}.o").read_bytes()
+        if meta.get("format") != _FORMAT or len(obj) != meta.get("size"):
+            return None
+        return CacheEntry(obj, dict(meta["functions"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def store(key: str, entry: CacheEntry) -> bool:
+    """Write ``entry`` under ``key`` (object first, its JSON last); False when the cache is off
+    or not writable (the build goes on uncached)."""
+    root = cache_dir()
+    if root is None:
+        return False
+    meta = {"format": _FORMAT, "size": len(entry.obj), "functions": entry.functions}
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        _write_atomic(root / f"{key}.o", entry.obj)
+        _write_atomic(root / f"{key}.json", json.dumps(meta).encode())
+    except OSError:
+        return False
+    return True
