@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) bench/run.py
 	$(PY) bench/bench_lsp.py
 	$(PY) bench/charts.py
+	$(PY) bench/compare.py  # side by side with TVM when TIRKIT_BENCH_TVM names its Python
 
 # on a machine with an NVIDIA GPU: the GPU examples against NumPy, the tiled matmul next to
 # CuPy/PyTorch, and tests/gpu with the GPU tests run (bench/gpu_check.py)

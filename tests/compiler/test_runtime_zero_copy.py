@@ -129,3 +129,16 @@ def test_empty_rejects_bad_alignment_and_extents():
         empty(4, "float32", align=48)
     with pytest.raises(ValueError, match="non-negative"):
         empty((2, -1))
+
+
+def test_fast_path_for_static_signatures_and_fallback_for_the_rest(axpy):
+    fn = axpy["axpy"]
+    assert fn._fast is not None  # pylint: disable=protected-access
+    a = np.ones(37, "float32")
+    assert fn._fast.marshal((a, a, np.zeros(37, "float32"))) is not None  # pylint: disable=protected-access
+    strided = np.zeros(74, "float32")[::2]  # not contiguous: the general path's error
+    assert fn._fast.marshal((a, a, strided)) is None  # pylint: disable=protected-access
+    with pytest.raises(ValueError, match="argument C: expected a compact"):
+        fn(a, a, strided)
+    with pytest.raises(ValueError, match="argument A: expected dtype float32, got float64"):
+        fn(np.ones(37), a, np.zeros(37, "float32"))
