@@ -18,6 +18,8 @@ from typing import Any, Callable, Iterator
 
 from tirkit.ir.node import Node, node_fields
 from tirkit.tir import stmt as S
+from tirkit.tir.buffer import Buffer
+from tirkit.tir.expr import Var
 
 from .config import Comments, PrinterConfig
 from .doc import Doc, Mark, Text
@@ -307,8 +309,6 @@ class _PrefixFinder:
         self.seen: set[int] = set()
 
     def visit(self, obj: Any, path: tuple[int, ...]) -> None:
-        from tirkit.tir import Buffer, Var  # pylint: disable=import-outside-toplevel
-
         if isinstance(obj, (list, tuple)):
             for x in obj:
                 self.visit(x, path)

@@ -15,6 +15,7 @@ from tirkit.ir.type import TupleType
 from tirkit.tir import stmt as S
 from tirkit.tir.analysis import undefined_vars
 from tirkit.tir.buffer import DEFAULT_ALIGNMENT, Buffer, BufferType
+from tirkit.tir.expr import Var
 from tirkit.tir.function import PrimFunc
 from tirkit.tir.stmt_functor import post_order_visit
 
@@ -40,19 +41,19 @@ def is_simple_buffer(buf: Buffer) -> bool:
             and not buf.axis_separators)
 
 
-def _count_uses(func: PrimFunc, var: Any) -> int:
-    """Occurrences of ``var`` in the body and buffers (TVM ``CountVarOccurrence`` minus the
-    param and the buffer_map key)."""
-    count = [0]
+def _used_vars(func: PrimFunc) -> set[int]:
+    """Ids of the vars the body and the buffers use (TVM ``CountVarOccurrence`` minus the param
+    and the buffer_map key, for every param in one walk)."""
+    used: set[int] = set()
 
     def visit(n: Any) -> None:
-        if n is var:
-            count[0] += 1
+        if isinstance(n, Var):
+            used.add(id(n))
     post_order_visit(func.body, visit)
     for buf in func.buffer_map.values():
         for e in (*buf.shape, *buf.strides, buf.elem_offset, buf.data):
             post_order_visit(e, visit)
-    return count[0]
+    return used
 
 
 def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
@@ -61,9 +62,10 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
         data_count[id(buf.data)] = data_count.get(id(buf.data), 0) + 1
     args: list[Doc] = []
     inlined: set[int] = set()
+    used = _used_vars(func) if p.cfg.syntax_sugar and func.buffer_map else set()
     for var in func.params:
         buf = func.buffer_map.get(var)
-        if (p.cfg.syntax_sugar and buf is not None and _count_uses(func, var) == 0
+        if (p.cfg.syntax_sugar and buf is not None and id(var) not in used
                 and is_simple_buffer(buf) and data_count[id(buf.data)] == 1):
             lhs = define_buffer(p, buf, f)
             attrs = buffer_attrs(p, buf, f, VarDef.DATA_POINTER, force_dtype=True)
