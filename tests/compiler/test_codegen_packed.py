@@ -268,3 +268,25 @@ def test_call_between_functions_of_one_module():
     assert "define internal i32 @" in text.replace('"', "")
     fn = JITModule(text, HOST).get_cfunc("main", C.c_int32, C.c_int32)
     assert fn(7) == 100
+
+
+def test_assert_text_matches_the_printer_on_every_example_check():
+    """The direct renderer of assert conditions (codegen/assert_text.py) writes what the
+    TVMScript printer writes, for every check MakePackedAPI makes on the examples."""
+    from references import KERNELS  # pylint: disable=import-outside-toplevel
+
+    from tirkit.compiler import lower  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler.codegen.assert_text import condition_text  # pylint: disable=import-outside-toplevel
+    from tirkit.printer import script  # pylint: disable=import-outside-toplevel
+    from tirkit.tir import AssertStmt  # pylint: disable=import-outside-toplevel
+    from tirkit.tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
+
+    conditions = []
+    for kernel in KERNELS[:3]:
+        mod = lower(from_source(kernel.path.read_text()))
+        for func in mod.functions.values():
+            post_order_visit(func.body, lambda n: conditions.append(n.condition)
+                             if isinstance(n, AssertStmt) else None)
+    assert len(conditions) > 20
+    for cond in conditions:
+        assert condition_text(cond) == script(cond)

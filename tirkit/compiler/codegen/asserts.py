@@ -21,6 +21,7 @@ from llvmlite import ir
 
 from ...tir import expr as E
 from ...tir import stmt as S
+from .assert_text import condition_text
 from .core import CodeGenLLVM, register
 from .types import I64, PTR, CodegenError
 
@@ -108,12 +109,11 @@ def _bound_check_pieces(cg: CodeGenLLVM, s: S.AssertStmt, text: str) -> list[Pie
 
 def _assert_pieces(cg: CodeGenLLVM, s: S.AssertStmt) -> list[Piece]:
     """``Assert fail: <condition> with v = <value>..., <message> at FILE:LINE:COL``."""
-    from ...printer import script  # pylint: disable=import-outside-toplevel
     from ...tir.analysis import undefined_vars  # pylint: disable=import-outside-toplevel
 
     cond = _inline_temporaries(cg, s.condition)
     try:
-        text = script(cond)
+        text = condition_text(cond)
     except Exception:  # pylint: disable=broad-except  # a message is better than no message
         text = type(s.condition).__name__
     pieces: list[Piece] = [f"Assert fail: {text}"]
