@@ -21,8 +21,8 @@ HERE = Path(__file__).resolve().parent
 
 def aligned(arr: np.ndarray, align: int = 64) -> np.ndarray:
     """A copy of ``arr`` whose data starts on an ``align``-byte boundary, as TVM's own arrays
-    (``tvm.nd.array``) do; the runtime stages a misaligned array through an aligned copy, which
-    would add a copy to every timed call."""
+    (``tvm.nd.array``) do (``tirkit.compiler.runtime.array`` does the same); compiled kernels
+    take any NumPy array in place, aligned or not."""
     raw = np.empty(arr.nbytes + align, dtype=np.uint8)
     start = (-raw.ctypes.data) % align
     out = raw[start:start + arr.nbytes].view(arr.dtype).reshape(arr.shape)

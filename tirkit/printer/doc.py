@@ -124,10 +124,17 @@ class Rendered:
     marks: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
 
 
-def _fits(items: list[tuple[int, bool, Doc]], width: int) -> bool:
-    """Whether the rest of the current line fits in ``width`` (Wadler's ``fits``)."""
-    stack = list(items)
-    while stack and width >= 0:
+def _fits(rest: list[tuple[int, bool, Doc]], first: tuple[int, bool, Doc], width: int) -> bool:
+    """Whether ``first`` and then the rest of the current line (``rest``, read from its end
+    without copying it) fit in ``width`` (Wadler's ``fits``)."""
+    stack = [first]
+    k = len(rest)
+    while width >= 0:
+        if not stack:
+            if not k:
+                break
+            k -= 1
+            stack.append(rest[k])
         indent, flat, d = stack.pop()
         if isinstance(d, Text):
             width -= len(d.text)
@@ -157,7 +164,7 @@ def render(doc: Doc, width: int) -> Rendered:
         elif isinstance(d, Nest):
             stack.append((indent + d.indent, flat, d.doc))
         elif isinstance(d, Group):
-            fits = flat or _fits(stack + [(indent, True, d.doc)], width - len(out.lines[-1]))
+            fits = flat or _fits(stack, (indent, True, d.doc), width - len(out.lines[-1]))
             stack.append((indent, fits, d.doc))
         elif isinstance(d, Line):
             if flat:
