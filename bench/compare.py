@@ -177,6 +177,7 @@ def main() -> int:
         finally:
             if tvm is not None:
                 tvm.close()
+    facts["load_average"] = list(os.getloadavg())
     facts["rounds"] = {"parse/print/rebuild": args.rounds, "compile": args.compile_rounds,
                        "run": args.run_rounds}
     facts["opt_level"] = args.opt_level

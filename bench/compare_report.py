@@ -41,6 +41,7 @@ def machine_facts(tvm_facts: dict | None) -> dict:
             "python": platform.python_version(), "numpy": np.__version__,
             "llvmlite": llvmlite.__version__, "llvm": ".".join(map(str, llvm.llvm_version_info)),
             "tirkit": tirkit.__version__, "tvm": tvm_facts,
+            "load_average": list(os.getloadavg()),
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
@@ -62,7 +63,9 @@ def markdown(results: dict, facts: dict) -> str:
     lines = [f"# tirkit vs {title}", "",
              f"Medians of interleaved rounds ({facts['rounds']}), one run, "
              f"{facts['cpu']} ({facts['cores']} cores, {facts['threads']} threads, "
-             f"-mcpu={facts['llvm_host_cpu']}), tirkit opt_level {facts['opt_level']}. "
+             f"-mcpu={facts['llvm_host_cpu']}; load average "
+             f"{facts['load_average'][0]:.1f} from other processes at the end), tirkit "
+             f"opt_level {facts['opt_level']}. "
              f"Cells: tirkit ms / {other} ms = ratio (< 1: tirkit faster).", ""]
     lines.append("| kernel | " + " | ".join(LABELS[s] for s in STAGES) + " | run vs NumPy |")
     lines.append("|---" * (len(STAGES) + 2) + "|")
