@@ -55,7 +55,18 @@ def tirx_text(entry: str) -> str:
     result = format_source(path.read_text(), str(path), Mode(dialect="tirx"))
     if result.errors:
         raise RuntimeError("; ".join(result.errors))
-    return result.text[result.text.index("@T.prim_func"):]
+    return _unit(result.text[result.text.index("@T.prim_func"):])
+
+
+def _unit(text: str) -> str:
+    """The decorated function alone: up to the next line at column 0 after its ``def`` header (the
+    examples end with an ``if __name__ == "__main__":`` runner TVM's parser rejects)."""
+    lines = text.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("def "))
+    end = next((i for i in range(start + 1, len(lines))
+                if lines[i].strip() and not lines[i][0].isspace()
+                and not lines[i].startswith(")")), len(lines))
+    return "".join(lines[:end]).rstrip() + "\n"
 
 
 def _time(fn) -> float:
