@@ -240,7 +240,7 @@ class PackedFunction:
             rc = self._fn(fast[0], self._fast.codes, len(args), ctypes.byref(ret_val),
                           ctypes.byref(ret_code), None)
             if rc != 0:
-                raise RuntimeError(f"{self.spec.name}: {_last_error() or f'returned {rc}'}")
+                raise self._error(rc)
             return _return_value(ret_val, ret_code.value)
         converted = check_and_convert(self.spec, args)
         packed = _marshal(converted)
@@ -248,12 +248,17 @@ class PackedFunction:
         rc = self._fn(packed.values, packed.codes, len(converted), ctypes.byref(ret_val),
                       ctypes.byref(ret_code), None)
         if rc != 0:
-            raise RuntimeError(with_source_line(
-                f"{self.spec.name}: {_last_error() or f'returned {rc}'}"))
+            raise self._error(rc)
         for item in converted:
             if isinstance(item, DLTensorArg):
                 item.write_back()
         return _return_value(ret_val, ret_code.value)
+
+
+    def _error(self, rc: int) -> RuntimeError:
+        """The kernel's failure (its last error, with the source line it points at)."""
+        return RuntimeError(with_source_line(
+            f"{self.spec.name}: {_last_error() or f'returned {rc}'}"))
 
 
 _AT = re.compile(r" at (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+)$")
