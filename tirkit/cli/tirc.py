@@ -6,7 +6,10 @@
          [--print-after-all] [--print-after PASS] [--print-changed] [--dump-dir DIR]
          [--verify-each] [--time-passes] [--diagnostics-format {text,json}]
          [--schedule SCRIPT[:FUNC]] [--trace TRACE.json] [--html OUT.html]
+         [--db TUNE.sqlite]
     tirc run FILE [--entry NAME] [--seed N] ...    (see tirkit/cli/tirc_run.py)
+    tirc tune FILE [--entry NAME] [--trials N] [--db TUNE.sqlite] [--backend local|ray] ...
+                                                   (see tirkit/cli/tirc_tune.py)
 
 The file is parsed statically (``tirkit.lang.parse_file``); nothing in it is executed. Output
 goes to ``-o`` (``-`` is stdout; default stdout for text, and for ``--emit obj`` the file's stem
@@ -33,7 +36,7 @@ from tirkit import tir
 from tirkit.ir import IRModule
 from tirkit.ir.diagnostics import Diagnostic, DiagnosticError, render_text
 
-from .tirc_schedule import ScheduleFailure, apply_schedule
+from .tirc_schedule import ScheduleFailure, apply_schedule, apply_tuned
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 EMITS = ("tir", "scheduled", "lowered", "llvm", "asm", "obj", "ptx")
@@ -250,6 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "FUNC(sch) (default: schedule) with a tirkit.schedule.Schedule of the kernel")
     s.add_argument("--trace", metavar="TRACE.json",
                    help="apply a schedule trace written by Trace.as_json (executes nothing)")
+    s.add_argument("--db", metavar="TUNE.sqlite",
+                   help="apply the best schedule `tirc tune` recorded for each kernel")
     return p
 
 
@@ -380,6 +385,7 @@ def compile_command(args: argparse.Namespace) -> int:
     source, path = read_source(args.file)
     mod = parse_module(source, path, args.entry, args.diagnostics_format)
     mod = apply_schedule(mod, args.schedule, args.trace)
+    mod = apply_tuned(mod, args.db)
     mod = graph_to_prim_funcs(mod)
     if args.html:
         from tirkit.lsp.explorer import explorer_data, render_html  # pylint: disable=C0415
@@ -398,6 +404,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``tirc``; returns the exit status (0 ok, 1 input errors, 2 usage or
     internal error)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "tune":
+        from .tirc_tune import main as tune_main  # pylint: disable=import-outside-toplevel
+
+        return tune_main(argv[1:])
     if argv and argv[0] == "run":
         from .tirc_run import main as run_main  # pylint: disable=import-outside-toplevel
 

@@ -136,3 +136,29 @@ def _apply_trace(mod: IRModule, trace: str) -> tuple[Any, str | None]:
         except ScheduleError:
             pass
     raise _schedule_error(first, [Note(f"while applying --trace {trace}")]) from None
+
+
+def apply_tuned(mod: IRModule, db: str | None) -> IRModule:
+    """The module with each kernel replaced by the best schedule ``tirc tune`` recorded in the
+    database ``db`` (unchanged when None; kernels without records are kept).
+
+    Raises:
+        ScheduleFailure: the database cannot be read, or a recorded trace no longer applies.
+    """
+    if db is None:
+        return mod
+    import sqlite3  # pylint: disable=import-outside-toplevel
+
+    from tirkit.schedule import ScheduleError  # pylint: disable=import-outside-toplevel
+    from tirkit.tune import Database, apply_best  # pylint: disable=import-outside-toplevel
+    if not Path(db).is_file():
+        raise ScheduleFailure([Diagnostic.error("schedule", None, f"--db {db}: no such file")])
+    try:
+        with Database(db) as database:
+            return apply_best(mod, database)
+    except sqlite3.Error as exc:
+        raise ScheduleFailure([Diagnostic.error("schedule", None, f"--db {db}: {exc}")]) \
+            from None
+    except ScheduleError as exc:
+        raise _schedule_error(exc, [Note(f"while applying the best trace of --db {db}")]) \
+            from None

@@ -1,0 +1,70 @@
+"""Small kernels the tuning tests search over (sizes kept small: every candidate is compiled)."""
+from tirkit.lang import from_source
+
+MATMUL = '''
+from tvm.script import tir as T
+
+@T.prim_func
+def main(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32"),
+         C: T.Buffer((32, 32), "float32")):
+    for i, j, k in T.grid(32, 32, 32):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+'''
+
+# an element-wise producer (AutoInline), a reduction and an element-wise consumer
+SCALE_ROWSUM_RELU = '''
+from tvm.script import tir as T
+
+@T.prim_func
+def main(A: T.Buffer((16, 24), "float32"), D: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16, 24))
+    C = T.alloc_buffer((16,))
+    for i, j in T.grid(16, 24):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(16, 24):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SR", [i, j])
+            with T.init():
+                C[vi] = T.float32(0)
+            C[vi] = C[vi] + B[vi, vj]
+    for i in range(16):
+        with T.block("D"):
+            vi = T.axis.spatial(16, i)
+            D[vi] = T.max(C[vi], T.float32(0))
+'''
+
+CRASH = '''
+from tvm.script import tir as T
+
+@T.prim_func
+def main(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        with T.block("B"):
+            vi = T.axis.spatial(4, i)
+            T.evaluate(T.call_extern("int32", "abort"))
+'''
+
+HANG = '''
+from tvm.script import tir as T
+
+@T.prim_func
+def main(A: T.Buffer((4,), "float32")):
+    i = T.alloc_buffer((1,), "int32")
+    with T.block("B"):
+        i[0] = 0
+        while i[0] < 1:
+            A[0] = A[0] + T.float32(1)
+'''
+
+EMPTY_TRACE = "[[], []]"
+
+
+def parse(src: str):
+    """The PrimFunc of a kernel text (parsed statically)."""
+    return from_source(src)

@@ -1,0 +1,160 @@
+"""The CPU design space (mirrors MetaSchedule's ``ScheduleRule``\\ s for ``llvm``): each rule
+applies schedule primitives whose choices come from sampling instructions, so one run with a
+seed is one candidate, recorded as a Trace that replays exactly.
+
+Rules, in order (TVM's names):
+
+- ``AutoInline``: element-wise producers are ``compute_inline``\\ d into their consumers,
+  element-wise consumers ``reverse_compute_inline``\\ d into their producer;
+- ``MultiLevelTiling`` (``SSRSRS``): each spatial loop of a block with a reduction (or with
+  two or more spatial loops) is split in 4 with ``sample_perfect_tile``, each reduction loop in
+  2, and the tiles reordered S0 S1 R0 S2 R1 S3;
+- ``ParallelizeVectorizeUnroll``: the outer spatial tiles are fused and made parallel, the
+  innermost spatial tile vectorized, and ``pragma_auto_unroll_max_step`` sampled from
+  ``(0, 16, 64)`` (TVM also tries 512; tirkit's CommonSubexprElimTIR takes minutes on
+  a 512-step explicitly unrolled body, so that choice only costs timeouts for now);
+- ``RewriteReductionBlock`` (a MetaSchedule postprocessor): ``decompose_reduction`` at the first
+  reduction tile, so the update loop nest carries no init branch.
+
+A rule that does not apply to a block is skipped (a ``ScheduleError`` leaves the schedule as it
+was).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tirkit import tir
+from tirkit.schedule import Schedule
+from tirkit.schedule.errors import ScheduleError
+
+UNROLL_STEPS = (0, 16, 64)
+
+
+def _block_names(func: tir.PrimFunc) -> list[str]:
+    names: list[str] = []
+    tir.stmt_functor.post_order_visit(func.body, lambda n: names.append(n.name_hint)
+                                      if isinstance(n, tir.Block) and n.name_hint != "root"
+                                      else None)
+    return names
+
+
+def _func(sch: Schedule) -> tir.PrimFunc:
+    (func,) = [f for f in sch.mod.functions.values() if isinstance(f, tir.PrimFunc)]
+    return func
+
+
+def _is_elementwise(block: tir.Block) -> bool:
+    return not block.init and all(iv.iter_type == tir.IterVarType.DataPar
+                                  for iv in block.iter_vars)
+
+
+def _params_written(func: tir.PrimFunc, block: tir.Block) -> bool:
+    params = {id(b) for b in func.buffer_map.values()}
+    return any(id(r.buffer) in params for r in block.writes)
+
+
+def auto_inline(sch: Schedule) -> None:
+    """``AutoInline``: inline element-wise producers (not writing a parameter) and element-wise
+    consumers where the schedule allows it."""
+    for name in _block_names(_func(sch)):
+        block = _find_block(sch, name)
+        if block is None or not _is_elementwise(block):
+            continue
+        try:
+            if not _params_written(_func(sch), block):
+                sch.compute_inline(sch.get_block(name))
+            else:
+                sch.reverse_compute_inline(sch.get_block(name))
+        except ScheduleError:
+            continue
+
+
+def _find_block(sch: Schedule, name: str) -> tir.Block | None:
+    found: list[tir.Block] = []
+    tir.stmt_functor.post_order_visit(_func(sch).body, lambda n: found.append(n)
+                                      if isinstance(n, tir.Block) and n.name_hint == name
+                                      else None)
+    return found[0] if found else None
+
+
+def _loop_kinds(sch: Schedule, block_rv: Any) -> list[str] | None:
+    """``"S"``/``"R"`` per loop above the block, or None when a loop binds several iters or an
+    iter is bound to an expression (the tiling rule then skips the block)."""
+    from tirkit.schedule.analysis import get_block_realize  # pylint: disable=import-outside-toplevel
+
+    realize = get_block_realize(sch.state, sch.get_sref(block_rv))
+    kinds: dict[int, str] = {}
+    for iv, value in zip(realize.block.iter_vars, realize.iter_values):
+        if not isinstance(value, tir.Var):
+            if isinstance(value, tir.IntImm):
+                continue
+            return None
+        kinds[id(value)] = "R" if iv.iter_type == tir.IterVarType.CommReduce else "S"
+    out = []
+    for loop in sch.get_loops(block_rv):
+        kind = kinds.get(id(sch.get(loop).loop_var))
+        if kind is None:
+            return None
+        out.append(kind)
+    return out
+
+
+def multi_level_tiling(sch: Schedule, name: str, max_innermost_factor: int = 64) -> bool:
+    """``MultiLevelTiling`` + ``ParallelizeVectorizeUnroll`` + ``RewriteReductionBlock`` on
+    block ``name``; returns whether it applied."""
+    block = sch.get_block(name)
+    kinds = _loop_kinds(sch, block)
+    if not kinds or (kinds.count("R") == 0 and kinds.count("S") < 2):
+        return False
+    loops = sch.get_loops(block)
+    levels: dict[str, list[list[Any]]] = {"S": [[], [], [], []], "R": [[], []]}
+    for loop, kind in zip(loops, kinds):
+        n = 4 if kind == "S" else 2
+        factors = sch.sample_perfect_tile(loop, n=n, max_innermost_factor=max_innermost_factor)
+        for level, tile in enumerate(sch.split(loop, factors=factors)):
+            levels[kind][level].append(tile)
+    s, r = levels["S"], levels["R"]
+    order = s[0] + s[1] + r[0] + s[2] + r[1] + s[3]
+    sch.reorder(*order)
+    outer = sch.fuse(*s[0]) if len(s[0]) > 1 else s[0][0]
+    sch.parallel(outer)
+    step = sch.sample_categorical(candidates=list(UNROLL_STEPS), probs=[1 / len(UNROLL_STEPS)] * len(UNROLL_STEPS))
+    sch.annotate(outer, "pragma_auto_unroll_max_step", step)
+    sch.annotate(outer, "pragma_unroll_explicit", 1)
+    try:  # before decompose_reduction, as MetaSchedule's postprocessors run
+        sch.vectorize(s[3][-1])
+    except ScheduleError:
+        pass
+    if r[0]:
+        sch.decompose_reduction(block, r[0][0])
+    return True
+
+
+def generate(func: tir.PrimFunc, seed: int) -> Schedule:
+    """One candidate of the design space of ``func``: a Schedule (with its trace) made with the
+    sampling seed ``seed``."""
+    sch = Schedule(func, seed=seed, debug_mask="none")
+    auto_inline(sch)
+    for name in _block_names(_func(sch)):
+        try:
+            with_tiles = multi_level_tiling(sch, name)
+        except ScheduleError:
+            with_tiles = False
+        if not with_tiles:
+            _parallel_outer(sch, name)
+    return sch
+
+
+def _parallel_outer(sch: Schedule, name: str) -> None:
+    """Blocks the tiling rule skipped: parallelize the outer spatial loop, vectorize the
+    innermost one, when legal."""
+    try:
+        block = sch.get_block(name)
+        kinds = _loop_kinds(sch, block) or []
+        loops = sch.get_loops(block)
+        if kinds and kinds[0] == "S":
+            sch.parallel(loops[0])
+        if kinds and kinds[-1] == "S" and len(loops) > 1:
+            sch.vectorize(loops[-1])
+    except ScheduleError:
+        return
