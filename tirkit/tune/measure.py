@@ -215,14 +215,15 @@ class RayBackend:
     workers). At most one task per CPU of the cluster is in flight, so a task's time since
     submission is its run time: a task past ``timeout`` seconds is cancelled (its worker killed)
     and a task whose worker dies is a failed candidate. The reference outputs are computed once
-    per kernel by a task and passed to the others through the object store.
+    per kernel by a task (``reference_timeout`` seconds, default ``10 * timeout``) and passed to
+    the others through the object store.
 
     Raises:
         RuntimeError: when Ray is not installed.
     """
 
     def __init__(self, address: str | None = None, num_cpus: int = 2,
-                 timeout: float = 60.0) -> None:
+                 timeout: float = 60.0, reference_timeout: float | None = None) -> None:
         try:
             import ray  # pylint: disable=import-outside-toplevel
         except ImportError as err:
@@ -237,13 +238,16 @@ class RayBackend:
         self.task = ray.remote(max_retries=0)(measure)
         self.ref_task = ray.remote(max_retries=0)(reference)
         self.timeout = timeout
+        self.reference_timeout = timeout * 10 if reference_timeout is None else reference_timeout
         self.references: dict[tuple[str, str, int], Any] = {}
 
     def _reference(self, inp: MeasureInput) -> Any:
         key = (inp.script, inp.entry, inp.seed)
         if key not in self.references:
             ref = self.ref_task.remote(inp)
-            ready, _ = self.ray.wait([ref], timeout=self.timeout * 10)
+            ready, _ = self.ray.wait([ref], timeout=self.reference_timeout)
+            if not ready:
+                self.ray.cancel(ref, force=True)
             self.references[key] = ref if ready else None
         return self.references[key]
 
