@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test bench gpu-check clean
+.PHONY: demo test bench bench-tune gpu-check clean
 
 $(PY):
 	@echo "tirkit: [1/3] creating $(VENV) with $(PYTHON)"
@@ -37,6 +37,9 @@ bench: $(STAMP)
 # CuPy/PyTorch, and tests/gpu with the GPU tests run (bench/gpu_check.py)
 gpu-check: $(STAMP)
 	$(PY) bench/gpu_check.py
+
+bench-tune: $(STAMP)
+	$(PY) bench/bench_tune.py --trials 200
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -26,7 +26,9 @@ from .worker import Worker
 @dataclass(frozen=True)
 class MeasureInput:
     """One candidate to measure (``MeasureCandidate`` + ``RunnerInput``): kernel text, entry,
-    trace JSON, data seed, timing settings (``number`` calls per round, ``repeat`` rounds), the
+    trace JSON, data seed, timing settings (``number`` calls per round, ``repeat`` rounds; a
+    candidate whose first call shows the rounds would take over ``budget`` seconds is timed
+    by one call: it is slow and its exact time matters little), the
     tolerance of the output check and the ``PassContext`` config of the build. Candidates build
     without TIR common-subexpression elimination by default: LLVM's GVN does the same work at
     ``-O2``, and tirkit's CommonSubexprElimTIR takes tens of seconds on unrolled bodies."""
@@ -39,6 +41,7 @@ class MeasureInput:
     repeat: int = 3
     rtol: float = 1e-3
     config: tuple[tuple[str, Any], ...] = (("tir.disable_cse_tir", True),)
+    budget: float = 5.0
 
 
 @dataclass
@@ -117,12 +120,17 @@ def measure(inp: MeasureInput, want: Sequence[np.ndarray] | None = None) -> Meas
             if not np.allclose(got, ref, rtol=inp.rtol, atol=inp.rtol):
                 return MeasureResult(error=f"wrong result: argument {k} differs from the "
                                      "unscheduled kernel")
+        t0 = time.perf_counter()
+        kernel(*args)
+        first = time.perf_counter() - t0
+        number, repeat = (inp.number, inp.repeat) if first * inp.number * inp.repeat \
+            <= inp.budget else (1, 1)
         secs = []
-        for _ in range(inp.repeat):
+        for _ in range(repeat):
             t0 = time.perf_counter()
-            for _ in range(inp.number):
+            for _ in range(number):
                 kernel(*args)
-            secs.append((time.perf_counter() - t0) / inp.number)
+            secs.append((time.perf_counter() - t0) / number)
         return MeasureResult(secs)
     except Exception as err:  # pylint: disable=broad-except
         return MeasureResult(error=f"run: {type(err).__name__}: {err}\n{traceback.format_exc(2)}")

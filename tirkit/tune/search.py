@@ -77,6 +77,7 @@ def replay(func: tir.PrimFunc, trace_json: str, mutate_at: int | None = None,
     target = sampling[mutate_at] if mutate_at is not None and sampling else None
 
     def provider(inst: Any, inputs: Any, attrs: Any, decision: Any) -> Any:
+        del inputs, attrs
         return None if inst is target else decision
     try:
         trace.apply_to_schedule(sch, decision_provider=provider)
