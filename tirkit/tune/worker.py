@@ -22,6 +22,7 @@ import sys
 from typing import Any, BinaryIO
 
 _HEADER = struct.Struct("<Q")
+PRELOAD = ("tirkit.compiler", "tirkit.schedule", "tirkit.lang")
 
 
 def _write(fh: BinaryIO, obj: Any) -> None:
@@ -50,10 +51,16 @@ class Worker:
         self.busy = False
 
     def _start(self) -> subprocess.Popen:
+        """The running worker, started (and waited for until its imports are done, so start-up
+        never counts against a job's timeout) when there is none."""
         if self.proc is None or self.proc.poll() is not None:
             self.proc = subprocess.Popen([sys.executable, "-m", "tirkit.tune.worker"],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL)
+            try:
+                _read(self.proc.stdout)  # type: ignore[arg-type]  # the "ready" message
+            except EOFError:
+                pass  # it died while starting: the job's result() reports it
         return self.proc
 
     def submit(self, fn: Any, args: tuple) -> None:
@@ -113,6 +120,10 @@ def main() -> None:
     os.dup2(2, 1)  # a kernel's printf must not corrupt the protocol
     sys.stdout = sys.stderr
     inp = sys.stdin.buffer
+    importlib.import_module("tirkit.tune.measure")
+    for name in PRELOAD:
+        importlib.import_module(name)
+    _write(out, "ready")
     while True:
         try:
             module, name, args = _read(inp)
