@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tune_kernels import MATMUL, SCALE_ROWSUM_RELU, parse
+from tune_kernels import MATMUL, SCALE_ROWSUM_RELU, SOFTMAX, parse
 
 from tirkit.compiler import build
 from tirkit.ir import structural_equal
 from tirkit.tune import generate, replay
 from tirkit.tune.measure import random_args
 
-KERNELS = {"matmul": MATMUL, "scale_rowsum_relu": SCALE_ROWSUM_RELU}
+KERNELS = {"matmul": MATMUL, "scale_rowsum_relu": SCALE_ROWSUM_RELU, "softmax": SOFTMAX}
 CONFIG = {"tir.disable_cse_tir": True}
 
 
@@ -82,3 +82,14 @@ def test_a_mutation_redraws_one_decision_and_stays_legal():
         assert len(new) == len(decisions)
         changed += sum(a != b for a, b in zip(new, decisions)) <= 1
     assert changed == 8  # never more than one decision re-drawn
+
+
+def test_random_compute_location_moves_intermediate_blocks_for_some_seeds():
+    func = parse(SOFTMAX)
+    moved = 0
+    for seed in range(6):
+        sch = generate(func, seed)
+        kinds = [inst.kind.name for inst in sch.trace.insts]
+        assert kinds.count("SampleComputeLocation") >= 2  # the intermediate reductions
+        moved += "ComputeAt" in kinds
+    assert moved >= 1

@@ -68,3 +68,30 @@ EMPTY_TRACE = "[[], []]"
 def parse(src: str):
     """The PrimFunc of a kernel text (parsed statically)."""
     return from_source(src)
+
+# two reductions and an element-wise consumer over rows: RandomComputeLocation moves the
+# intermediate reductions under their consumer's loops
+SOFTMAX = '''
+from tvm.script import tir as T
+
+@T.prim_func
+def main(A: T.Buffer((8, 32), "float32"), B: T.Buffer((8, 32), "float32")):
+    mx = T.alloc_buffer((8,))
+    sm = T.alloc_buffer((8,))
+    for i, k in T.grid(8, 32):
+        with T.block("max"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                mx[vi] = T.min_value("float32")
+            mx[vi] = T.max(mx[vi], A[vi, vk])
+    for i, k in T.grid(8, 32):
+        with T.block("sum"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                sm[vi] = T.float32(0)
+            sm[vi] = sm[vi] + T.exp(A[vi, vk] - mx[vi])
+    for i, k in T.grid(8, 32):
+        with T.block("norm"):
+            vi, vk = T.axis.remap("SS", [i, k])
+            B[vi, vk] = T.exp(A[vi, vk] - mx[vi]) / sm[vi]
+'''

@@ -14,7 +14,12 @@ Rules, in order (TVM's names):
   ``(0, 16, 64)`` (TVM also tries 512; tirkit's CommonSubexprElimTIR takes minutes on
   a 512-step explicitly unrolled body, so that choice only costs timeouts for now);
 - ``RewriteReductionBlock`` (a MetaSchedule postprocessor): ``decompose_reduction`` at the first
-  reduction tile, so the update loop nest carries no init branch.
+  reduction tile, so the update loop nest carries no init branch;
+- ``RandomComputeLocation``: each intermediate block is ``compute_at`` a loop of its consumer
+  drawn by ``sample_compute_location`` (or stays at the root).
+
+Not yet: TVM's ``AddRFactor`` / ``CrossThreadReduction`` alternatives for reductions and the
+``cache_write`` ("ReuseType") levels of multi-level tiling.
 
 A rule that does not apply to a block is skipped (a ``ScheduleError`` leaves the schedule as it
 was).
@@ -130,6 +135,21 @@ def multi_level_tiling(sch: Schedule, name: str, max_innermost_factor: int = 64)
     return True
 
 
+def random_compute_location(sch: Schedule, name: str) -> None:
+    """``RandomComputeLocation``: an intermediate block (it writes no parameter) is moved under
+    a loop of its consumer drawn by ``sample_compute_location`` (or left at the root)."""
+    block = _find_block(sch, name)
+    if block is None or _params_written(_func(sch), block):
+        return
+    rv = sch.get_block(name)
+    try:
+        loop = sch.sample_compute_location(rv)
+        if loop is not None:
+            sch.compute_at(rv, loop)
+    except ScheduleError:
+        return
+
+
 def generate(func: tir.PrimFunc, seed: int) -> Schedule:
     """One candidate of the design space of ``func``: a Schedule (with its trace) made with the
     sampling seed ``seed``."""
@@ -142,6 +162,8 @@ def generate(func: tir.PrimFunc, seed: int) -> Schedule:
             with_tiles = False
         if not with_tiles:
             _parallel_outer(sch, name)
+    for name in reversed(_block_names(_func(sch))):
+        random_compute_location(sch, name)
     return sch
 
 
