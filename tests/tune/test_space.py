@@ -84,12 +84,11 @@ def test_a_mutation_redraws_one_decision_and_stays_legal():
     assert changed == 8  # never more than one decision re-drawn
 
 
-def test_random_compute_location_moves_intermediate_blocks_for_some_seeds():
+def test_random_compute_location_samples_a_location_for_each_intermediate_block():
     func = parse(SOFTMAX)
-    moved = 0
-    for seed in range(6):
+    for seed in range(3):
         sch = generate(func, seed)
         kinds = [inst.kind.name for inst in sch.trace.insts]
         assert kinds.count("SampleComputeLocation") >= 2  # the intermediate reductions
-        moved += "ComputeAt" in kinds
-    assert moved >= 1
+        again = replay(func, json.dumps(sch.trace.as_json()))
+        assert again is not None and structural_equal(again.func, sch.mod["main"])
