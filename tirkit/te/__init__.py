@@ -10,10 +10,10 @@ from __future__ import annotations
 from tirkit.tir import if_then_else
 
 from .create_prim_func import CreatePrimFuncError, create_prim_func
-from .reduction import comm_reducer, max, min, reduce_axis, sum  # pylint: disable=redefined-builtin
+from .reduction import argmax, argmin, comm_reducer, max, min, reduce_axis, sum  # pylint: disable=redefined-builtin
 from .tensor import (ComputeOp, ExternOp, Operation, PlaceholderOp, Tensor, compute, const,
                      extern, placeholder, size_var, var)
 
 __all__ = ["Tensor", "Operation", "PlaceholderOp", "ComputeOp", "ExternOp", "placeholder",
            "compute", "extern", "var", "size_var", "const", "reduce_axis", "comm_reducer",
-           "sum", "max", "min", "if_then_else", "create_prim_func", "CreatePrimFuncError"]
+           "sum", "max", "min", "argmax", "argmin", "if_then_else", "create_prim_func", "CreatePrimFuncError"]

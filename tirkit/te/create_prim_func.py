@@ -67,7 +67,8 @@ def _index_dtype(dom: Range) -> str:
     return f"int{bits}"
 
 
-def _compute_stmt(op: ComputeOp, names: _Names, ana: Analyzer) -> tir.Stmt:
+def _leaf_iters(op: ComputeOp, ana: Analyzer) -> tuple[list, list, list, list, dict]:
+    """Loops, block iters, bindings, store indices and the axis -> block var map of one op."""
     loops, iters, bindings, indices, remap = [], [], [], [], {}
     for axis in op.axis + op.reduce_axis:
         dtype = _index_dtype(axis.dom)
@@ -83,35 +84,66 @@ def _compute_stmt(op: ComputeOp, names: _Names, ana: Analyzer) -> tir.Stmt:
     if not iters:  # a scalar output: one dummy iter, as TVM makes
         iters.append(tir.IterVar(Range(0, 1), tir.Var("vi", "int32"), tir.IterVarType.DataPar))
         bindings.append(tir.const(0, "int32"))
+    return loops, iters, bindings, indices, remap
+
+
+def _renew(op: ComputeOp, iters: list) -> tuple[list, list, dict]:
+    """Fresh block vars for the next output's block (TVM's ``NestedScopeInfo::Renew``: SSA)."""
+    iters = [tir.IterVar(iv.dom, tir.Var(iv.var.name_hint, iv.var.dtype), iv.iter_type,
+                         iv.thread_tag) for iv in iters]
+    axes = op.axis + op.reduce_axis
+    remap = {a.var: iv.var for a, iv in zip(axes, iters)}
+    indices = [iv.var for a, iv in zip(axes, iters) if a.iter_type != tir.IterVarType.CommReduce]
+    return iters, indices, remap
+
+
+def _block(iters: list, bindings: list, name: str, body: tir.Stmt, init: Any,
+           attrs: dict) -> tir.BlockRealize:
+    block = tir.Block(iters, [], [], name, body, init, annotations=dict(attrs))
+    reads, writes = get_block_read_write_region(block)
+    return tir.BlockRealize(bindings, tir.const(True, "bool"),
+                            block.with_changes(reads=reads, writes=writes))
+
+
+def _compute_stmt(op: ComputeOp, names: _Names, ana: Analyzer) -> tir.Stmt:
+    loops, iters, bindings, indices, remap = _leaf_iters(op, ana)
+    buffers = [t.buffer for t in op.outputs]
     stmts = []
-    for k, body in enumerate(op.body):
-        buf = op.output(k).buffer
-        if isinstance(body, tir.Reduce):
-            stmt, init = _reduce_stmts(body, buf, indices, remap, ana)
-        else:
-            stmt, init = tir.BufferStore(buf, ana.simplify(substitute(body, remap)), indices), None
-        block = tir.Block(iters, [], [], names.fresh(op.name if len(op.body) == 1 else buf.name),
-                          stmt, init, annotations=dict(op.attrs))
-        reads, writes = get_block_read_write_region(block)
-        block = block.with_changes(reads=reads, writes=writes)
-        stmts.append(tir.BlockRealize(bindings, tir.const(True, "bool"), block))
+    if isinstance(op.body[0], tir.Reduce):
+        stmt, init = _reduce_stmts(op.body[0], buffers, indices, remap, ana)
+        stmts.append(_block(iters, bindings, names.fresh(op.name), stmt, init, op.attrs))
+    else:
+        for k, (body, buf) in enumerate(zip(op.body, buffers)):
+            if k:
+                iters, indices, remap = _renew(op, iters)
+            store = tir.BufferStore(buf, ana.simplify(substitute(body, remap)), indices)
+            name = names.fresh(op.name if len(op.body) == 1 else buf.name)
+            stmts.append(_block(iters, bindings, name, store, None, op.attrs))
     nest: tir.Stmt = stmts[0] if len(stmts) == 1 else tir.SeqStmt(stmts)
     for loop_var, dom in reversed(loops):
         nest = tir.For(loop_var, dom.min, dom.extent, tir.ForKind.SERIAL, nest)
     return nest
 
 
-def _reduce_stmts(body: tir.Reduce, buf: tir.Buffer, indices: list, remap: dict,
+def _reduce_stmts(body: tir.Reduce, buffers: list, indices: list, remap: dict,
                   ana: Analyzer) -> tuple[tir.Stmt, tir.Stmt]:
-    if len(body.source) != 1:
-        raise CreatePrimFuncError("create_prim_func: reductions of several values (argmax) are "
-                                  "not supported yet")
-    identity = body.init[0] if body.init else body.combiner.identity_element[0]
-    init = tir.BufferStore(buf, substitute(identity, remap), indices)
-    lhs = tir.BufferLoad(buf, indices)
-    rhs = ana.simplify(substitute(body.source[0], remap))
-    update: tir.Stmt = tir.BufferStore(buf, substitute(body.combiner([lhs], [rhs])[0], remap),
-                                       indices)
+    """The update and init statements of a reduction block (TVM's ``GenerateBodyStmt`` /
+    ``GenerateInitStmt``): one store for one value; for a tuple reduction (argmax) LetStmts
+    ``v_<buffer>`` of the combined values, then the stores."""
+    identities = body.init if body.init else body.combiner.identity_element
+    inits = [tir.BufferStore(buf, substitute(ident, remap), indices)
+             for buf, ident in zip(buffers, identities)]
+    init: tir.Stmt = inits[0] if len(inits) == 1 else tir.SeqStmt(inits)
+    lhs = [tir.BufferLoad(buf, indices) for buf in buffers]
+    rhs = [ana.simplify(substitute(src, remap)) for src in body.source]
+    combined = [substitute(c, remap) for c in body.combiner(lhs, rhs)]
+    if len(buffers) == 1:
+        update: tir.Stmt = tir.BufferStore(buffers[0], combined[0], indices)
+    else:
+        temps = [tir.Var("v_" + buf.name, buf.dtype) for buf in buffers]
+        update = tir.SeqStmt([tir.BufferStore(buf, t, indices) for buf, t in zip(buffers, temps)])
+        for t, value in reversed(list(zip(temps, combined))):
+            update = tir.LetStmt(t, value, update)
     cond = body.condition
     if not (isinstance(cond, tir.IntImm) and cond.value == 1):
         update = tir.IfThenElse(ana.simplify(substitute(cond, remap)), update)

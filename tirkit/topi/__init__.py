@@ -12,10 +12,10 @@ from . import nn
 from .broadcast import (abs, add, broadcast_shape, broadcast_to, cast, clip, divide, erf, exp,  # pylint: disable=redefined-builtin
                         floor_divide, log, maximum, minimum, multiply, negative, power, sigmoid,
                         sqrt, subtract, tanh)
-from .reduction import max, mean, min, prod, sum  # pylint: disable=redefined-builtin
+from .reduction import argmax, argmin, max, mean, min, prod, sum  # pylint: disable=redefined-builtin
 from .transform import concatenate, matmul, reshape, take, transpose
 
 __all__ = ["nn", "add", "subtract", "multiply", "divide", "floor_divide", "power", "maximum",
            "minimum", "exp", "log", "sqrt", "tanh", "sigmoid", "erf", "negative", "abs", "clip",
-           "cast", "broadcast_to", "broadcast_shape", "sum", "max", "min", "prod", "mean",
+           "cast", "broadcast_to", "broadcast_shape", "sum", "max", "min", "prod", "mean", "argmax", "argmin",
            "transpose", "reshape", "concatenate", "take", "matmul"]
