@@ -21,6 +21,8 @@ from .parser import legacy_handlers  # noqa: F401  (the legacy dialect's table)
 from .parser import evaluator_ops  # noqa: F401  (register operator handlers)
 from .parser.core import Parser
 from .parser.evaluator import EvalError, Evaluator, NotStatic
+from .parser.macro import static_macros
+from .generators import captured_names, parse_generator_unit
 from .parser.var_table import VarTable
 
 NAMESPACES = {"tir": _T, "tirx": _T, "ir": _I}
@@ -192,15 +194,22 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
     if host_diags:
         out.append(ParsedUnit("<file>", "file", None, host_diags))
     constants: dict[tuple, dict[str, Any]] = {}
+    trees: list = []  # the file's ``ast`` tree, parsed once when a generator needs it
     for unit in host.units:
         aliases = dict(unit.aliases) or {"T": "tir", "I": "ir"}
         key = tuple(sorted(aliases.items()))
         if key not in constants:
             constants[key] = module_constants(source, aliases)
+            static_macros(source, line_index, aliases, constants[key])
         env = _fresh_namespaces(constants[key])
         syntax: list = []
-        ir, diags = parse_unit_text(unit.text, env, static=True, line_index=line_index,
-                                    base_offset=unit.start, dialect=unit.dialect, syntax=syntax)
+
+        def parse(env: dict[str, Any], unit: Any = unit, syntax: list = syntax) -> tuple:
+            return parse_unit_text(unit.text, env, static=True, line_index=line_index,
+                                   base_offset=unit.start, dialect=unit.dialect, syntax=syntax)
+        captured = _captured(source, unit, env, trees) if unit.nested else None
+        ir, diags = parse(env) if captured is None else \
+            parse_generator_unit(parse, env, captured)
         out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span,
                               tuple(syntax) if syntax and syntax[0] is not None else None))
     if not host.units or "ty." in source:
@@ -226,6 +235,18 @@ def parse_legacy_units(source: str, line_index: LineIndex) -> list[ParsedUnit]:
                               line_index.span(unit.start, unit.end),
                               tuple(syntax) if syntax and syntax[0] is not None else None))
     return out
+
+
+def _captured(source: str, unit: Any, env: dict[str, Any], trees: list) -> dict | None:
+    """What a prim_func nested in a Python function captures (see :mod:`.generators`)."""
+    if not trees:
+        try:
+            trees.append(ast.parse(source))
+        except SyntaxError:
+            trees.append(None)
+    if trees[0] is None or unit.span is None:
+        return None
+    return captured_names(trees[0], unit.name, unit.span.line, env)
 
 
 def _inside_unit(diag: Diagnostic, units: Any, line_index: LineIndex) -> bool:

@@ -21,6 +21,8 @@ from .ir_builder.tir_stmts import (Assert, Else, If, LetStmt, Then, While, alloc
                                    allocate_const, attr, buffer_store, decl_buffer, env_thread,
                                    evaluate, grid, iter_var, launch_thread, parallel, prefetch,
                                    realize, serial, thread_binding, unroll, vectorized)
+from .ir_builder.tir_compute import compute, reduce_axis
+from .parser.macro import macro
 from .parser.tir_handlers import MetaVar as meta_var
 
 # intrinsics: every op function of tirkit.tir (explicit ``__all__`` lists, statically readable)

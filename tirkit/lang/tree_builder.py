@@ -271,7 +271,8 @@ class TreeBuilder(Transformer):
 
     def for_stmt(self, c):
         orelse = c[8] if len(c) > 6 else []
-        checks.check_target(_val(c[1]), "assign to", CONTEXT.diagnostics)
+        # ``for *ax in T.grid(*shape)`` (seed 001's rank polymorphism; Python wants ``*ax,``)
+        checks.check_target(_val(c[1]), "assign to", CONTEXT.diagnostics, starred_ok=True)
         checks.check_value(_val(c[3]), CONTEXT.diagnostics)
         return S.For(_val(c[1]), _val(c[3]), tuple(c[5]), tuple(orelse), span=_join(c))
 

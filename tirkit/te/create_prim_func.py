@@ -26,7 +26,7 @@ from tirkit.tir.stmt_functor import substitute
 
 from .tensor import ComputeOp, ExternOp, Operation, PlaceholderOp, Tensor
 
-__all__ = ["create_prim_func"]
+__all__ = ["create_prim_func", "compute_op_stmt"]
 
 
 class CreatePrimFuncError(ValueError):
@@ -123,6 +123,16 @@ def _compute_stmt(op: ComputeOp, names: _Names, ana: Analyzer) -> tir.Stmt:
     for loop_var, dom in reversed(loops):
         nest = tir.For(loop_var, dom.min, dom.extent, tir.ForKind.SERIAL, nest)
     return nest
+
+
+def compute_op_stmt(op: ComputeOp, used_names: Sequence[str] = ()) -> tir.Stmt:
+    """The loop nest and block(s) ``create_prim_func`` makes for one ComputeOp, writing its
+    outputs' buffers (what ``T.compute`` expands to inside a prim_func). Block names avoid
+    ``used_names``."""
+    names = _Names()
+    for n in used_names:
+        names.fresh(n)
+    return _compute_stmt(op, names, Analyzer())
 
 
 def _reduce_stmts(body: tir.Reduce, buffers: list, indices: list, remap: dict,

@@ -146,9 +146,11 @@ class ForFrame(TIRFrame):
         self.vars = vars_
         self.doms = doms
         self.make_for = make_for
+        self.index_exprs: list[PrimExpr] | None = None  # a strided loop binds start + v*step
 
     def enter(self) -> Any:
-        return self.vars[0] if len(self.vars) == 1 else list(self.vars)
+        bound = self.index_exprs if self.index_exprs is not None else self.vars
+        return bound[0] if len(bound) == 1 else list(bound)
 
     def exit(self) -> None:
         body = as_stmt(self.stmts)

@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from tirkit import tir
 from tirkit.arith import Analyzer
-from tirkit.ir import PointerType, PrimExpr, PrimType, Range
+from tirkit.ir import IntImm, PointerType, PrimExpr, PrimType, Range
 from tirkit.ir.dtype import dtype as _dtype
 
 from . import tir_frames as F
@@ -40,32 +40,59 @@ def _loop(kind: tir.ForKind, start: Any, stop: Any, annotations: Any = None,
     return F.ForFrame([var], [Range.from_min_extent(lo, extent)], make)
 
 
+def _strided(kind: tir.ForKind, start: Any, stop: Any, step: Any,
+              annotations: Any = None) -> F.ForFrame:
+    """A loop over ``range(start, stop, step)`` as TIR has it: a unit-stride loop ``v`` over
+    ``ceildiv(stop - start, step)`` iterations whose body sees ``start + v * step``."""
+    if stop is None:
+        start, stop = 0, start
+    if step is None or (isinstance(step, (int, IntImm)) and int(step) == 1):
+        return _loop(kind, start, stop, annotations)
+    if isinstance(step, bool) or not isinstance(step, (int, PrimExpr)):
+        raise ScriptError(f"a loop step must be an integer, got {step!r}", arg=2)
+    if isinstance(step, (int, IntImm)) and int(step) == 0:
+        raise ScriptError("a loop step must not be zero", arg=2)
+    lo, hi, dt = _loop_bounds(start, stop)
+    st = tir.cast(dt, tir.convert(step))
+    ana = Analyzer()
+    negative = isinstance(st, IntImm) and st.value < 0
+    span_ = tir.subtract(lo, hi) if negative else tir.subtract(hi, lo)
+    mag = tir.const(-st.value, dt) if negative else st
+    count = ana.simplify(tir.max(tir.floordiv(span_ + mag - tir.const(1, dt), mag),
+                                 tir.const(0, dt)))
+    frame = _loop(kind, tir.const(0, dt), count, annotations)
+    var = frame.vars[0]
+    frame.index_exprs = [var * st if _is_zero(lo) else lo + var * st]
+    return frame
+
+
 def _is_zero(e: PrimExpr) -> bool:
     return isinstance(e, tir.IntImm) and e.value == 0
 
 
-def serial(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None
-           ) -> F.ForFrame:
-    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript)."""
-    return _loop(tir.ForKind.SERIAL, start, stop, annotations)
+def serial(start: Any, stop: Any = None, step: Any = None, *,
+           annotations: dict[str, Any] | None = None) -> F.ForFrame:
+    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript); with a
+    ``step`` a unit-stride loop whose body sees ``start + i * step`` (tirkit's strided loop)."""
+    return _strided(tir.ForKind.SERIAL, start, stop, step, annotations)
 
 
-def parallel(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None
-             ) -> F.ForFrame:
+def parallel(start: Any, stop: Any = None, step: Any = None, *,
+           annotations: dict[str, Any] | None = None) -> F.ForFrame:
     """A parallel loop (``T.parallel``)."""
-    return _loop(tir.ForKind.PARALLEL, start, stop, annotations)
+    return _strided(tir.ForKind.PARALLEL, start, stop, step, annotations)
 
 
-def vectorized(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None
-               ) -> F.ForFrame:
+def vectorized(start: Any, stop: Any = None, step: Any = None, *,
+           annotations: dict[str, Any] | None = None) -> F.ForFrame:
     """A vectorized loop (``T.vectorized``)."""
-    return _loop(tir.ForKind.VECTORIZED, start, stop, annotations)
+    return _strided(tir.ForKind.VECTORIZED, start, stop, step, annotations)
 
 
-def unroll(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None
-           ) -> F.ForFrame:
+def unroll(start: Any, stop: Any = None, step: Any = None, *,
+           annotations: dict[str, Any] | None = None) -> F.ForFrame:
     """An unrolled loop (``T.unroll``)."""
-    return _loop(tir.ForKind.UNROLLED, start, stop, annotations)
+    return _strided(tir.ForKind.UNROLLED, start, stop, step, annotations)
 
 
 def thread_binding(start: Any, stop: Any = None, thread: str | None = None, *,
@@ -87,17 +114,17 @@ def thread_binding(start: Any, stop: Any = None, thread: str | None = None, *,
 
 def range_(*args: Any, annotations: dict[str, Any] | None = None) -> F.ForFrame:
     """Python's ``range`` inside a prim_func: a serial loop (``range(stop)``,
-    ``range(start, stop)``; a step other than 1 is not supported, as in TVM).
+    ``range(start, stop)``, ``range(start, stop, step)`` a strided loop as :func:`serial`).
 
     Raises:
-        TypeError: for more than three arguments; ScriptError: for a step other than 1.
+        TypeError: for more than three arguments; ScriptError: for a zero or non-integer
+        step.
     """
     if not 1 <= len(args) <= 3:
         raise TypeError(f"range expected at most 3 arguments, got {len(args)}" if args
                         else "range expected at least 1 argument, got 0")
-    if len(args) == 3 and not (isinstance(args[2], int) and args[2] == 1):
-        raise ScriptError("range() with a step is not supported in TVMScript", arg=2)
-    return serial(args[0], args[1] if len(args) > 1 else None, annotations=annotations)
+    return serial(args[0], args[1] if len(args) > 1 else None,
+                  args[2] if len(args) > 2 else None, annotations=annotations)
 
 
 range_.__name__ = "range"

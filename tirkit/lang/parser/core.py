@@ -20,7 +20,7 @@ from ..ir_builder.base import IRBuilder, IRBuilderFrame
 from ..ir_builder.tir_frames import TIRFrame
 from . import dispatch
 from .evaluator import POISON, EvalError, Evaluator, attach_span
-from .evaluator_ops import bind_target
+from .evaluator_ops import bind_target, unpack_pairs
 from .var_table import VarTable
 
 
@@ -59,6 +59,7 @@ class Parser:
         self.recovering = 0  # > 0 while visiting a body whose scope header failed
         self.iter_binding_nodes: dict[int, tuple[str, Any]] = {}  # iter var -> (name, node)
         self.check_well_formed = self.unit_check_well_formed = True  # check_well_formed=
+        self.macro_returns: list[type] = []  # ``return`` inside a T.macro raises the last
         self.evaluator.on_name = self._check_block_scope
         from ..ir_builder import tir_api  # pylint: disable=import-outside-toplevel
 
@@ -96,8 +97,14 @@ class Parser:
         else:
             token = self.function_token(node)
         self.check_well_formed = self.unit_check_well_formed = not skips_well_formed(node)
-        with self.builder, self.with_token(token):
-            self.visit(node)
+        from .macro import ACTIVE  # pylint: disable=import-outside-toplevel
+
+        ACTIVE.append(self)
+        try:
+            with self.builder, self.with_token(token):
+                self.visit(node)
+        finally:
+            ACTIVE.remove(self)
         if any(d.severity == 1 for d in self.diagnostics):
             return None
         try:
@@ -240,7 +247,7 @@ class Parser:
             self.table.add(target.id, value)
             return
         bind_target(self.evaluator, target, value)
-        for name_node, item in zip(_names(target), _flatten(value)):
+        for name_node, item in _named_items(target, value):
             IRBuilder.name(name_node.id, item)
             fill_missing_spans(item, self.span_of(name_node))
 
@@ -301,7 +308,30 @@ def _names(target: Any) -> list[Any]:
         return [target]
     if kind in ("Tuple", "List"):
         return [n for e in target.elts for n in _names(e)]
+    if kind == "Starred":
+        return _names(target.value)
     return []
+
+
+def _named_items(target: Any, value: Any) -> list[tuple[Any, Any]]:
+    """``(Name node, value)`` pairs to name after binding ``target``; the items a ``*ax``
+    takes are named ``ax_0``, ``ax_1``..."""
+    kind = type(target).__name__
+    if kind == "Name":
+        return [(target, value)]
+    if kind == "Starred" and type(target.value).__name__ == "Name":
+        return [(_Renamed(target.value, f"{target.value.id}_{k}"), v)
+                for k, v in enumerate(list(value))]
+    if kind in ("Tuple", "List"):
+        return [p for t, v in unpack_pairs(target, value) for p in _named_items(t, v)]
+    return []
+
+
+class _Renamed:
+    """A Name node seen under another id (the items of a starred target)."""
+
+    def __init__(self, node: Any, new_id: str) -> None:
+        self.id, self.span = new_id, getattr(node, "span", None)
 
 
 def _flatten(value: Any) -> list[Any]:

@@ -54,6 +54,18 @@ class NotStatic:
         return "<not known statically>"
 
 
+class Captured(NotStatic):
+    """A value a kernel generator's ``@T.prim_func`` captures from its enclosing function that
+    static tools cannot make symbolic (a dtype, a shape tuple): using it gives one
+    information-level note, not an error."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<the caller's {self.name}>"
+
+
 class EvalError(Exception):
     """A parse-time expression could not be evaluated; carries the syntax ``node`` to blame."""
 
@@ -122,6 +134,9 @@ class Evaluator:
             return value
         if name in self.env:
             value = self.env[name]
+            if isinstance(value, Captured):
+                raise EvalError(node, f"depends on the caller's `{value.name}`: checked when "
+                                "the generator runs", code="captured")
             if isinstance(value, NotStatic):
                 raise EvalError(node, f"the value of {name!r} is not known statically: tirkit "
                                 "does not run user code when it reads a file", code="not-static")
@@ -278,10 +293,16 @@ def _elements(ev: Evaluator, elts: Any) -> list[Any]:
     out: list[Any] = []
     for e in elts:
         if type(e).__name__ == "Starred":
-            out.extend(ev.eval(e.value))
+            out.extend(star_items(ev.eval(e.value)))
         else:
             out.append(ev.eval(e))
     return out
+
+
+def star_items(value: Any) -> Any:
+    """What ``*value`` spreads: a lone PrimExpr counts as one item, so rank-polymorphic code
+    works at rank 1, where ``T.grid(n)``/``T.axis.remap("S", ...)`` give one var."""
+    return (value,) if isinstance(value, PrimExpr) else value
 
 
 @register("Dict")
@@ -332,7 +353,7 @@ def _call_with(ev: Evaluator, node: Any, fn: Any) -> Any:
     operand = ev.eval if attr is None or attr in _REGION_CALLS else ev.eval_operand
     for a in node.args:
         if type(a).__name__ == "Starred":
-            args.extend(ev.eval(a.value))
+            args.extend(star_items(ev.eval(a.value)))
         else:
             args.append(operand(a))
     kwargs: dict[str, Any] = {}

@@ -185,19 +185,41 @@ def _comprehension(ev: Evaluator, generators: Any, emit: Callable[[], None]) -> 
 
 
 def bind_target(ev: Evaluator, target: Any, value: Any) -> None:
-    """Bind a Name / Tuple / List target to ``value`` in the innermost scope."""
+    """Bind a Name / Tuple / List target (with at most one ``*rest``) to ``value`` in the
+    innermost scope; a bare ``*ax`` (a ``for *ax in T.grid(...)`` target) takes the list."""
     kind = type(target).__name__
     if kind == "Name":
         ev.table.add(target.id, value)
+    elif kind == "Starred":
+        bind_target(ev, target.value, list(value))
     elif kind in ("Tuple", "List"):
-        values = list(value)
-        if len(values) != len(target.elts):
-            raise EvalError(target, f"expected {len(target.elts)} values to unpack, got "
-                            f"{len(values)}")
-        for t, v in zip(target.elts, values):
+        for t, v in unpack_pairs(target, value):
             bind_target(ev, t, v)
     else:
         raise EvalError(target, f"cannot bind to a {kind}")
+
+
+def unpack_pairs(target: Any, value: Any) -> list[tuple[Any, Any]]:
+    """``(target element, value)`` pairs of a tuple/list target under Python's unpacking rules:
+    a starred element takes the middle values as a list.
+
+    Raises:
+        EvalError: when the counts do not fit.
+    """
+    values = list(value)
+    elts = list(target.elts)
+    star = next((k for k, e in enumerate(elts) if type(e).__name__ == "Starred"), None)
+    if star is None:
+        if len(values) != len(elts):
+            raise EvalError(target, f"expected {len(elts)} values to unpack, got {len(values)}")
+        return list(zip(elts, values))
+    after = len(elts) - star - 1
+    if len(values) < len(elts) - 1:
+        raise EvalError(target, f"expected at least {len(elts) - 1} values to unpack, got "
+                        f"{len(values)}")
+    middle = values[star:len(values) - after]
+    return (list(zip(elts[:star], values[:star])) + [(elts[star], middle)]
+            + list(zip(elts[star + 1:], values[len(values) - after:])))
 
 
 @register("ListComp", "GeneratorExp", "SetComp")

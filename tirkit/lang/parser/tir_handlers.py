@@ -6,20 +6,20 @@ over scope frames, ``if`` on a PrimExpr into ``T.If``, assignments into buffer s
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from tirkit import tir
 from tirkit.ir import PrimExpr
 
 from ..ir_builder import tir_api as TB
 from ..ir_builder import tir_stmts as TS
-from ..ir_builder.base import IRBuilderFrame
+from ..ir_builder.base import IRBuilder, IRBuilderFrame
 from ..ir_builder.tir_frames import BlockFrame, ForFrame, PrimFuncFrame
 from .core import ParseError, Parser
 from .dispatch import register
 from .evaluator import POISON, EvalError, attach_span
 from tirkit.ir.node import fill_missing_spans
-from .evaluator_ops import binary, op_name
+from .evaluator_ops import binary, op_name, unpack_pairs
 
 
 class MetaVar:
@@ -139,6 +139,11 @@ def visit_for(self: Parser, node: Any) -> None:
     """``for i in T.serial(...)`` / ``range`` / ``T.grid`` ... → loop frames."""
     try:
         frame = self.eval_expr(node.iter)
+        if isinstance(frame, MetaVar):
+            frame = frame.value
+        if isinstance(frame, (tuple, list)):
+            _unrolled_for(self, node, frame)
+            return
         if not isinstance(frame, ForFrame):
             raise ParseError(node.iter, f"{type(frame).__name__} is not a loop range: iterate "
                              "over range(), T.serial/parallel/vectorized/unroll/thread_binding "
@@ -153,14 +158,47 @@ def visit_for(self: Parser, node: Any) -> None:
     self.loop_depth += 1
     try:
         with self.table.frame(), frame as loop_vars:
+            if _has_starred(node.target) and not isinstance(loop_vars, list):
+                loop_vars = [loop_vars]  # ``for *ax, in T.grid(n)``: a list of one
             self.bind(node.target, loop_vars)
+            if frame.index_exprs is not None and type(node.target).__name__ == "Name":
+                IRBuilder.name(node.target.id, frame.vars[0])  # the strided loop's own var
             self.visit_body(node.body)
     finally:
         self.loop_depth -= 1
 
 
+def _has_starred(target: Any) -> bool:
+    return type(target).__name__ == "Starred" or any(
+        type(e).__name__ == "Starred" for e in getattr(target, "elts", ()))
+
+
+def _unrolled_for(self: Parser, node: Any, values: Sequence[Any]) -> None:
+    """``for k in (0, 2, 5):`` / ``for k in T.meta_var(items):`` over a Python tuple or list:
+    the body is parsed once per item with ``k`` bound to it (unrolled at parse time; no loop
+    in the IR). The number of items is bounded like every parse-time value."""
+    from .evaluator_ops import bind_target as _bind  # pylint: disable=import-outside-toplevel
+
+    if len(values) > _MAX_UNROLL:
+        raise ParseError(node.iter, f"a parse-time loop over {len(values)} items exceeds the "
+                         f"limit of {_MAX_UNROLL}", code="limit")
+    for item in values:
+        with self.table.frame():
+            _bind(self.evaluator, node.target, item)
+            self.visit_body(node.body)
+
+
+_MAX_UNROLL = 4096
+
+
 def _check_loop_arity(node: Any, frame: ForFrame) -> None:
     kind = type(node.target).__name__
+    elts = getattr(node.target, "elts", ())
+    if _has_starred(node.target):
+        if len(elts) - 1 > len(frame.vars):
+            raise ParseError(node.iter, f"{len(frame.vars)} extent(s) but at least "
+                             f"{len(elts) - 1} loop variable(s)", code="bad-loop")
+        return
     count = len(node.target.elts) if kind in ("Tuple", "List") else 1
     if count != len(frame.vars) and kind != "Name":  # one name may take the tuple (TVM)
         raise ParseError(node.iter, f"{len(frame.vars)} extent(s) but {count} loop "
@@ -260,12 +298,12 @@ def _assign(self: Parser, target: Any, value: Any, node: Any) -> None:
         self.table.add(target.id, bind_assign_value(self, target, value))
         _note_iter_binding(self, target.id, value, node.value)
     elif kind in ("Tuple", "List"):
-        values = list(value)
-        if len(values) != len(target.elts):
-            raise ParseError(target, f"expected {len(target.elts)} values to unpack, got "
-                             f"{len(values)}")
-        for t, v in zip(target.elts, values):
-            _assign(self, t, v, node)
+        try:
+            pairs = unpack_pairs(target, value)
+        except EvalError as err:
+            raise ParseError(target, err.message) from None
+        for t, v in pairs:
+            _assign(self, t.value if type(t).__name__ == "Starred" else t, v, node)
     else:
         raise ParseError(target, f"cannot assign to a {kind}")
 
@@ -321,6 +359,12 @@ def bind_assign_value(self: Parser, target: Any, value: Any) -> Any:
     if isinstance(value, (tir.Buffer, tir.IterVar)) or (
             isinstance(value, tir.Var) and not self.table.exist(value)):
         self.bind(target, value)
+        return value
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, tir.Var) and not self.table.exist(v) for v in value):
+        for k, v in enumerate(value):  # ``vi = T.axis.remap("SS", ax)``: vi_0, vi_1
+            IRBuilder.name(f"{name}_{k}", v)
+            fill_missing_spans(v, self.span_of(target))
         return value
     if not isinstance(value, PrimExpr):
         return value
@@ -423,7 +467,9 @@ def visit_assert(self: Parser, node: Any) -> None:
 
 @register("tir", "Return")
 def visit_return(self: Parser, node: Any) -> None:
-    """``return v`` → ``T.evaluate(T.ret(v))``."""
+    """``return v`` → ``T.evaluate(T.ret(v))``; inside a ``T.macro``, the macro's value."""
+    if self.macro_returns:
+        raise self.macro_returns[-1](None if node.value is None else self.eval_expr(node.value))
     if node.value is None:
         return
     value = tir.convert(self.eval_expr(node.value))

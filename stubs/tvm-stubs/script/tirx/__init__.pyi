@@ -510,6 +510,16 @@ def comm_reducer(combiner: Callable[..., Any], identity: Any, name: str = 'reduc
     """
     ...
 
+def compute(shape: Any, fcompute: Callable[..., Any], name: str = 'compute', dtype: str | None = None, tag: str = '', attrs: dict[str, Any] | None = None) -> Any:
+    """``T.compute(shape, lambda *idx: expr, name=...)``: allocate the output buffer(s) and
+    emit the block nest computing them (TE's ``compute`` + ``create_prim_func`` for one op).
+    ``dtype`` casts the body; a tuple body gives several buffers (a list).
+
+    Raises:
+        ScriptError: for a bad shape or a function whose arity differs from the rank.
+    """
+    ...
+
 def copysign(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``copysign(x1, x2)`` (mirrors ``tvm.tir.copysign``): a ``tir.copysign`` call of ``x1``'s dtype; like TVM the operands are converted but not type-matched."""
     ...
@@ -883,6 +893,15 @@ def lookup_param(param_name: Any, /, *, span: Any = None, dtype: DTypeLike | Non
     """``lookup_param(param_name)`` (mirrors ``tvm.tir.lookup_param``): The linked parameter named ``param_name``. A ``tir.lookup_param`` call of dtype ``handle``."""
     ...
 
+def macro(*args: Any, hygienic: builtins.bool = True) -> Any:
+    """``@T.macro`` / ``@T.macro(hygienic=False)`` in decorator mode: read the function's
+    source and capture its globals and closure (``tvm.script.tir.macro``).
+
+    Raises:
+        ValueError: for any other use.
+    """
+    ...
+
 def make_filled_simdgroup_matrix(*args: Any, span: Any = None, dtype: DTypeLike | None = None) -> PrimExpr:
     """``make_filled_simdgroup_matrix(*args)`` (mirrors ``tvm.tir.make_filled_simdgroup_matrix``): Fill a Metal simdgroup matrix. A ``tir.make_filled_simdgroup_matrix`` call of dtype ``handle``."""
     ...
@@ -946,7 +965,7 @@ def nextafter(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = N
     """``nextafter(x1, x2)`` (mirrors ``tvm.tir.nextafter``): a ``tir.nextafter`` call of ``x1``'s dtype; like TVM the operands are converted but not type-matched."""
     ...
 
-def parallel(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
+def parallel(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
     """A parallel loop (``T.parallel``)."""
     ...
 
@@ -1068,6 +1087,12 @@ def realize(buffer_slice: BufferRegion, scope: str, condition: Any = True) -> Fr
     """Realize a buffer region (``T.realize``)."""
     ...
 
+def reduce_axis(dom: Any, name: str = 'rv') -> IterVar:
+    """``T.reduce_axis((0, n), name="k")``: a reduction axis for ``T.sum``/``T.max``/``T.min``
+    in a ``T.compute`` body (``te.reduce_axis``).
+    """
+    ...
+
 def reinterpret(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """Bit-cast ``value`` to ``dtype`` (mirrors ``tvm.tir.reinterpret``): ``value`` itself when
     the dtype is already ``dtype``, else a ``tir.reinterpret`` call (constants are not folded).
@@ -1106,8 +1131,10 @@ def sblock_attr(attrs: dict[str, Any]) -> None:
     """tirx spelling of :func:`block_attr` (TVM 0.27 ``T.sblock_attr``)."""
     ...
 
-def serial(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
-    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript)."""
+def serial(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
+    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript); with a
+    ``step`` a unit-stride loop whose body sees ``start + i * step`` (tirkit's strided loop).
+    """
     ...
 
 def shift_left(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
@@ -1400,7 +1427,7 @@ def undef(*, dtype: DTypeLike | None = None) -> PrimExpr:
     """An arbitrary initialized value (mirrors ``tvm.tir.undef``): an int32 call."""
     ...
 
-def unroll(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
+def unroll(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
     """An unrolled loop (``T.unroll``)."""
     ...
 
@@ -1412,7 +1439,7 @@ def vectorhigh(*args: Any, dtype: DTypeLike | None = None) -> PrimExpr:
     """The high half of ``vec`` (mirrors ``tvm.tir.vectorhigh``): a call of ``dtype``."""
     ...
 
-def vectorized(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
+def vectorized(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
     """A vectorized loop (``T.vectorized``)."""
     ...
 
