@@ -26,3 +26,4 @@ from . import builtin  # noqa: E402,F401  (registers TVM's built-in ops)
 from .op_intrin import *  # noqa: E402,F401,F403
 from .op_math import *  # noqa: E402,F401,F403
 from .op_math import pow, round, sum  # noqa: E402,F401  pylint: disable=redefined-builtin
+from . import ir_builder  # noqa: E402,F401  (tvm.tir.ir_builder)
