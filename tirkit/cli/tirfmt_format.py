@@ -167,6 +167,10 @@ def _format_once(text: str, path: str, mode: Mode) -> FormatResult:
             result.notes.append(f"{path}:{unit.span.line}: unit {unit.qualname!r} left as it "
                                 f"is: {first}")
             continue
+        if parsed.captures:  # a generator: printing would bake in the symbolic stand-ins
+            result.notes.append(f"{path}:{unit.span.line}: unit {unit.qualname!r} left as it "
+                                f"is: it captures {', '.join(parsed.captures)} from its caller")
+            continue
         try:
             replacements[unit] = format_unit(host, unit, parsed, mode)
         except Exception as err:  # pylint: disable=broad-except  # reported, file untouched

@@ -52,6 +52,7 @@ class ParsedUnit:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     span: Any = None
     syntax: Any = field(default=None, repr=False, compare=False)  # (tree, comments, LineIndex)
+    captures: tuple[str, ...] = ()  # names a kernel generator's unit captures from its caller
 
     @property
     def comments(self) -> dict[Any, Any]:
@@ -211,7 +212,8 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
         ir, diags = parse(env) if captured is None else \
             parse_generator_unit(parse, env, captured)
         out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span,
-                              tuple(syntax) if syntax and syntax[0] is not None else None))
+                              tuple(syntax) if syntax and syntax[0] is not None else None,
+                              tuple(captured or ())))
     if not host.units or "ty." in source:
         out.extend(parse_legacy_units(source, line_index))
     return out
