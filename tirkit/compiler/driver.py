@@ -63,6 +63,19 @@ def compile_module(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
                    instruments: Sequence[PassInstrument] = ()) -> Compiled:
     """Lower ``mod_or_func`` through the whole pipeline, emit LLVM IR for ``target`` and optimise
     it at ``opt_level`` (llvmlite's new pass manager)."""
+    import sys  # pylint: disable=import-outside-toplevel
+
+    if sys.getrecursionlimit() < RECURSION_LIMIT:  # the IR visitors recurse along LetStmt
+        sys.setrecursionlimit(RECURSION_LIMIT)     # chains, which CSE of unrolled bodies makes deep
+    return _compile_module(mod_or_func, target, opt_level, config, instruments)
+
+
+RECURSION_LIMIT = 20000
+
+
+def _compile_module(mod_or_func: Any, target: Any, opt_level: int,
+                    config: dict[str, Any] | None,
+                    instruments: Sequence[PassInstrument]) -> Compiled:
     from .codegen.llvm import emit_llvm, optimize  # pylint: disable=import-outside-toplevel
 
     tgt = as_target(target, opt_level)
