@@ -63,7 +63,8 @@ def bench_one(item, args) -> dict:
     try:
         with Database(args.db) as db:
             result = tune_tir(func, trials=args.trials, seed=args.seed, backend=backend,
-                              database=db, batch=args.batch, progress=progress)
+                              database=db, batch=args.batch, progress=progress,
+                              patience=args.patience)
     finally:
         backend.close()
     inputs = kernel.inputs(np.random.default_rng(0))
@@ -90,6 +91,8 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--patience", type=int, default=0,
+                   help="rounds without improvement before stopping early (0: all trials)")
     p.add_argument("--timeout", type=float, default=60.0)
     p.add_argument("--repeat", type=int, default=10)
     p.add_argument("--db", default="bench-tune.sqlite")

@@ -204,3 +204,37 @@ def test_sampling_decisions_and_errors():
         sch.sample_categorical([1, 2], [1.0])
     data = sch.trace.as_json()
     assert data[1] == [[2, [4, 8]], [3, 1]]
+
+
+SCALE_THEN_SUM_IKJ = parse("""
+@T.prim_func
+def main(A: T.Buffer((8, 4, 6), "float32"), C: T.Buffer((8, 6), "float32")):
+    B = T.alloc_buffer((8, 4, 6))
+    for i, k, j in T.grid(8, 4, 6):
+        with T.block("B"):
+            vi, vk, vj = T.axis.remap("SSS", [i, k, j])
+            B[vi, vk, vj] = A[vi, vk, vj] * T.float32(2)
+    for i, u, k, j in T.grid(8, 1, 4, 6):
+        with T.block("C"):
+            vi, vu, vk, vj = T.axis.remap("SSRS", [i, u, k, j])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + B[vi, vk, vj]
+""")
+
+
+def test_sample_compute_location_candidates_follow_tvm():
+    """TVM's CollectComputeLocation: unit loops are skipped and a data-parallel loop after a
+    reduction loop ends the candidates — here i and k of the consumer, not u nor j."""
+    drawn = set()
+    for decision in (-1, 0, 1):
+        sch = Schedule(SCALE_THEN_SUM_IKJ)
+        loc = sch.sample_compute_location(sch.get_block("B"), decision=decision)
+        drawn.add(None if loc is None else sch.get(loc).loop_var.name_hint)
+        if loc is not None:
+            sch.compute_at(sch.get_block("B"), loc)
+            verify_trace_roundtrip(sch, SCALE_THEN_SUM_IKJ)
+    assert drawn == {None, "i", "k"}
+    with pytest.raises(errors.InvalidArgumentError, match="out of range"):
+        sch = Schedule(SCALE_THEN_SUM_IKJ)
+        sch.sample_compute_location(sch.get_block("B"), decision=2)

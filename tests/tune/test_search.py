@@ -7,6 +7,7 @@ from tune_kernels import MATMUL, parse
 
 from tirkit.tune import CostModel, Database, LocalBackend, Tuner, tune_tir
 from tirkit.tune.features import FEATURE_NAMES, extract
+from tirkit.tune.measure import MeasureResult
 from tirkit.tune.space import generate
 
 
@@ -62,3 +63,20 @@ def test_features_tell_schedules_apart():
     assert not np.array_equal(a, b)
     vec = FEATURE_NAMES.index("inner_vectorized")
     assert b[vec] > a[vec] == 0
+
+
+class _SameTime:
+    """A backend giving every candidate the same time (the search's stopping rule is under
+    test here, not measurement; tests/tune/test_measure.py measures for real)."""
+
+    def run(self, inputs):
+        return [MeasureResult([1.0]) for _ in inputs]
+
+
+def test_patience_stops_early_and_zero_runs_every_trial():
+    func = parse(MATMUL)
+    # every candidate takes the same time: round 1 improves on infinity, round 2 does not
+    stopped = tune_tir(func, trials=16, seed=2, batch=4, backend=_SameTime(), patience=1)
+    assert len(stopped.history) == 8
+    full = tune_tir(func, trials=16, seed=2, batch=4, backend=_SameTime(), patience=0)
+    assert len(full.history) == 16

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tune_kernels import MATMUL, SCALE_ROWSUM_RELU, SOFTMAX, parse
+from tune_kernels import CONV_PAD, MATMUL, SCALE_ROWSUM_RELU, SOFTMAX, parse
 
 from tirkit.compiler import build
 from tirkit.ir import structural_equal
 from tirkit.tune import generate, replay
 from tirkit.tune.measure import random_args
+from tirkit.tune.space import MAX_PARALLEL_EXTENT
 
 KERNELS = {"matmul": MATMUL, "scale_rowsum_relu": SCALE_ROWSUM_RELU, "softmax": SOFTMAX}
 CONFIG = {"tir.disable_cse_tir": True}
@@ -39,7 +40,12 @@ def test_the_space_is_multi_level_tiling_with_parallel_vectorize_unroll():
     assert "T.parallel(" in text and "T.vectorized(" in text
     assert "pragma_auto_unroll_max_step" in text
     assert 'T.block("C_init")' in text and 'T.block("C_update")' in text  # decompose_reduction
-    assert text.count("for ") >= 6
+    # S0 and S1 fused into the parallel loop (within MAX_PARALLEL_EXTENT), then R0 S2 R1 S3
+    assert "k_0" in text and "k_1" in text and "i_3" in text and "j_3" in text
+    for seed in range(8):  # a fused parallel loop stays within MAX_PARALLEL_EXTENT
+        for line in generate(parse(MATMUL), seed).mod["main"].script().splitlines():
+            if "T.parallel(" in line and "_fused" in line:
+                assert int(line.split("T.parallel(")[1].split(",")[0]) <= MAX_PARALLEL_EXTENT
 
 
 def test_auto_inline_removes_the_element_wise_producer_only():
@@ -85,10 +91,32 @@ def test_a_mutation_redraws_one_decision_and_stays_legal():
 
 
 def test_random_compute_location_samples_a_location_for_each_intermediate_block():
+    """An intermediate reduction is either tiled or left to RandomComputeLocation (a sampled
+    choice); over a few seeds both happen, and every candidate replays."""
     func = parse(SOFTMAX)
-    for seed in range(3):
+    moved = tiled = 0
+    for seed in range(8):
         sch = generate(func, seed)
         kinds = [inst.kind.name for inst in sch.trace.insts]
-        assert kinds.count("SampleComputeLocation") >= 2  # the intermediate reductions
+        moved += kinds.count("ComputeAt")
+        tiled += kinds.count("DecomposeReduction")
         again = replay(func, json.dumps(sch.trace.as_json()))
         assert again is not None and structural_equal(again.func, sch.mod["main"])
+    assert moved and tiled
+
+
+def test_padding_is_not_inlined_but_computed_at_the_convolution():
+    """AutoInline leaves a block with if_then_else alone (TVM's disallow_if_then_else for
+    llvm); RandomComputeLocation then moves the padding under the tiled convolution's loops,
+    never under a reduction loop that a data-parallel loop follows."""
+    func = parse(CONV_PAD)
+    at_loop = 0
+    for seed in range(6):
+        sch = generate(func, seed)
+        text = sch.mod["main"].script()
+        assert 'T.block("pad")' in text
+        kinds = [inst.kind.name for inst in sch.trace.insts]
+        at_loop += "ComputeAt" in kinds
+        got, want = _run(sch.mod["main"], 3), _run(func, 3)
+        np.testing.assert_allclose(got[-1], want[-1], rtol=1e-4, atol=1e-4)
+    assert at_loop

@@ -95,3 +95,25 @@ def main(A: T.Buffer((8, 32), "float32"), B: T.Buffer((8, 32), "float32")):
             vi, vk = T.axis.remap("SS", [i, k])
             B[vi, vk] = T.exp(A[vi, vk] - mx[vi]) / sm[vi]
 '''
+
+# a padded 3x3 convolution (NCHW, 1x4x6x6 -> 1x4x6x6): the padding holds an if_then_else
+CONV_PAD = '''
+from tvm.script import tir as T
+
+@T.prim_func
+def main(data: T.Buffer((1, 4, 6, 6), "float32"), kernel: T.Buffer((4, 4, 3, 3), "float32"),
+         out: T.Buffer((1, 4, 6, 6), "float32")):
+    pad = T.alloc_buffer((1, 4, 8, 8))
+    for n, c, h, w in T.grid(1, 4, 8, 8):
+        with T.block("pad"):
+            vn, vc, vh, vw = T.axis.remap("SSSS", [n, c, h, w])
+            pad[vn, vc, vh, vw] = T.if_then_else(1 <= vh and vh < 7 and 1 <= vw and vw < 7,
+                                                 data[vn, vc, vh - 1, vw - 1], T.float32(0))
+    for n, f, y, x, rc, ry, rx in T.grid(1, 4, 6, 6, 4, 3, 3):
+        with T.block("conv"):
+            vn, vf, vy, vx, vrc, vry, vrx = T.axis.remap("SSSSRRR", [n, f, y, x, rc, ry, rx])
+            with T.init():
+                out[vn, vf, vy, vx] = T.float32(0)
+            out[vn, vf, vy, vx] = out[vn, vf, vy, vx] + pad[vn, vrc, vy + vry, vx + vrx] \
+                * kernel[vf, vrc, vry, vrx]
+'''

@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=int, default=8, help="candidates per round (default 8)")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="seconds one candidate may take to build and run (default 60)")
+    p.add_argument("--patience", type=int, default=4, metavar="ROUNDS",
+                   help="stop after this many rounds without a better time; 0 runs all "
+                        "--trials (default 4)")
     p.add_argument("--diagnostics-format", choices=("text", "json"), default="text")
     return p
 
@@ -103,7 +106,8 @@ def tune_command(args: argparse.Namespace) -> int:
     try:
         with Database(args.db) as db:
             result = tune_tir(func, trials=args.trials, seed=args.seed, backend=backend,
-                              database=db, batch=args.batch, progress=progress)
+                              database=db, batch=args.batch, progress=progress,
+                              patience=args.patience)
     finally:
         backend.close()
     if progress.tty:

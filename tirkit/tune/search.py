@@ -166,7 +166,7 @@ class Tuner:
         start = time.perf_counter()
         result = TuneResult(None, float("inf"))
         stale = 0
-        while len(self.measured) < self.trials and stale < self.patience:
+        while len(self.measured) < self.trials and (not self.patience or stale < self.patience):
             batch = self._pick()
             if not batch:
                 break
@@ -194,13 +194,15 @@ class Tuner:
 
 def tune_tir(func: Any, *, trials: int = 64, seed: int = 0, backend: Any = None,
              database: "Database | str | None" = None, workers: int = 1, batch: int = 8,
-             timeout: float = 60.0, progress: Callable[[int, int, float], None] | None = None
-             ) -> TuneResult:
+             timeout: float = 60.0, progress: Callable[[int, int, float], None] | None = None,
+             patience: int = 4) -> TuneResult:
     """Tune a PrimFunc (or the only PrimFunc of a module) (``meta_schedule.tune_tir``).
 
     ``backend`` is a :class:`~tirkit.tune.measure.LocalBackend` (default, ``workers``
     processes) or :class:`~tirkit.tune.measure.RayBackend`; ``database`` a
-    :class:`Database` or a path (records of every measurement).
+    :class:`Database` or a path (records of every measurement). The search stops after
+    ``trials`` measurements, or after ``patience`` rounds (of ``batch`` candidates) without a
+    better time; ``patience=0`` never stops early.
     """
     from tirkit.ir import IRModule  # pylint: disable=import-outside-toplevel
 
@@ -211,4 +213,4 @@ def tune_tir(func: Any, *, trials: int = 64, seed: int = 0, backend: Any = None,
         db.commit_workload(func)
     backend = backend or LocalBackend(workers, timeout)
     return Tuner(func, trials=trials, seed=seed, backend=backend, database=db, batch=batch,
-                 progress=progress).run()
+                 progress=progress, patience=patience).run()

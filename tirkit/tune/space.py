@@ -5,18 +5,21 @@ seed is one candidate, recorded as a Trace that replays exactly.
 Rules, in order (TVM's names):
 
 - ``AutoInline``: element-wise producers are ``compute_inline``\\ d into their consumers,
-  element-wise consumers ``reverse_compute_inline``\\ d into their producer;
-- ``MultiLevelTiling`` (``SSRSRS``): each spatial loop of a block with a reduction (or with
-  two or more spatial loops) is split in 4 with ``sample_perfect_tile``, each reduction loop in
-  2, and the tiles reordered S0 S1 R0 S2 R1 S3;
-- ``ParallelizeVectorizeUnroll``: the outer spatial tiles are fused and made parallel, the
+  element-wise consumers ``reverse_compute_inline``\\ d into their producer — except blocks
+  with an ``if_then_else`` (padding), as TVM's ``disallow_if_then_else`` for ``llvm``;
+- ``MultiLevelTiling`` (``SSRSRS``): each spatial loop of a block with a reduction is split in 4
+  with ``sample_perfect_tile``, each reduction loop in 2, and the tiles reordered
+  S0 S1 R0 S2 R1 S3; blocks are visited consumers first, as ``PostOrderApply`` does;
+- ``ParallelizeVectorizeUnroll``: the outer spatial tiles (S0, then S1) are fused and made
+  parallel while their extent stays within ``MAX_PARALLEL_EXTENT`` (TVM: cores x 16 jobs), the
   innermost spatial tile vectorized, and ``pragma_auto_unroll_max_step`` sampled from
   ``(0, 16, 64)`` (TVM also tries 512; tirkit's CommonSubexprElimTIR takes minutes on
   a 512-step explicitly unrolled body, so that choice only costs timeouts for now);
 - ``RewriteReductionBlock`` (a MetaSchedule postprocessor): ``decompose_reduction`` at the first
   reduction tile, so the update loop nest carries no init branch;
-- ``RandomComputeLocation``: each intermediate block is ``compute_at`` a loop of its consumer
-  drawn by ``sample_compute_location`` (or stays at the root).
+- ``RandomComputeLocation``: each intermediate block that was not tiled is ``compute_at`` a
+  loop of its consumer drawn by ``sample_compute_location`` (or stays at the root); what stays
+  at the root gets its outer spatial loop parallel and its inner one vectorized.
 
 Not yet: TVM's ``AddRFactor`` / ``CrossThreadReduction`` alternatives for reductions and the
 ``cache_write`` ("ReuseType") levels of multi-level tiling.
@@ -26,6 +29,7 @@ was).
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from tirkit import tir
@@ -33,6 +37,7 @@ from tirkit.schedule import Schedule
 from tirkit.schedule.errors import ScheduleError
 
 UNROLL_STEPS = (0, 16, 64)
+MAX_PARALLEL_EXTENT = 16 * (os.cpu_count() or 1)
 
 
 def _block_names(func: tir.PrimFunc) -> list[str]:
@@ -53,6 +58,15 @@ def _is_elementwise(block: tir.Block) -> bool:
                                   for iv in block.iter_vars)
 
 
+def _has_if_then_else(block: tir.Block) -> bool:
+    found: list[bool] = []
+    tir.stmt_functor.post_order_visit(block.body, lambda n: found.append(True)
+                                      if isinstance(n, tir.Call)
+                                      and getattr(n.op, "name", "") == "tir.if_then_else"
+                                      else None)
+    return bool(found)
+
+
 def _params_written(func: tir.PrimFunc, block: tir.Block) -> bool:
     params = {id(b) for b in func.buffer_map.values()}
     return any(id(r.buffer) in params for r in block.writes)
@@ -63,7 +77,7 @@ def auto_inline(sch: Schedule) -> None:
     consumers where the schedule allows it."""
     for name in _block_names(_func(sch)):
         block = _find_block(sch, name)
-        if block is None or not _is_elementwise(block):
+        if block is None or not _is_elementwise(block) or _has_if_then_else(block):
             continue
         try:
             if not _params_written(_func(sch), block):
@@ -109,7 +123,9 @@ def multi_level_tiling(sch: Schedule, name: str, max_innermost_factor: int = 64)
     block ``name``; returns whether it applied."""
     block = sch.get_block(name)
     kinds = _loop_kinds(sch, block)
-    if not kinds or (kinds.count("R") == 0 and kinds.count("S") < 2):
+    if not kinds or kinds.count("R") == 0 or kinds.count("S") == 0:
+        return False
+    if _leave_to_compute_location(sch, name):
         return False
     loops = sch.get_loops(block)
     levels: dict[str, list[list[Any]]] = {"S": [[], [], [], []], "R": [[], []]}
@@ -121,8 +137,7 @@ def multi_level_tiling(sch: Schedule, name: str, max_innermost_factor: int = 64)
     s, r = levels["S"], levels["R"]
     order = s[0] + s[1] + r[0] + s[2] + r[1] + s[3]
     sch.reorder(*order)
-    outer = sch.fuse(*s[0]) if len(s[0]) > 1 else s[0][0]
-    sch.parallel(outer)
+    outer = _fuse_parallel(sch, s[0] + s[1])
     step = sch.sample_categorical(candidates=list(UNROLL_STEPS), probs=[1 / len(UNROLL_STEPS)] * len(UNROLL_STEPS))
     sch.annotate(outer, "pragma_auto_unroll_max_step", step)
     sch.annotate(outer, "pragma_unroll_explicit", 1)
@@ -133,6 +148,34 @@ def multi_level_tiling(sch: Schedule, name: str, max_innermost_factor: int = 64)
     if r[0]:
         sch.decompose_reduction(block, r[0][0])
     return True
+
+
+def _leave_to_compute_location(sch: Schedule, name: str) -> bool:
+    """An intermediate reduction (it writes no parameter) is either tiled or left untiled for
+    RandomComputeLocation to move under its consumer (a row reduction computed per row, as a
+    hand-written softmax does): a sampled choice, so the search weighs both."""
+    block = _find_block(sch, name)
+    if block is None or _params_written(_func(sch), block):
+        return False
+    choice = sch.sample_categorical(candidates=[0, 1], probs=[0.5, 0.5])
+    return bool(sch.get(choice))
+
+
+def _fuse_parallel(sch: Schedule, spatial: list[Any]) -> Any:
+    """Fuse the outer spatial loops while their extent stays within MAX_PARALLEL_EXTENT
+    (always the first one) and make the fused loop parallel (TVM's
+    ``RewriteParallelVectorizeUnroll``); returns it."""
+    take, extent = 1, _extent(sch, spatial[0])
+    while take < len(spatial) and extent * _extent(sch, spatial[take]) <= MAX_PARALLEL_EXTENT:
+        extent *= _extent(sch, spatial[take])
+        take += 1
+    outer = sch.fuse(*spatial[:take]) if take > 1 else spatial[0]
+    sch.parallel(outer)
+    return outer
+
+
+def _extent(sch: Schedule, loop: Any) -> int:
+    return int(getattr(sch.get(loop).extent, "value", 1 << 30))
 
 
 def random_compute_location(sch: Schedule, name: str) -> None:
@@ -155,15 +198,18 @@ def generate(func: tir.PrimFunc, seed: int) -> Schedule:
     sampling seed ``seed``."""
     sch = Schedule(func, seed=seed, debug_mask="none")
     auto_inline(sch)
-    for name in _block_names(_func(sch)):
+    tiled = set()
+    for name in reversed(_block_names(_func(sch))):  # consumers first, as PostOrderApply
         try:
-            with_tiles = multi_level_tiling(sch, name)
+            if multi_level_tiling(sch, name):
+                tiled.update((name, f"{name}_init", f"{name}_update"))
         except ScheduleError:
-            with_tiles = False
-        if not with_tiles:
-            _parallel_outer(sch, name)
-    for name in reversed(_block_names(_func(sch))):
+            continue
+    rest = [n for n in reversed(_block_names(_func(sch))) if n not in tiled]
+    for name in rest:
         random_compute_location(sch, name)
+    for name in rest:
+        _parallel_outer(sch, name)
     return sch
 
 
@@ -176,7 +222,15 @@ def _parallel_outer(sch: Schedule, name: str) -> None:
         loops = sch.get_loops(block)
         if kinds and kinds[0] == "S":
             sch.parallel(loops[0])
-        if kinds and kinds[-1] == "S" and len(loops) > 1:
+        if kinds and kinds[-1] == "S" and len(loops) > 1 and _innermost(sch, loops[-1]):
             sch.vectorize(loops[-1])
     except ScheduleError:
         return
+
+
+def _innermost(sch: Schedule, loop: Any) -> bool:
+    """Whether no loop is nested in ``loop`` (a block computed at it brings its own)."""
+    nested: list[bool] = []
+    tir.stmt_functor.post_order_visit(sch.get(loop).body, lambda n: nested.append(True)
+                                      if isinstance(n, tir.For) else None)
+    return not nested

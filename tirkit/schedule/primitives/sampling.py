@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ...tir.expr import IterVarType
 from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
@@ -109,24 +110,49 @@ def sample_compute_location(sch: Schedule, block: Any, decision: int | None = No
 
 
 def _locations(sch: Schedule, block_sref: Any) -> list[Any]:
-    """Loops of the block's consumers where compute_at applies (TVM ``CollectComputeLocation``),
-    checked on copies so the schedule is untouched."""
-    from .get_block_loop import get_consumers  # pylint: disable=import-outside-toplevel
-    del get_consumers
+    """Loops of the block's first consumer where compute_at applies (TVM
+    ``CollectComputeLocation``), checked on copies so the schedule is untouched. As in TVM, unit
+    loops are skipped, and neither data-parallel loops after a reduction loop nor trailing
+    reduction loops are candidates (a location there only repeats the producer)."""
     scope_root = A.get_scope_root(block_sref)
-    if scope_root is None:
+    consumer = _first_consumer(sch, block_sref, scope_root) if scope_root is not None else None
+    if consumer is None:
         return []
-    out = []
-    for loop in A.get_loops(_first_consumer(sch, block_sref, scope_root) or block_sref):
-        trial = sch.copy()
-        brv, lrv = trial._new_rv(trial.state.get_sref(block_sref.stmt)), \
-            trial._new_rv(trial.state.get_sref(loop.stmt))  # pylint: disable=protected-access
-        try:
-            trial.compute_at(brv, lrv)
-        except err.ScheduleError:
+    loops = A.get_loops(consumer)
+    kinds = _loop_kinds(sch, consumer, loops)
+    last_datapar = max((i for i, k in enumerate(kinds) if k), default=-1)
+    out, seen_reduce = [], False
+    for i, loop in enumerate(loops):
+        if getattr(loop.stmt.extent, "value", None) == 1:
             continue
-        out.append(loop)
+        if kinds[i] and seen_reduce:
+            break
+        if not kinds[i]:
+            seen_reduce = True
+            if i > last_datapar:
+                break
+        if _can_compute_at(sch, block_sref, loop):
+            out.append(loop)
     return out
+
+
+def _loop_kinds(sch: Schedule, block_sref: Any, loops: list[Any]) -> list[bool]:
+    """Per loop: whether it is data-parallel for the block (binds only spatial iters)."""
+    realize = A.get_block_realize(sch.state, block_sref)
+    pairs = list(zip(realize.block.iter_vars, realize.iter_values))
+    return [all(iv.iter_type == IterVarType.DataPar for iv, value in pairs
+                if A.uses_var(value, loop.stmt.loop_var)) for loop in loops]
+
+
+def _can_compute_at(sch: Schedule, block_sref: Any, loop: Any) -> bool:
+    trial = sch.copy()
+    brv, lrv = trial._new_rv(trial.state.get_sref(block_sref.stmt)), \
+        trial._new_rv(trial.state.get_sref(loop.stmt))  # pylint: disable=protected-access
+    try:
+        trial.compute_at(brv, lrv)
+    except err.ScheduleError:
+        return False
+    return True
 
 
 def _first_consumer(sch: Schedule, block_sref: Any, scope_root: Any) -> Any:
