@@ -117,3 +117,17 @@ def main(data: T.Buffer((1, 4, 6, 6), "float32"), kernel: T.Buffer((4, 4, 3, 3),
             out[vn, vf, vy, vx] = out[vn, vf, vy, vx] + pad[vn, vrc, vy + vry, vx + vrx] \
                 * kernel[vf, vrc, vry, vrx]
 '''
+
+# a whole-vector sum: one output, all work in the reduction (AddRFactor)
+VECSUM = '''
+from tvm.script import tir as T
+
+@T.prim_func
+def main(A: T.Buffer((4096,), "float32"), B: T.Buffer((1,), "float32")):
+    for k in range(4096):
+        with T.block("B"):
+            vk = T.axis.reduce(4096, k)
+            with T.init():
+                B[0] = T.float32(0)
+            B[0] = B[0] + A[vk]
+'''

@@ -21,8 +21,14 @@ Rules, in order (TVM's names):
   loop of its consumer drawn by ``sample_compute_location`` (or stays at the root); what stays
   at the root gets its outer spatial loop parallel and its inner one vectorized.
 
-Not yet: TVM's ``AddRFactor`` / ``CrossThreadReduction`` alternatives for reductions and the
-``cache_write`` ("ReuseType") levels of multi-level tiling.
+- ``AddRFactor``: a reduction with less spatial than reduction work (and no more spatial work
+  than ``MAX_PARALLEL_EXTENT``) may have its fused reduction loops split with
+  ``sample_perfect_tile`` and ``rfactor``\\ ed at the outer or inner part (a sampled choice, or
+  none), so the partial sums run in parallel; the ``<name>_rf`` block is then tiled like any
+  reduction.
+
+Not yet: ``CrossThreadReduction`` (GPU) and the ``cache_write`` ("ReuseType") levels of
+multi-level tiling.
 
 A rule that does not apply to a block is skipped (a ``ScheduleError`` leaves the schedule as it
 was).
@@ -150,6 +156,37 @@ def multi_level_tiling(sch: Schedule, name: str, max_innermost_factor: int = 64)
     return True
 
 
+def add_rfactor(sch: Schedule, name: str) -> None:
+    """``AddRFactor`` (see module doc) on block ``name``; nothing when it does not apply."""
+    block = sch.get_block(name)
+    kinds = _loop_kinds(sch, block)
+    if not kinds or "R" not in kinds or "S" in kinds[kinds.index("R"):]:
+        return
+    loops = sch.get_loops(block)
+    n_space = kinds.count("S")
+    space = _product(sch, loops[:n_space])
+    if not space < _product(sch, loops[n_space:]) or space > MAX_PARALLEL_EXTENT:
+        return
+    where = sch.get(sch.sample_categorical(candidates=[0, 1, 2], probs=[1 / 3] * 3))
+    if not where:
+        return
+    reduce = loops[n_space:]
+    fused = sch.fuse(*reduce) if len(reduce) > 1 else reduce[0]
+    parts = sch.split(fused, factors=sch.sample_perfect_tile(fused, n=2,
+                                                             max_innermost_factor=64))
+    try:
+        sch.rfactor(parts[where - 1], factor_axis=0)
+    except ScheduleError:
+        return
+
+
+def _product(sch: Schedule, loops: list[Any]) -> int:
+    out = 1
+    for loop in loops:
+        out *= _extent(sch, loop)
+    return out
+
+
 def _leave_to_compute_location(sch: Schedule, name: str) -> bool:
     """An intermediate reduction (it writes no parameter) is either tiled or left untiled for
     RandomComputeLocation to move under its consumer (a row reduction computed per row, as a
@@ -198,6 +235,8 @@ def generate(func: tir.PrimFunc, seed: int) -> Schedule:
     sampling seed ``seed``."""
     sch = Schedule(func, seed=seed, debug_mask="none")
     auto_inline(sch)
+    for name in reversed(_block_names(_func(sch))):
+        add_rfactor(sch, name)
     tiled = set()
     for name in reversed(_block_names(_func(sch))):  # consumers first, as PostOrderApply
         try:
