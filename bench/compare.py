@@ -8,7 +8,8 @@ schedules it, conv2d NCHW 1x64x56x56 3x3, softmax 4096x1024, row sum 4096^2, int
 both tools get the same TVMScript text (the tirx spelling TVM 0.27 parses, made by tirfmt) and
 each stage is timed in interleaved rounds (tirkit, then TVM, the order swapped every round) in one
 process pair: parse (``from_source``), print (``.script()``), compile + JIT (``build`` vs
-``tvm.compile``), a rebuild of the unchanged kernel (tirkit's compile cache; TVM has none) and
+``tvm.compile`` plus the first ``mod[name]``, where TVM's LLVM module JIT-compiles lazily), a
+rebuild of the unchanged kernel (tirkit's compile cache; TVM has none) and
 run. The reported time of a stage is the median over the rounds. Outputs of both are verified
 against NumPy in float64. tirkit is called with ordinary NumPy arrays (NumPy's own allocation,
 16-byte aligned); TVM refuses those (``FromDLPack: Data is not aligned to 64 bytes``), so its

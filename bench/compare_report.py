@@ -88,6 +88,9 @@ def markdown(results: dict, facts: dict) -> str:
     if facts.get("tvm"):
         lines.append("TVM's arrays: its own 64-byte-aligned tensors (it refuses NumPy's), copied "
                      "once outside the timed calls.")
+        lines.append("TVM's compile + JIT: ``tvm.compile`` plus the first ``mod[name]``, where "
+                     "TVM's LLVM module generates its machine code (lazily; tirkit's ``build`` "
+                     "does it eagerly).")
     return "\n".join(lines) + "\n"
 
 

@@ -51,6 +51,8 @@ class Compiled:
     target: Any
     llvm_ir: str
     ptx: str = ""  # cuda targets: the PTX of the kernels (llvm_ir is then their NVPTX IR)
+    #: llvmlite's parsed, optimised module (CPU targets), handed to the JIT once by ``build``
+    module_ref: Any = dataclasses.field(default=None, repr=False, compare=False)
 
     @property
     def lowered(self) -> IRModule:
@@ -76,7 +78,7 @@ RECURSION_LIMIT = 20000
 def _compile_module(mod_or_func: Any, target: Any, opt_level: int,
                     config: dict[str, Any] | None,
                     instruments: Sequence[PassInstrument]) -> Compiled:
-    from .codegen.llvm import emit_llvm, optimize  # pylint: disable=import-outside-toplevel
+    from .codegen.llvm import emit_optimized  # pylint: disable=import-outside-toplevel
 
     tgt = as_target(target, opt_level)
     cfg = dict(config or {})
@@ -89,8 +91,8 @@ def _compile_module(mod_or_func: Any, target: Any, opt_level: int,
         result = build_ptx(stages[-1].mod, tgt)
         return Compiled(stages, tgt, result.optimized_ir, result.ptx)
     _check_no_gpu_threads(stages[-1].mod)
-    llvm_ir = optimize(emit_llvm(stages[-1].mod, tgt), tgt)
-    return Compiled(stages, tgt, llvm_ir)
+    llvm_ir, ref = emit_optimized(stages[-1].mod, tgt)
+    return Compiled(stages, tgt, llvm_ir, module_ref=ref)
 
 
 _GPU_THREAD_ATTRS = ("thread_extent", "virtual_thread")
@@ -155,7 +157,8 @@ def build(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
         from .runtime.cuda_module import CUDAModule  # pylint: disable=import-outside-toplevel
 
         return CUDAModule(compiled.lowered, compiled.ptx, source=compiled.stages[0].mod)
-    jit = JITModule(compiled.llvm_ir, compiled.target)
+    ref, compiled.module_ref = compiled.module_ref, None  # the JIT engine takes it over
+    jit = JITModule(compiled.llvm_ir, compiled.target, module_ref=ref)
     module = Module(compiled.lowered, jit, source=compiled.stages[0].mod)
     if key is not None and jit.object_code is not None:
         from . import cache  # pylint: disable=import-outside-toplevel

@@ -39,14 +39,8 @@ def _as_module(mod: "IRModule | PrimFunc") -> IRModule:
     return mod
 
 
-def emit_llvm(mod: "IRModule | PrimFunc", target: "Target | str | None" = None,
-              module_name: str = "tirkit") -> str:
-    """Textual LLVM IR of every PrimFunc of ``mod``, verified.
-
-    Raises:
-        CodegenError: for TIR the generator cannot translate (names the node and function) or
-            IR that LLVM's verifier rejects (with LLVM's message).
-    """
+def _emit_text(mod: "IRModule | PrimFunc", target: "Target | str | None",
+               module_name: str) -> str:
     target = _as_target(target)
     mod = _as_module(mod)
     cg = CodeGenLLVM(target, module_name)
@@ -59,7 +53,18 @@ def emit_llvm(mod: "IRModule | PrimFunc", target: "Target | str | None" = None,
             emit_function(cg, gv, func)
         except CodegenError as exc:
             raise CodegenError(f"in function {gv.name_hint!r}: {exc}") from None
-    text = str(cg.module)
+    return str(cg.module)
+
+
+def emit_llvm(mod: "IRModule | PrimFunc", target: "Target | str | None" = None,
+              module_name: str = "tirkit") -> str:
+    """Textual LLVM IR of every PrimFunc of ``mod``, verified.
+
+    Raises:
+        CodegenError: for TIR the generator cannot translate (names the node and function) or
+            IR that LLVM's verifier rejects (with LLVM's message).
+    """
+    text = _emit_text(mod, target, module_name)
     parse_and_verify(text)
     return text
 
@@ -86,8 +91,13 @@ def optimize(llvm_ir: str, target: "Target | str | None" = None,
     ``opt_level`` defaults to ``target.opt_level``; the result is verified again.
     """
     target = _as_target(target)
-    level = target.opt_level if opt_level is None else opt_level
     ref = parse_and_verify(llvm_ir)
+    _run_passes(ref, target, target.opt_level if opt_level is None else opt_level)
+    ref.verify()
+    return str(ref)
+
+
+def _run_passes(ref: Any, target: Target, level: int) -> None:
     tm = target.target_machine(opt_level=level)
     ref.triple, ref.data_layout = target.triple, str(tm.target_data)
     pto = llvm.create_pipeline_tuning_options(speed_level=level)
@@ -96,8 +106,21 @@ def optimize(llvm_ir: str, target: "Target | str | None" = None,
     pto.loop_unrolling = level >= 1
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(ref, pb)
-    ref.verify()
-    return str(ref)
+
+
+def emit_optimized(mod: "IRModule", target: Target) -> tuple[str, Any]:
+    """``(text, module_ref)``: the IR of ``mod`` verified and optimised at ``target.opt_level``,
+    parsed once (what :func:`emit_llvm` then :func:`optimize` give, without their two extra
+    parses and verifications: LLVM's passes keep a verified module valid). The ``ModuleRef`` can
+    go straight to the JIT (``JITModule(text, target, module_ref=ref)``).
+
+    Raises:
+        CodegenError: as :func:`emit_llvm`.
+    """
+    target = _as_target(target)
+    ref = parse_and_verify(_emit_text(mod, target, "tirkit"))
+    _run_passes(ref, target, target.opt_level)
+    return str(ref), ref
 
 
 def _retarget(llvm_ir: str, target: Target) -> tuple[Any, Any]:

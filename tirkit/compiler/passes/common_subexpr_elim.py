@@ -35,6 +35,11 @@ _NOT_ELIGIBLE = (IntImm, FloatImm, E.StringImm, E.Var, E.Ramp, E.Broadcast, E.Ca
 _KEYS: dict[int, tuple[Any, Any]] = {}
 _COMPLEXITY: dict[int, tuple[Any, int]] = {}
 _ELIGIBLE: dict[int, tuple[Any, bool]] = {}
+#: the Table of each statement (shared: callers never mutate one they did not make) and the
+#: free vars of each computation; a statement left as it was by its parent's eliminations is the
+#: same object when the pass recurses into it, so a nest is walked once instead of once per level
+_DONE: dict[int, tuple[Any, "Table"]] = {}
+_FREE: dict[int, tuple[Any, frozenset]] = {}
 
 
 _INTERNED: dict[Any, int] = {}
@@ -62,7 +67,50 @@ def is_eligible(e: PrimExpr) -> bool:
     return _memo(_ELIGIBLE, e, _has_no_load_or_call)
 
 
+#: expression class -> its child fields when all are PrimExprs (the walkers below go straight
+#: through these instead of a visitor; a class outside it takes the visitor path)
+_KIDS = {cls: tuple(name for name, _ in kids) for cls, kids in EXPR_CHILDREN.items()
+         if all(kind in ("expr", "exprs") for _, kind in kids)}
+_LOADS = (E.Call, E.BufferLoad, E.ProducerLoad)
+_NOLOAD: dict[int, tuple[Any, bool]] = {}
+_SIZE: dict[int, tuple[Any, int]] = {}
+
+
+def _kids(e: Any) -> list | None:
+    """The PrimExpr children of ``e`` in visiting order, or None for a class outside _KIDS."""
+    fields = _KIDS.get(type(e))
+    if fields is None:
+        return None
+    out = []
+    for name in fields:
+        v = getattr(e, name)
+        if isinstance(v, tuple):
+            out.extend(x for x in v if isinstance(x, PrimExpr))
+        elif isinstance(v, PrimExpr):
+            out.append(v)
+    return out
+
+
 def _has_no_load_or_call(e: PrimExpr) -> bool:
+    if isinstance(e, _LOADS):
+        return False
+    kids = _kids(e)
+    if kids is None:
+        return _visit_no_load_or_call(e)
+    return all(_memo(_NOLOAD, k, _has_no_load_or_call) for k in kids)
+
+
+def _tree_size(e: PrimExpr) -> int:
+    """Nodes of ``e`` counted as a tree (a shared node once per use): deep-equal expressions
+    have equal sizes and a sub-expression is never larger, so :class:`_Replace` skips any
+    expression smaller than its target."""
+    kids = _kids(e)
+    if kids is None:
+        return 1 << 62  # never skipped
+    return 1 + sum(_memo(_SIZE, k, _tree_size) for k in kids)
+
+
+def _visit_no_load_or_call(e: PrimExpr) -> bool:
     found = [False]
 
     def visit(n: Any) -> None:
@@ -78,6 +126,22 @@ def complexity(e: PrimExpr) -> int:
 
 
 def _count_nodes(e: PrimExpr) -> int:
+    """Distinct node objects under ``e`` (what ``post_order_visit`` calls back on)."""
+    seen: set[int] = set()
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        kids = _kids(n)
+        if kids is None:
+            return _visit_count_nodes(e)
+        stack.extend(kids)
+    return len(seen)
+
+
+def _visit_count_nodes(e: PrimExpr) -> int:
     count = [0]
     post_order_visit(e, lambda n: count.__setitem__(0, count[0] + 1))
     return count[0]
@@ -136,10 +200,15 @@ class Table:
 
 def computations_done_by(stmt: S.Stmt | None) -> Table:
     """The computations a statement does (TVM's ``ComputationsDoneBy::GetComputationsDoneBy``);
-    an ``if`` contributes its condition and what both branches do."""
-    table = Table()
+    an ``if`` contributes its condition and what both branches do. The result is shared
+    (memoized per node while the pass runs): read it, do not change it."""
     if stmt is None:
-        return table
+        return Table()
+    return _memo(_DONE, stmt, _computations_done_by)
+
+
+def _computations_done_by(stmt: S.Stmt) -> Table:
+    table = Table()
     if isinstance(stmt, S.IfThenElse):
         for c in computations_in(stmt.condition):
             table.add(c)
@@ -168,11 +237,14 @@ def _stmt_children(stmt: S.Stmt) -> list[S.Stmt]:
 
 
 class _Replace(StmtExprMutator):
-    def __init__(self, key: Any, var: E.Var) -> None:
-        self.key, self.var = key, var
+    def __init__(self, key: Any, size: int, var: E.Var) -> None:
+        self.key, self.size, self.var = key, size, var
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
-        if is_eligible(expr) and _key(expr) == self.key:
+        size = _memo(_SIZE, expr, _tree_size)
+        if size < self.size:  # too small to be or hold the target
+            return expr
+        if size == self.size and is_eligible(expr) and _key(expr) == self.key:
             return self.var
         return super().visit_expr(expr)
 
@@ -180,7 +252,7 @@ class _Replace(StmtExprMutator):
 def replace(node: Any, target: PrimExpr, var: E.Var) -> Any:
     """``node`` with every occurrence of ``target`` (deep equality) replaced by ``var`` (TVM's
     ``ReplaceSelectedExpr``)."""
-    return _Replace(_key(target), var)(node)
+    return _Replace(_key(target), _memo(_SIZE, target, _tree_size), var)(node)
 
 
 class CommonSubexpressionEliminator(StmtExprMutator):
@@ -192,7 +264,8 @@ class CommonSubexpressionEliminator(StmtExprMutator):
         self.counter = 0
 
     def _in_context(self, e: PrimExpr) -> bool:
-        return all(id(v) in self.context for v in undefined_vars(e))
+        free = _memo(_FREE, e, lambda n: frozenset(id(v) for v in undefined_vars(n)))
+        return free <= self.context
 
     def _new_var(self, e: PrimExpr) -> E.Var:
         self.counter += 1
@@ -280,7 +353,8 @@ def _make_pass(name: str) -> Any:
         try:
             body = CommonSubexpressionEliminator(_context(func))(func.body)
         finally:
-            for table in (_KEYS, _COMPLEXITY, _ELIGIBLE, _INTERNED, _IDS):
+            for table in (_KEYS, _COMPLEXITY, _ELIGIBLE, _INTERNED, _IDS, _DONE, _FREE, _NOLOAD,
+                          _SIZE):
                 table.clear()
         if _same(body, func.body):
             return func

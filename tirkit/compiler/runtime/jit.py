@@ -140,7 +140,7 @@ class JITModule:
 
     def __init__(self, llvm_ir: str, target: "Target | str | None" = None, *,
                  object_code: bytes | None = None,
-                 functions: "list[str] | None" = None) -> None:
+                 functions: "list[str] | None" = None, module_ref: Any = None) -> None:
         target = target if isinstance(target, Target) else Target.parse(target)
         if not target.is_host:
             raise ValueError(f"cannot JIT code for {target.triple} on this "
@@ -160,7 +160,9 @@ class JITModule:
         else:
             if "@GOMP_parallel" in llvm_ir or "@omp_get_" in llvm_ir:
                 load_libgomp()
-            ref = parse_and_verify(llvm_ir)
+            # a ModuleRef parsed (and verified) from llvm_ir by the caller spares a re-parse;
+            # the engine owns it from here
+            ref = parse_and_verify(llvm_ir) if module_ref is None else module_ref
             ref.triple, ref.data_layout = target.triple, str(tm.target_data)
             self._engine = llvm.create_mcjit_compiler(ref, tm)
             self._engine.set_object_cache(notify_func=self._keep_object)
