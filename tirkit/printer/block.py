@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tirkit.ir.expr import IntImm
+from tirkit.ir.expr import IntImm, PrimExpr
 from tirkit.ir.structural import structural_equal
 from tirkit.tir import op as O
 from tirkit.tir import stmt as S
@@ -175,10 +175,15 @@ def implicit_root(func_body: Any) -> S.Block | None:
 
 
 def _contains_realize(stmt: Any) -> bool:
-    from tirkit.tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
+    from tirkit.tir.stmt_functor import pre_order_visit  # pylint: disable=import-outside-toplevel
 
     found: list[Any] = []
-    post_order_visit(stmt, lambda n: found.append(n) if isinstance(n, S.BlockRealize) else None)
+
+    def visit(n: Any) -> bool:
+        if not found and isinstance(n, S.BlockRealize):
+            found.append(n)
+        return not found and not isinstance(n, PrimExpr)  # no block inside an expression
+    pre_order_visit(stmt, visit)
     return bool(found)
 
 

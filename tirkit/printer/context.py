@@ -301,15 +301,39 @@ def count_uses(obj: Any, target: Any) -> int:
     return count
 
 
+#: field value classes that hold no IR node (skipped without a call)
+_LEAVES = frozenset({str, int, float, bool})
+
+
 class _PrefixFinder:
     """Computes :attr:`Printer.common_prefix` over the frame-opening nodes."""
+
+    #: node class -> (records, stops, opens, [(field, inner)]): what :meth:`visit` does with a
+    #: node of that class (read once per class instead of per node)
+    _PLANS: dict[type, tuple[bool, bool, bool, tuple[tuple[str, bool], ...]]] = {}
 
     def __init__(self, out: dict[int, tuple[int, ...]]) -> None:
         self.out = out
         self.seen: set[int] = set()
 
+    @classmethod
+    def _plan(cls, node_cls: type) -> tuple[bool, bool, bool, tuple[tuple[str, bool], ...]]:
+        plan = cls._PLANS.get(node_cls)
+        if plan is None:
+            is_func = node_cls.__name__ == "PrimFunc"
+            opens = issubclass(node_cls, S.Stmt) or is_func
+            whole = issubclass(node_cls, S.Block) or is_func
+            plan = (issubclass(node_cls, (Var, Buffer)), issubclass(node_cls, Var), opens,
+                    tuple((f.name, opens and (whole or f.name in BODY_FIELDS))
+                          for f in node_fields(node_cls)))
+            cls._PLANS[node_cls] = plan
+        return plan
+
     def visit(self, obj: Any, path: tuple[int, ...]) -> None:
-        if isinstance(obj, (list, tuple)):
+        """Record the frame path of every Var/Buffer under ``obj`` (``path``: the frame-opening
+        nodes enclosing it)."""
+        cls = type(obj)
+        if cls is list or cls is tuple or isinstance(obj, (list, tuple)):
             for x in obj:
                 self.visit(x, path)
             return
@@ -320,16 +344,17 @@ class _PrefixFinder:
             return
         if not isinstance(obj, Node):
             return
-        if isinstance(obj, (Var, Buffer)):
+        records, stops, opens, fields = self._plan(cls)
+        if records:
             self._record(obj, path)
-            if isinstance(obj, Var):
+            if stops:
                 return
-        opens = isinstance(obj, (S.Stmt,)) or type(obj).__name__ == "PrimFunc"
         inner = path + (id(obj),) if opens else path
-        whole = isinstance(obj, (S.Block,)) or type(obj).__name__ == "PrimFunc"
-        for f in node_fields(type(obj)):
-            value = getattr(obj, f.name, None)
-            self.visit(value, inner if (whole or f.name in BODY_FIELDS) else path)
+        for name, into in fields:
+            value = getattr(obj, name, None)
+            if value is None or type(value) in _LEAVES:
+                continue
+            self.visit(value, inner if into else path)
 
     def _record(self, obj: Any, path: tuple[int, ...]) -> None:
         key = id(obj)

@@ -88,11 +88,14 @@ def concat(*parts: "Doc | str") -> Doc:
     """Concatenate docs and strings (nested concatenations are flattened)."""
     out: list[Doc] = []
     for p in parts:
-        d = as_doc(p)
-        if isinstance(d, Concat):
-            out.extend(d.parts)
-        elif not (isinstance(d, Text) and not d.text):
-            out.append(d)
+        cls = type(p)
+        if cls is str:
+            if p:
+                out.append(Text(p))
+        elif cls is Concat:
+            out.extend(p.parts)  # type: ignore[union-attr]
+        elif cls is not Text or p.text:  # type: ignore[union-attr]
+            out.append(p)  # type: ignore[arg-type]
     return out[0] if len(out) == 1 else Concat(tuple(out))
 
 
@@ -149,9 +152,35 @@ def _fits(rest: list[tuple[int, bool, Doc]], first: tuple[int, bool, Doc], width
     return width >= 0
 
 
+def _flat(doc: Doc, parts: list[str], grouped: bool) -> bool:
+    """Append the flat text of ``doc`` to ``parts``; False when the doc has a mark or a line
+    break outside every group (those need the full layout)."""
+    cls = type(doc)
+    if cls is Text:
+        parts.append(doc.text)  # type: ignore[attr-defined]
+    elif cls is Concat:
+        for d in doc.parts:  # type: ignore[attr-defined]
+            if not _flat(d, parts, grouped):
+                return False
+    elif cls is Group:
+        return _flat(doc.doc, parts, True)  # type: ignore[attr-defined]
+    elif cls is Nest:
+        return _flat(doc.doc, parts, grouped)  # type: ignore[attr-defined]
+    elif cls is Line and grouped:
+        parts.append(doc.flat)  # type: ignore[attr-defined]
+    else:
+        return False
+    return True
+
+
 def render(doc: Doc, width: int) -> Rendered:
     """Lay ``doc`` out in at most ``width`` columns where possible (groups that cannot fit
     break; text longer than the width is never split)."""
+    parts: list[str] = []
+    if _flat(doc, parts, False):  # every group fits flat when the whole line does
+        text = "".join(parts)
+        if len(text) <= width:
+            return Rendered([text])
     out = Rendered([""])
     stack: list[tuple[int, bool, Doc]] = [(0, False, doc)]
     open_marks: dict[int, list[tuple[int, int]]] = {}

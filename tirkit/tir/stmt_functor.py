@@ -16,6 +16,7 @@ from .buffer import Buffer
 from .expr import Var
 from .expr import IterVar, Let
 from .function import PrimFunc
+from .order_visit import OrderWalk
 from .functor import (EXPR_CHILDREN, Children, ExprMutator, ExprVisitor, Functor, check_defaults,
                       default_mutate, default_visit, map_tuple, mutate_range, mutate_region)
 
@@ -172,8 +173,13 @@ def _root(node: Any) -> Any:
 
 
 # ------------------------------------------------------------------------------ order visits
+#: the walk of the two functions below: what _OrderVisitor visits, without its dispatch
+_WALK = OrderWalk({**STMT_CHILDREN, **EXPR_CHILDREN})
+
+
 class _OrderVisitor(StmtExprVisitor):
-    """Calls ``fvisit`` once per distinct Stmt/PrimExpr node (TVM's ``IRApplyVisit``)."""
+    """Calls ``fvisit`` once per distinct Stmt/PrimExpr node (TVM's ``IRApplyVisit``); the
+    reference for :class:`~tirkit.tir.order_visit.OrderWalk`, which does the same faster."""
 
     def __init__(self, fvisit: Callable[[Any], Any], pre: bool) -> None:
         self.fvisit = fvisit
@@ -202,13 +208,13 @@ def post_order_visit(node: Any, fvisit: Callable[[Any], Any]) -> None:
     """Call ``fvisit`` on every Stmt and PrimExpr under ``node`` (included), children first
     (mirrors ``tvm.tir.stmt_functor.post_order_visit``). A node reachable twice (shared) is
     visited once. ``node`` may be a Stmt, a PrimExpr or a PrimFunc (its body)."""
-    _OrderVisitor(fvisit, pre=False)(_root(node))
+    _WALK.post(_root(node), fvisit)
 
 
 def pre_order_visit(node: Any, fvisit: Callable[[Any], Any]) -> None:
     """Call ``fvisit`` on every Stmt and PrimExpr under ``node``, parents first; when ``fvisit``
     returns ``False`` the node's children are skipped (``tvm.tir.stmt_functor.pre_order_visit``)."""
-    _OrderVisitor(fvisit, pre=True)(_root(node))
+    _WALK.pre(_root(node), fvisit)
 
 
 # ------------------------------------------------------------------------------- substitution

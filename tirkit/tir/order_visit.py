@@ -1,0 +1,122 @@
+"""The walk behind :func:`~tirkit.tir.stmt_functor.post_order_visit` and ``pre_order_visit``: the
+same nodes in the same order as a :class:`~tirkit.tir.stmt_functor.StmtExprVisitor` whose
+``visit_stmt``/``visit_expr`` call back once per distinct node (TVM's ``IRApplyVisit``), read
+straight from the children tables instead of through method dispatch (the walks run for every
+pass, the printer and the analyses, so their per-node cost matters).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..ir.expr import PrimExpr
+from .functor import Children, method_name
+
+
+def _range_exprs(r: Any, out: list) -> None:
+    if r is not None:
+        out.append(r.min)
+        out.append(r.extent)
+
+
+def _kid_expr(v: Any, out: list) -> None:
+    if isinstance(v, PrimExpr):
+        out.append(v)
+
+
+def _kid_exprs(vs: Any, out: list) -> None:
+    for v in vs:
+        if isinstance(v, PrimExpr):
+            out.append(v)
+
+
+def _kid_stmt(v: Any, out: list) -> None:
+    if v is not None:
+        out.append(v)
+
+
+def _kid_stmts(vs: Any, out: list) -> None:
+    for v in vs:
+        if v is not None:
+            out.append(v)
+
+
+def _kid_ranges(rs: Any, out: list) -> None:
+    for r in rs:
+        _range_exprs(r, out)
+
+
+def _kid_iter_vars(ivs: Any, out: list) -> None:
+    for iv in ivs:
+        _range_exprs(iv.dom, out)
+
+
+def _kid_regions(brs: Any, out: list) -> None:
+    for br in brs:
+        for r in br.region:
+            _range_exprs(r, out)
+
+
+def _kid_match_buffers(ms: Any, out: list) -> None:
+    _kid_regions([m.source for m in ms], out)
+
+
+#: child kind -> how its nodes are collected (the walking rules of ``functor.VISIT_KIND``)
+_COLLECT: dict[str, Callable[[Any, list], None]] = {
+    "expr": _kid_expr, "exprs": _kid_exprs, "stmt": _kid_stmt, "stmts": _kid_stmts,
+    "ranges": _kid_ranges, "iter_vars": _kid_iter_vars, "regions": _kid_regions,
+    "match_buffers": _kid_match_buffers,
+}
+
+
+class OrderWalk:
+    """Pre- or post-order walks over the node classes of ``table`` (class -> children)."""
+
+    def __init__(self, table: dict[type, Children]) -> None:
+        self.table = table
+        self.plans: dict[type, tuple[tuple[str, Callable[[Any, list], None]], ...]] = {}
+
+    def _plan(self, cls: type) -> tuple[tuple[str, Callable[[Any, list], None]], ...]:
+        plan = self.plans.get(cls)
+        if plan is None:
+            children = next((self.table[k] for k in cls.__mro__ if k in self.table), None)
+            if children is None:
+                raise TypeError(f"_OrderVisitor: no visit method for {cls.__name__} "
+                                f"(define {method_name(cls)})")
+            plan = tuple((name, _COLLECT[kind]) for name, kind in children)
+            self.plans[cls] = plan
+        return plan
+
+    def kids(self, node: Any) -> list:
+        """The Stmt/PrimExpr children of ``node`` in visiting order."""
+        out: list = []
+        for name, collect in self._plan(type(node)):
+            collect(getattr(node, name), out)
+        return out
+
+    def post(self, root: Any, fvisit: Callable[[Any], Any]) -> None:
+        """Call ``fvisit`` on each distinct node under ``root``, children first."""
+        seen: set[int] = set()
+        kids = self.kids
+
+        def walk(node: Any) -> None:
+            seen.add(id(node))
+            for k in kids(node):
+                if id(k) not in seen:
+                    walk(k)
+            fvisit(node)
+        walk(root)
+
+    def pre(self, root: Any, fvisit: Callable[[Any], Any]) -> None:
+        """Call ``fvisit`` on each distinct node under ``root``, parents first; a ``False``
+        answer skips the node's children."""
+        seen: set[int] = set()
+        kids = self.kids
+
+        def walk(node: Any) -> None:
+            seen.add(id(node))
+            if fvisit(node) is False:
+                return
+            for k in kids(node):
+                if id(k) not in seen:
+                    walk(k)
+        walk(root)
