@@ -69,7 +69,8 @@ _COLLECT: dict[str, Callable[[Any, list], None]] = {
 
 
 class OrderWalk:
-    """Pre- or post-order walks over the node classes of ``table`` (class -> children)."""
+    """Pre- or post-order walks over the node classes of ``table`` (class -> children): TVM's
+    ``IRApplyVisit`` behind ``tvm.tir.stmt_functor.post_order_visit`` / ``pre_order_visit``."""
 
     def __init__(self, table: dict[type, Children]) -> None:
         self.table = table
