@@ -26,6 +26,7 @@ import bench_compiler  # noqa: E402,F401
 import bench_lsp  # noqa: E402,F401
 import bench_format  # noqa: E402,F401
 import bench_schedule  # noqa: E402,F401
+import bench_topi  # noqa: E402,F401
 
 
 def run(names: list[str], repeat: int) -> list[dict]:
@@ -53,7 +54,18 @@ def markdown(rows: list[dict]) -> str:
     for r in rows:
         lines.append(f"| {r['name']} | {r['items']} {r['unit']} | {r['best_s'] * 1e3:.2f} | "
                      f"{r['median_s'] * 1e3:.2f} | {r['items_per_s']:,.0f} {r['unit']}/s |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + speedups(rows)
+
+
+def speedups(rows: list[dict]) -> str:
+    """A line ``X: unscheduled / scheduled = Nx`` for every ``X_scheduled`` row that has an
+    ``X_unscheduled`` row in the same run."""
+    best = {r["name"]: r["best_s"] for r in rows}
+    lines = [f"- {name[:-len('_scheduled')]}: {best[base]:.4f} s / {best[name]:.4f} s = "
+             f"{best[base] / best[name]:.1f}x faster scheduled"
+             for name in best if name.endswith("_scheduled") and not name.endswith("_unscheduled")
+             for base in [name[:-len("_scheduled")] + "_unscheduled"] if base in best]
+    return "\nSpeed-up of the schedule:\n" + "\n".join(lines) + "\n" if lines else ""
 
 
 def main() -> int:
