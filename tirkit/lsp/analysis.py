@@ -17,6 +17,7 @@ import re
 import threading
 import warnings
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,7 @@ from .irindex import IRIndex, build_index
 from .symbols import SymbolIndex, record
 
 __all__ = ["UnitAnalysis", "PlacedUnit", "FileAnalysis", "Analyzer", "analyze_unit",
-           "mentions_tvmscript"]
+           "mentions_tvmscript", "over_budget"]
 
 _MENTIONS = re.compile(r"prim_func|ir_module")
 
@@ -50,6 +51,7 @@ class UnitAnalysis:
     symbols: SymbolIndex
     comments: tuple = ()
     text: str = ""
+    complete: bool = True  # False: a stand-in for an analysis still running (over budget)
     _index: Any = field(default=None, repr=False)
 
     def index(self) -> IRIndex:
@@ -136,6 +138,11 @@ class FileAnalysis:
     file_diagnostics: list[Diagnostic] = field(default_factory=list)
     host: Any = None
 
+    @property
+    def complete(self) -> bool:
+        """Whether every unit's analysis finished (none is an over-budget stand-in)."""
+        return all(u.analysis.complete for u in self.units)
+
     def diagnostics(self) -> list[Diagnostic]:
         """All diagnostics of the file, in file coordinates."""
         return self.file_diagnostics + [d for u in self.units for d in u.diagnostics()]
@@ -183,14 +190,32 @@ def _env_key(env: dict[str, Any]) -> tuple:
                         for k, v in env.items()))
 
 
+def over_budget(unit: Unit, budget: float, path: str) -> UnitAnalysis:
+    """Stand-in analysis of a unit whose analysis ran past ``budget`` seconds: a warning on its
+    first line and no IR (the analysis goes on in the background and replaces this when done)."""
+    first = unit.text.split("\n", 1)[0]
+    span = Span(path, 1, 0, 1, len(first))
+    diag = Diagnostic.warning("analysis-budget", span,
+                              f"analysis of `{unit.name}` took longer than {budget:g} s; "
+                              "its results will appear when it finishes")
+    return UnitAnalysis(None, [diag], None, SymbolIndex(), (), unit.text, complete=False)
+
+
 class Analyzer:
     """Analyses documents, caching :class:`UnitAnalysis` objects by unit key (LRU, bounded) and
-    module constants by the text outside the units. Thread-safe."""
+    module constants by the text outside the units. Thread-safe.
 
-    def __init__(self, max_units: int = 512) -> None:
+    With a ``budget`` (seconds), each unit is analysed on a worker thread and a unit that takes
+    longer gets :func:`over_budget`'s stand-in, so one slow unit cannot stall the others (nor the
+    request); its analysis finishes in the background and is cached for the next request."""
+
+    def __init__(self, max_units: int = 512, budget: float | None = None) -> None:
         self.max_units = max_units
+        self.budget = budget
         self._units: OrderedDict[tuple, UnitAnalysis] = OrderedDict()
         self._outside: OrderedDict[str, tuple[list[Diagnostic], dict]] = OrderedDict()
+        self._pending: dict[tuple, Future] = {}
+        self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self.misses = 0  # unit analyses actually run (for tests and benchmarks)
 
@@ -237,6 +262,22 @@ class Analyzer:
             if hit is not None:
                 self._units.move_to_end(key)
                 return hit
+        if self.budget is None:
+            return self._run(key, unit, env, path)
+        with self._lock:
+            future = self._pending.get(key)
+            if future is None:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(2, thread_name_prefix="tirls-unit")
+                future = self._pool.submit(self._run, key, unit, env, path)
+                self._pending[key] = future
+                future.add_done_callback(lambda _: self._pending.pop(key, None))
+        try:
+            return future.result(timeout=self.budget)
+        except FutureTimeout:
+            return over_budget(unit, self.budget, path)
+
+    def _run(self, key: tuple, unit: Unit, env: dict, path: str) -> UnitAnalysis:
         analysis = analyze_unit(unit.text, entry._fresh_namespaces(env),  # pylint: disable=protected-access
                                 unit.dialect, path)
         with self._lock:

@@ -13,7 +13,9 @@ import asyncio
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from . import diagnostics as D
 from . import schedule_lsp as SL
@@ -30,6 +32,22 @@ __all__ = ["TirServer", "server", "STAGES", "STAGE", "EXPLORER"]
 STAGES = "tirkit/loweringStages"
 STAGE = "tirkit/loweringStage"
 EXPLORER = "tirkit/pipelineExplorer"
+UNIT_BUDGET = 2.0  # seconds one unit's analysis may take before a request goes on without it
+
+
+class TirProtocol(LanguageServerProtocol):
+    """pygls' protocol, except that a request whose params do not deserialize is answered with
+    the JSON-RPC error (InvalidParams) instead of being dropped (the client would wait
+    forever)."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as err:
+            if isinstance(data.get("id"), (int, str)) and "method" in data:
+                self._send_response(data["id"], error=types.ResponseError(
+                    code=err.code, message=f"{err.message} for {data['method']}"))
+            raise
 
 
 class TirServer(LanguageServer):
@@ -38,19 +56,22 @@ class TirServer(LanguageServer):
     def __init__(self) -> None:
         from tirkit import __version__  # pylint: disable=import-outside-toplevel
 
-        super().__init__("tirls", __version__,
+        super().__init__("tirls", __version__, protocol_cls=TirProtocol,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
-        self.analyzer = Analyzer()
+        self.analyzer = Analyzer(budget=UNIT_BUDGET)
         self.delay = 0.005  # seconds of quiet before pushing diagnostics after a change
         self._files: dict[str, tuple[FileAnalysis, PositionMap]] = {}
         self._tasks: dict[str, asyncio.Task] = {}
 
     # -------------------------------------------------------------- document state
     def file(self, uri: str) -> tuple[FileAnalysis, PositionMap]:
-        """The analysis and position map of the document's current text (cached)."""
+        """The analysis and position map of the document's current text (cached); a document
+        the client has not opened is empty (nothing is read from disk)."""
+        if uri not in self.workspace.text_documents:
+            return FileAnalysis("", uri), PositionMap("")
         doc = self.workspace.get_text_document(uri)
         hit = self._files.get(uri)
-        if hit is not None and hit[0].text == doc.source:
+        if hit is not None and hit[0].text == doc.source and hit[0].complete:
             return hit
         fa = self.analyzer.analyze(doc.source, doc.path or uri)
         pmap = PositionMap(doc.source, str(self.workspace.position_encoding or "utf-16"))
@@ -58,7 +79,9 @@ class TirServer(LanguageServer):
         return fa, pmap
 
     def doc_version(self, uri: str) -> int | None:
-        """The document's current version."""
+        """The document's current version (``None`` when it is not open)."""
+        if uri not in self.workspace.text_documents:
+            return None
         return self.workspace.get_text_document(uri).version
 
     def pulls_diagnostics(self) -> bool:
@@ -77,16 +100,20 @@ class TirServer(LanguageServer):
             return
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, diagnostics=self.lsp_diagnostics(uri), version=self.doc_version(uri)))
+        if not self.file(uri)[0].complete:  # a unit ran over budget: publish again later
+            self.schedule(uri, UNIT_BUDGET)
 
-    def schedule(self, uri: str) -> None:
-        """Publish after ``delay`` seconds unless another edit comes first."""
+    def schedule(self, uri: str, delay: float | None = None) -> None:
+        """Publish after ``delay`` seconds (default :attr:`delay`) unless another edit comes
+        first."""
         old = self._tasks.pop(uri, None)
         if old is not None:
             old.cancel()
-        self._tasks[uri] = asyncio.get_event_loop().create_task(self._later(uri))
+        self._tasks[uri] = asyncio.get_event_loop().create_task(
+            self._later(uri, self.delay if delay is None else delay))
 
-    async def _later(self, uri: str) -> None:
-        await asyncio.sleep(self.delay)
+    async def _later(self, uri: str, delay: float) -> None:
+        await asyncio.sleep(delay)
         self._tasks.pop(uri, None)
         if uri in self.workspace.text_documents:
             self.publish(uri)
