@@ -5,6 +5,7 @@ column) and :class:`~tirkit.lsp.positions.PositionMap` makes them LSP's.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from lsprotocol import types
@@ -15,7 +16,7 @@ from tirkit.lang import syntax as S
 
 from .analysis import FileAnalysis, PlacedUnit
 from .positions import PositionMap
-from .tnames import lookup
+from .tnames import dotted_at, lookup
 
 __all__ = ["definition", "references", "document_symbols", "folding_ranges",
            "semantic_tokens", "TOKEN_TYPES", "TOKEN_MODIFIERS"]
@@ -33,10 +34,29 @@ def definition(fa: FileAnalysis, line: int, column: int) -> Span | None:
     """File span of the binding of the name at ``(line, column)``, or ``None``."""
     hit = _occurrence_at(fa, line, column)
     if hit is None:
-        return None
+        return module_function_definition(fa, line, column)
     placed, occ = hit
     found = placed.analysis.symbols.definition(occ.value)
     return placed.to_file(found.span) if found is not None else None
+
+
+def module_function_definition(fa: FileAnalysis, line: int, column: int) -> Span | None:
+    """For ``cls.f`` / ``Module.f`` under the cursor inside an ``@I.ir_module`` class (e.g. the
+    PrimFunc an ``R.call_tir`` targets): the file span of ``f``'s name in its ``def``."""
+    placed = fa.unit_at(line)
+    lines = fa.text.split("\n")
+    if placed is None or not 0 < line <= len(lines):
+        return None
+    found = dotted_at(lines[line - 1], column - 1)
+    if found is None or len(found[0]) != 2 or found[1] != 1 or \
+            found[0][0] not in ("cls", placed.unit.name):
+        return None
+    pattern = re.compile(rf"^\s*def\s+({re.escape(found[0][1])})\b")
+    for i in range(placed.unit.span.line, min(placed.unit.span.end_line, len(lines)) + 1):
+        match = pattern.match(lines[i - 1])
+        if match:
+            return Span(fa.path, i, match.start(1), i, match.end(1))
+    return None
 
 
 def references(fa: FileAnalysis, line: int, column: int,

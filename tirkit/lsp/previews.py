@@ -20,7 +20,7 @@ from tirkit.ir.span import Span
 
 from .analysis import PlacedUnit, UnitAnalysis, analyze_unit, shift_span
 
-__all__ = ["PreviewUnavailable", "Cancelled", "Lowering", "lower_unit", "stage_list", "stage_payload",
+__all__ = ["PreviewUnavailable", "Cancelled", "Lowering", "lower_unit", "graph_stages", "stage_list", "stage_payload",
            "stage_text", "position_map", "llvm_payload"]
 
 
@@ -78,6 +78,27 @@ def _until() -> tuple[int | None, str]:
     return None, ""
 
 
+def graph_stages(mod: Any, cancelled: Callable[[], bool] = lambda: False) -> tuple[list, Any]:
+    """For a module with Relax functions: the records of ``Input`` and each graph stage
+    (LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR — what ``tirc`` runs before the TIR
+    pipeline), and the module of PrimFuncs the TIR pipeline continues with. Otherwise ``([],
+    mod)``."""
+    from tirkit.compiler.pipeline import StageResult  # pylint: disable=import-outside-toplevel
+    from tirkit.relax.pipeline import (GRAPH_PIPELINE, has_relax, prim_funcs,  # pylint: disable=C0415
+                                       rebind_global_vars)
+
+    if not has_relax(mod):
+        return [], mod
+    mod = rebind_global_vars(mod)
+    results = [StageResult("Input", mod, True)]
+    for name, stage in GRAPH_PIPELINE:
+        if cancelled():
+            raise Cancelled()
+        before, mod = mod, stage(mod)
+        results.append(StageResult(name, mod, None, before=before))
+    return results, prim_funcs(mod, fuse=False)
+
+
 def lower_unit(analysis: UnitAnalysis, cancelled: Callable[[], bool] = lambda: False,
                opt_level: int = 2) -> Lowering:
     """Run the pipeline on a unit's IR (cached per analysed unit).
@@ -99,8 +120,10 @@ def lower_unit(analysis: UnitAnalysis, cancelled: Callable[[], bool] = lambda: F
     except ImportError as err:
         raise PreviewUnavailable(f"the compiler pipeline is not available: {err}") from err
     try:
-        results = run_pipeline(_module(analysis), opt_level=opt_level, until=until,
+        graph, mod = graph_stages(_module(analysis), cancelled)
+        results = run_pipeline(mod, opt_level=opt_level, until=until,
                                instruments=[_instrument(cancelled)])
+        results = graph + results[1:] if graph else results
     except Cancelled:
         raise
     except Exception as err:  # pylint: disable=broad-except  # a failing pass is reported
