@@ -268,7 +268,7 @@ class Analyzer:
             future = self._pending.get(key)
             if future is None:
                 if self._pool is None:
-                    self._pool = ThreadPoolExecutor(2, thread_name_prefix="tirls-unit")
+                    self._pool = ThreadPoolExecutor(4, thread_name_prefix="tirls-unit")
                 future = self._pool.submit(self._run, key, unit, env, path)
                 self._pending[key] = future
                 future.add_done_callback(lambda _: self._pending.pop(key, None))

@@ -32,7 +32,7 @@ __all__ = ["TirServer", "server", "STAGES", "STAGE", "EXPLORER"]
 STAGES = "tirkit/loweringStages"
 STAGE = "tirkit/loweringStage"
 EXPLORER = "tirkit/pipelineExplorer"
-UNIT_BUDGET = 2.0  # seconds one unit's analysis may take before a request goes on without it
+UNIT_BUDGET = 10.0  # seconds one unit's analysis may take before a request goes on without it
 
 
 class TirProtocol(LanguageServerProtocol):
@@ -62,6 +62,14 @@ class TirServer(LanguageServer):
         self.delay = 0.005  # seconds of quiet before pushing diagnostics after a change
         self._files: dict[str, tuple[FileAnalysis, PositionMap]] = {}
         self._tasks: dict[str, asyncio.Task] = {}
+
+    def configure(self, options: Any) -> None:
+        """Settings from the client's ``initializationOptions``: ``unitBudget``, the seconds
+        one unit's analysis may take before requests go on without it (default
+        :data:`UNIT_BUDGET`)."""
+        budget = options.get("unitBudget") if isinstance(options, dict) else None
+        if isinstance(budget, (int, float)) and not isinstance(budget, bool) and budget > 0:
+            self.analyzer.budget = float(budget)
 
     # -------------------------------------------------------------- document state
     def file(self, uri: str) -> tuple[FileAnalysis, PositionMap]:
@@ -98,10 +106,12 @@ class TirServer(LanguageServer):
         """Push the document's diagnostics (unless the client pulls them)."""
         if self.pulls_diagnostics():
             return
+        fa, pmap = self.file(uri)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, diagnostics=self.lsp_diagnostics(uri), version=self.doc_version(uri)))
-        if not self.file(uri)[0].complete:  # a unit ran over budget: publish again later
-            self.schedule(uri, UNIT_BUDGET)
+            uri=uri, diagnostics=D.to_lsp_all(fa.diagnostics(), pmap, uri),
+            version=self.doc_version(uri)))
+        if not fa.complete:  # a unit ran over budget: publish again when it may be done
+            self.schedule(uri, self.analyzer.budget)
 
     def schedule(self, uri: str, delay: float | None = None) -> None:
         """Publish after ``delay`` seconds (default :attr:`delay`) unless another edit comes
@@ -139,6 +149,12 @@ def _at(ls: TirServer, uri: str, pos: types.Position) -> tuple[FileAnalysis, Pos
 
 
 # ------------------------------------------------------------------ synchronisation
+@server.feature(types.INITIALIZE)
+def initialize(ls: TirServer, params: types.InitializeParams) -> None:
+    """Read the client's initialization options."""
+    ls.configure(params.initialization_options)
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: TirServer, params: types.DidOpenTextDocumentParams) -> None:
     """Analyse and publish at once."""
