@@ -20,8 +20,8 @@ from tirkit.ir.span import Span
 
 from .analysis import PlacedUnit, UnitAnalysis, analyze_unit, shift_span
 
-__all__ = ["PreviewUnavailable", "Cancelled", "Lowering", "lower_unit", "graph_stages", "stage_list", "stage_payload",
-           "stage_text", "position_map", "llvm_payload"]
+__all__ = ["PreviewUnavailable", "Cancelled", "Lowering", "lower_unit", "graph_stages",
+           "stage_list", "stage_payload", "stage_text", "position_map", "llvm_payload"]
 
 
 class PreviewUnavailable(Exception):
