@@ -25,6 +25,7 @@ from tirkit.ir.diagnostics import Diagnostic, Fix, Note
 from tirkit.ir.span import LineIndex, Span
 from tirkit.lang import entry
 from tirkit.lang.host import HostFile, Unit
+from tirkit.lang.parser.macro import static_macros
 
 from .irindex import IRIndex, build_index
 from .symbols import SymbolIndex, record
@@ -52,13 +53,51 @@ class UnitAnalysis:
     comments: tuple = ()
     text: str = ""
     complete: bool = True  # False: a stand-in for an analysis still running (over budget)
+    expansions: list = field(default_factory=list)  # [(call span, macro name, statements)]
     _index: Any = field(default=None, repr=False)
 
     def index(self) -> IRIndex:
-        """The :class:`~tirkit.lsp.irindex.IRIndex` of the IR (built on first use)."""
+        """The :class:`~tirkit.lsp.irindex.IRIndex` of the IR (built on first use); nodes that
+        came from a macro body (spans in the macro's file coordinates) are left out."""
         if self._index is None:
             self._index = build_index(self.ir, self.text or None)
+            self._index.drop(lambda span: is_macro_span(span))
         return self._index
+
+
+MACRO_SOURCE = " (macro)"  # suffix of the source name of spans inside module-level macros
+
+
+def is_macro_span(span: Span | None) -> bool:
+    """Whether ``span`` points into a module-level ``@T.macro`` (file coordinates)."""
+    return span is not None and str(span.source_name).endswith(MACRO_SOURCE)
+
+
+class RecordingMacro:  # pylint: disable=too-few-public-methods
+    """A static ``@T.macro`` that also records what each call expanded to: the call's span,
+    the macro's name and the statements the call added to the enclosing frame."""
+
+    def __init__(self, macro: Any, out: list) -> None:
+        self.macro, self.out = macro, out
+        self.__name__ = getattr(macro, "__name__", "macro")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from tirkit.lang.ir_builder.base import IRBuilder  # pylint: disable=C0415
+
+        builder = IRBuilder.current() if IRBuilder.is_in_scope() else None
+        frame = builder.last_frame() if builder is not None else None
+        stmts = getattr(frame, "stmts", None)
+        before, span = (len(stmts) if stmts is not None else 0), \
+            (builder.current_span if builder is not None else None)
+        value = self.macro(*args, **kwargs)
+        if stmts is not None and span is not None:
+            self.out.append((span, self.__name__, list(stmts[before:])))
+        return value
+
+
+def _recording(env: dict[str, Any], out: list) -> dict[str, Any]:
+    return {k: RecordingMacro(v, out) if type(v).__name__ == "Macro" else v
+            for k, v in env.items()}
 
 
 def analyze_unit(text: str, env: dict[str, Any], dialect: str = "tir",
@@ -68,6 +107,8 @@ def analyze_unit(text: str, env: dict[str, Any], dialect: str = "tir",
     li = LineIndex(text, path)
     syntax: list = []
     recorders: list = []
+    expansions: list = []
+    env = _recording(env, expansions)
     try:
         ir, diags = entry.parse_unit_text(
             text, env, static=True, line_index=li, base_offset=0, dialect=dialect,
@@ -79,11 +120,15 @@ def analyze_unit(text: str, env: dict[str, Any], dialect: str = "tir",
                                             f"internal error while parsing: {err!r}")]
     tree, comments = (syntax[0], syntax[1]) if syntax else (None, ())
     index = recorders[0].index() if recorders else SymbolIndex()
-    return UnitAnalysis(ir, diags, tree, index, comments, text)
+    return UnitAnalysis(ir, diags, tree, index, comments, text, expansions=expansions)
 
 
 def shift_span(span: Span | None, lines: int, offset: int = 0) -> Span | None:
-    """``span`` moved down by ``lines`` lines (and its byte offsets by ``offset``)."""
+    """``span`` moved down by ``lines`` lines (and its byte offsets by ``offset``); a span inside
+    a module-level macro is already in file coordinates (only its source name is restored)."""
+    if is_macro_span(span):
+        return Span(str(span.source_name)[:-len(MACRO_SOURCE)], span.line, span.column,
+                    span.end_line, span.end_column, span.start_offset, span.end_offset)
     if span is None or (lines == 0 and offset == 0):
         return span
     return Span(span.source_name, span.line + lines, span.column, span.end_line + lines,
@@ -185,7 +230,8 @@ def _python_syntax(outside: str, path: str) -> list[Diagnostic]:
 
 def _env_key(env: dict[str, Any]) -> tuple:
     """A hashable, stable summary of an evaluation environment (namespaces by type name)."""
-    return tuple(sorted((k, type(v).__name__ if callable(v) or hasattr(v, "__dict__") and
+    return tuple(sorted((k, (v.text, v.base_offset) if type(v).__name__ == "Macro" else
+                         type(v).__name__ if callable(v) or hasattr(v, "__dict__") and
                          type(v).__module__.startswith("tirkit.lang") else repr(v))
                         for k, v in env.items()))
 
@@ -236,7 +282,8 @@ class Analyzer:
             aliases = dict(unit.aliases) or {"T": "tir", "I": "ir"}
             key_aliases = tuple(sorted(aliases.items()))
             if key_aliases not in constants:
-                constants[key_aliases] = entry.module_constants(outside, aliases)
+                constants[key_aliases] = env = entry.module_constants(outside, aliases)
+                static_macros(outside, LineIndex(outside, path + MACRO_SOURCE), aliases, env)
             env = constants[key_aliases]
             analysis = self._unit(unit, env, key_aliases, path)
             placed.append(PlacedUnit(unit, analysis, unit.span.line - 1))

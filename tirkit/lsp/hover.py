@@ -8,12 +8,14 @@ their signature and doc.
 """
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from tirkit import tir
 from tirkit.ir import Range
+from tirkit.ir.node import Node
 
-from .analysis import FileAnalysis, PlacedUnit
+from .analysis import FileAnalysis, PlacedUnit, is_macro_span
 from .irindex import IRIndex
 from .symbols import Occurrence
 from .tnames import dotted_at, lookup
@@ -209,6 +211,46 @@ def module_function_markdown(placed: PlacedUnit, line_text: str, column: int) ->
     return function_markdown(name, mod[name])
 
 
+def outermost_stmts_at(ir: Any, line: int) -> list[tir.Stmt]:
+    """The outermost statements of ``ir`` built for the statement on unit ``line`` (what a
+    ``T.compute`` or a metaprogrammed loop on that line expands to)."""
+    out: list[tir.Stmt] = []
+    todo = [ir]
+    while todo:
+        obj = todo.pop()
+        if isinstance(obj, (list, tuple)):
+            todo.extend(reversed(obj))
+        elif isinstance(obj, dict):
+            todo.extend(reversed(list(obj.values())))
+        elif isinstance(obj, tir.Stmt) and obj.span is not None and obj.span.line == line \
+                and not is_macro_span(obj.span):
+            out.append(obj)
+        elif isinstance(obj, Node) and not isinstance(obj, tir.PrimExpr):
+            todo.extend(reversed([getattr(obj, f.name) for f in fields(obj)
+                                  if f.name != "span"]))
+    return out
+
+
+def expansion_markdown(placed: PlacedUnit, line_text: str, column: int, uline: int
+                       ) -> str | None:
+    """What a macro call, a ``T.compute`` or a metaprogrammed loop header under the cursor
+    expands to, as TIR."""
+    for span, name, stmts in placed.analysis.expansions:
+        if span.line <= uline <= span.end_line and stmts:
+            return f"macro `{name}` expands to:\n\n" + \
+                _fence("\n".join(_script(s) for s in stmts))
+    found = dotted_at(line_text, column)
+    is_compute = found is not None and found[0][-1:] == ["compute"]
+    is_loop = line_text.lstrip().startswith("for ") and " in " in line_text[:column]
+    if not (is_compute or is_loop):
+        return None
+    stmts = outermost_stmts_at(placed.analysis.ir, uline)
+    if not stmts:
+        return None
+    what = "`T.compute`" if is_compute else "this loop"
+    return f"{what} expands to:\n\n" + _fence("\n".join(_script(s) for s in stmts))
+
+
 def hover_markdown(fa: FileAnalysis, line: int, column: int) -> str | None:
     """Hover text at 1-based file ``line`` and code-point ``column``, or ``None``."""
     placed = fa.unit_at(line)
@@ -216,11 +258,12 @@ def hover_markdown(fa: FileAnalysis, line: int, column: int) -> str | None:
         return None
     lines = fa.text.split("\n")
     line_text = lines[line - 1] if line - 1 < len(lines) else ""
+    uline, ucol = placed.to_unit(line, column)
+    expansion = expansion_markdown(placed, line_text, column, uline)
     text = t_name_markdown(placed, line_text, column) or \
         module_function_markdown(placed, line_text, column)
-    if text is not None:
-        return text
-    uline, ucol = placed.to_unit(line, column)
+    if text is not None or expansion is not None:
+        return "\n\n".join(t for t in (text, expansion) if t)
     index = placed.analysis.index()
     occ = placed.analysis.symbols.at(uline, ucol)
     if occ is not None:

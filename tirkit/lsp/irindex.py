@@ -45,6 +45,12 @@ class IRIndex:
                 and b.block.name_hint != "root"]
         return hits[-1] if hits else None
 
+    def drop(self, unwanted: Callable[[Any], bool]) -> None:
+        """Forget blocks and expressions whose span is ``unwanted`` (e.g. from a macro body,
+        whose spans are not in the unit's coordinates)."""
+        self.blocks = [b for b in self.blocks if not unwanted(b.span)]
+        self.exprs = [e for e in self.exprs if not unwanted(e.span)]
+
     def expr_at(self, line: int, column: int) -> tir.PrimExpr | None:
         """The smallest expression whose span contains ``(line, column)``."""
         hits = [e for e in self.exprs if span_contains(e.span, line, column)]
