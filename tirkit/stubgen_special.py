@@ -72,7 +72,9 @@ _PRIM_FUNC = '''\
 def prim_func(func: Callable[..., Any], /) -> PrimFunc:
 {doc}@overload
 def prim_func(*, private: builtins.bool = False, s_tir: builtins.bool = False,
-              check_well_formed: builtins.bool = True) -> Callable[[Callable[..., Any]], PrimFunc]: ...
+              check_well_formed: builtins.bool = True,
+              capture: Sequence[Any] | dict[str, Any] | None = None
+              ) -> Callable[[Callable[..., Any]], PrimFunc]: ...
 '''
 
 _LET = '''\

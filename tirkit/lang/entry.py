@@ -20,7 +20,7 @@ from .parser import ir_handlers, tir_handlers  # noqa: F401  (register handlers)
 from .parser import legacy_handlers  # noqa: F401  (the legacy dialect's table)
 from .parser import evaluator_ops  # noqa: F401  (register operator handlers)
 from .parser.core import Parser
-from .parser.evaluator import EvalError, Evaluator, NotStatic
+from .parser.evaluator import Captured, EvalError, Evaluator, NotStatic
 from .parser.macro import static_macros
 from .generators import captured_names, parse_generator_unit
 from .parser.var_table import VarTable
@@ -209,6 +209,9 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
             return parse_unit_text(unit.text, env, static=True, line_index=line_index,
                                    base_offset=unit.start, dialect=unit.dialect, syntax=syntax)
         captured = _captured(source, unit, env, trees) if unit.nested else None
+        explicit = explicit_captures(unit.text)
+        if explicit:  # host values the decorator captures: a note where used, never an error
+            captured = {**(captured or {}), **{n: Captured(n, host=True) for n in explicit}}
         ir, diags = parse(env) if captured is None else \
             parse_generator_unit(parse, env, captured)
         out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span,
@@ -388,10 +391,43 @@ def _parse_python(obj: Any, env: dict[str, Any]) -> Any:
     return ir
 
 
-def parse_python_function(fn: Any, private: bool = False) -> Any:
-    """Decorator mode for ``@T.prim_func``: parse ``fn``'s source with its globals and closure."""
+def parse_python_function(fn: Any, private: bool = False, capture: Any = None) -> Any:
+    """Decorator mode for ``@T.prim_func``: parse ``fn``'s source with its globals, closure and
+    the explicit ``capture`` (a list of named objects or a ``{name: value}`` dict).
+
+    Raises:
+        TypeError: a ``capture`` item has no ``__name__``.
+    """
     del private
-    return _parse_python(fn, _python_env(fn))
+    return _parse_python(fn, {**_python_env(fn), **_capture_env(capture)})
+
+
+def _capture_env(capture: Any) -> dict[str, Any]:
+    if capture is None:
+        return {}
+    if isinstance(capture, dict):
+        return dict(capture)
+    out = {}
+    for item in capture:
+        name = getattr(item, "__name__", None)
+        if not isinstance(name, str):
+            raise TypeError(f"T.prim_func(capture=[...]): {item!r} has no __name__; pass a dict "
+                            "{name: value} to capture it")
+        out[name] = item
+    return out
+
+
+_CAPTURE = re.compile(r"\bcapture\s*=\s*[\[(]([^\])]*)[\])]")
+
+
+def explicit_captures(unit_text: str) -> list[str]:
+    """The names in a unit's ``@T.prim_func(capture=[a, b])`` decorator (static mode: their
+    values are never known, see :func:`parse_file`)."""
+    head = unit_text[:unit_text.find("def ")] if "def " in unit_text else unit_text
+    match = _CAPTURE.search(head)
+    if match is None:
+        return []
+    return [n.strip() for n in match.group(1).split(",") if n.strip().isidentifier()]
 
 
 def parse_python_class(cls: Any) -> Any:

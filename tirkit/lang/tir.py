@@ -203,12 +203,16 @@ tvm_call_cpacked = call_cpacked  # noqa: F405
 
 
 def prim_func(func: Any = None, *, private: bool = False, s_tir: bool = False,
-              check_well_formed: bool = True) -> Any:
+              check_well_formed: bool = True, capture: Any = None) -> Any:
     """Decorator parsing a Python function as a PrimFunc when Python runs it (decorator mode;
     mirrors ``tvm.script.tir.prim_func``). Expressions see the function's globals and closure
-    (seed 001 F1/F4).
+    (seed 001 F1/F4) and the explicit ``capture``: host values (functions, objects) named by
+    their ``__name__``, or a ``{name: value}`` dict (seed 001's
+    ``@T.prim_func(capture=[get_box_coordinates])``). Static tools never run a captured host
+    function: its use is one information note and the unit has no IR there.
 
     Raises:
+        TypeError: a ``capture`` item without a ``__name__``.
         tirkit.ir.diagnostics.DiagnosticError: with every diagnostic of the function.
     """
     del s_tir, check_well_formed
@@ -216,6 +220,6 @@ def prim_func(func: Any = None, *, private: bool = False, s_tir: bool = False,
     def decorate(fn: Any) -> Any:
         from .entry import parse_python_function  # pylint: disable=import-outside-toplevel
 
-        return parse_python_function(fn, private=private)
+        return parse_python_function(fn, private=private, capture=capture)
 
     return decorate(func) if func is not None else decorate

@@ -59,11 +59,18 @@ class Captured(NotStatic):
     static tools cannot make symbolic (a dtype, a shape tuple): using it gives one
     information-level note, not an error."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, name: str, host: bool = False) -> None:
+        self.name, self.host = name, host  # host: named in ``@T.prim_func(capture=[...])``
 
     def __repr__(self) -> str:
         return f"<the caller's {self.name}>"
+
+    def message(self) -> str:
+        """The information note for a use of the value."""
+        if self.host:
+            return (f"depends on the captured host value `{self.name}`: checked when Python "
+                    "runs the decorator")
+        return f"depends on the caller's `{self.name}`: checked when the generator runs"
 
 
 class EvalError(Exception):
@@ -135,8 +142,7 @@ class Evaluator:
         if name in self.env:
             value = self.env[name]
             if isinstance(value, Captured):
-                raise EvalError(node, f"depends on the caller's `{value.name}`: checked when "
-                                "the generator runs", code="captured")
+                raise EvalError(node, value.message(), code="captured")
             if isinstance(value, NotStatic):
                 raise EvalError(node, f"the value of {name!r} is not known statically: tirkit "
                                 "does not run user code when it reads a file", code="not-static")

@@ -78,6 +78,8 @@ def _decorator_flags(self: Parser, node: Any) -> dict[str, Any]:
     flags: dict[str, Any] = {}
     for deco in getattr(node, "decorator_list", []):
         for kw in getattr(deco, "keywords", []) or []:
+            if kw.arg == "capture":  # host values: bound by the caller of the parser
+                continue
             try:
                 flags[kw.arg] = self.eval_expr(kw.value)
             except EvalError as err:

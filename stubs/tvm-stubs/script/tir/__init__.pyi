@@ -1031,14 +1031,20 @@ def prefetch(buffer: Buffer, bounds: Any) -> None:
 def prim_func(func: Callable[..., Any], /) -> PrimFunc:
     """Decorator parsing a Python function as a PrimFunc when Python runs it (decorator mode;
     mirrors ``tvm.script.tir.prim_func``). Expressions see the function's globals and closure
-    (seed 001 F1/F4).
+    (seed 001 F1/F4) and the explicit ``capture``: host values (functions, objects) named by
+    their ``__name__``, or a ``{name: value}`` dict (seed 001's
+    ``@T.prim_func(capture=[get_box_coordinates])``). Static tools never run a captured host
+    function: its use is one information note and the unit has no IR there.
 
     Raises:
+        TypeError: a ``capture`` item without a ``__name__``.
         tirkit.ir.diagnostics.DiagnosticError: with every diagnostic of the function.
     """
 @overload
 def prim_func(*, private: builtins.bool = False, s_tir: builtins.bool = False,
-              check_well_formed: builtins.bool = True) -> Callable[[Callable[..., Any]], PrimFunc]: ...
+              check_well_formed: builtins.bool = True,
+              capture: Sequence[Any] | dict[str, Any] | None = None
+              ) -> Callable[[Callable[..., Any]], PrimFunc]: ...
 
 ptr: HandleConstructor
 """A typed pointer var (``T.ptr``)."""
