@@ -209,3 +209,62 @@ def test_topi_matmul_equals_hand_written_tvmscript():
     A, B = te.placeholder((32, 64), name="A"), te.placeholder((64, 16), name="B")
     assert_structural_equal(te.create_prim_func([A, B, topi.matmul(A, B)]),
                             from_source(TOPI_MATMUL))
+
+
+UNARY = {"exp": np.exp, "tanh": np.tanh, "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
+         "negative": np.negative, "abs": np.abs, "relu": lambda x: np.maximum(x, 0)}
+
+
+@settings(max_examples=8, deadline=None)
+@given(name=st.sampled_from(sorted(UNARY)), shape=st.sampled_from([(7,), (2, 3), (2, 1, 4)]))
+def test_unary_over_shapes(name, shape):
+    A = te.placeholder(shape, name="A")
+    a = rand(*shape)
+    op = topi.nn.relu if name == "relu" else getattr(topi, name)
+    close(run([A], op(A), [a]), UNARY[name](a).astype("float32"))
+
+
+@settings(max_examples=6, deadline=None)
+@given(shape=st.sampled_from([(5,), (3, 4)]), dtype=st.sampled_from(["int32", "float32"]),
+       bounds=st.sampled_from([(-3, 3), (0, 10)]))
+def test_clip_and_cast_over_shapes_exact(shape, dtype, bounds):
+    A = te.placeholder(shape, dtype, "A")
+    a = rand(*shape, dtype=dtype)
+    got = run([A], topi.clip(A, *bounds), [a])
+    np.testing.assert_array_equal(got, np.clip(a, *bounds))
+    to = "float32" if dtype == "int32" else "int32"
+    np.testing.assert_array_equal(run([A], topi.cast(A, to), [a]), a.astype(to))
+
+
+@pytest.mark.parametrize("ta, tb", [(True, False), (True, True), (False, True)])
+def test_matmul_transposes(ta, tb):
+    a = rand(6, 4) if ta else rand(4, 6)
+    b = rand(5, 6) if tb else rand(6, 5)
+    A, B = te.placeholder(a.shape, name="A"), te.placeholder(b.shape, name="B")
+    expected = (a.T if ta else a) @ (b.T if tb else b)
+    close(run([A, B], topi.matmul(A, B, transp_a=ta, transp_b=tb), [a, b]), expected)
+
+
+@pytest.mark.parametrize("ta, tb", [(False, False), (True, False), (True, True)])
+def test_batch_matmul_transposes(ta, tb):
+    x = rand(2, 6, 3) if ta else rand(2, 3, 6)
+    y = rand(1, 4, 6) if tb else rand(1, 6, 4)
+    X, Y = te.placeholder(x.shape, name="X"), te.placeholder(y.shape, name="Y")
+    expected = (np.swapaxes(x, 1, 2) if ta else x) @ (np.swapaxes(y, 1, 2) if tb else y)
+    close(run([X, Y], topi.nn.batch_matmul(X, Y, transpose_a=ta, transpose_b=tb), [x, y]),
+          expected)
+
+
+@pytest.mark.parametrize("shape", [(1, 9), (3, 5), (2, 3, 4)])
+def test_softmax_log_softmax_layer_norm_over_shapes(shape):
+    S = te.placeholder(shape, name="S")
+    s = rand(*shape)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    soft = e / e.sum(axis=-1, keepdims=True)
+    close(run([S], topi.nn.softmax(S), [s]), soft)
+    close(run([S], topi.nn.log_softmax(S), [s]), np.log(soft))
+    G, B = te.placeholder(shape[-1:], name="G"), te.placeholder(shape[-1:], name="Bt")
+    g, b = rand(shape[-1]), rand(shape[-1])
+    mu, var = s.mean(axis=-1, keepdims=True), s.var(axis=-1, keepdims=True)
+    close(run([S, G, B], topi.nn.layer_norm(S, G, B, axis=[len(shape) - 1]), [s, g, b]),
+          (s - mu) / np.sqrt(var + 1e-5) * g + b)
