@@ -244,3 +244,15 @@ def test_pre_commit_hook_declared() -> None:
     hook = next(h for h in hooks if h["id"] == "tirfmt")
     assert hook["language"] == "python" and hook["types"] == ["python"]
     assert hook["entry"] == "tirfmt"
+
+
+def test_metaprogramming_units_are_left_with_a_note_naming_the_forms() -> None:
+    _, src, _ = _split(next(c for c in CASES if "metaprogramming" in c.name))
+    notes = "\n".join(format_source(src, "meta.py", Mode()).notes)
+    for unit, form in (("uses_macro", "macro `bump`"), ("strided", "a strided loop"),
+                       ("computed", "T.compute"),
+                       ("polymorphic", "a starred (rank-polymorphic) expression"),
+                       ("unrolled", "a loop unrolled at parse time"), ("unrolled", "T.meta_var")):
+        line = next(n for n in notes.splitlines() if f"unit '{unit}'" in n)
+        assert form in line and "which printing would expand" in line, line
+    assert "'plain'" not in notes

@@ -18,6 +18,8 @@ from tirkit.ir.diagnostics import render_text
 from tirkit.lang.entry import ParsedUnit, parse_file
 from tirkit.lang.host import HostFile, Unit
 
+from .tirfmt_meta import macro_names, metaprogramming_forms
+
 __all__ = ["Mode", "FormatResult", "format_source"]
 
 
@@ -147,6 +149,23 @@ def _syntax_errors(path: str, text: str, units: list[ParsedUnit]) -> list[str]:
     return out
 
 
+def _left_as_is(text: str, unit: Unit, parsed: ParsedUnit | None, macros: list) -> str | None:
+    """Why a unit must keep its text, or None: no IR, a generator's captures (printing would
+    bake in the symbolic stand-ins) or metaprogramming printing would expand."""
+    if parsed is None or parsed.ir is None:
+        return parsed.diagnostics[0].message if parsed and parsed.diagnostics else "no IR"
+    if parsed.captures:
+        return f"it captures {', '.join(parsed.captures)} from its caller"
+    tir_aliases = {a for a, ns in (dict(unit.aliases) or {"T": "tir"}).items()
+                   if ns in ("tir", "tirx")}
+    if not macros:
+        macros.append(macro_names(text, tir_aliases))
+    forms = metaprogramming_forms(unit.text, tir_aliases, macros[0])
+    if forms:
+        return f"it uses {', '.join(forms)}, which printing would expand"
+    return None
+
+
 def _format_once(text: str, path: str, mode: Mode) -> FormatResult:
     source, upgrade_notes = text, []
     if mode.upgrade:
@@ -160,16 +179,13 @@ def _format_once(text: str, path: str, mode: Mode) -> FormatResult:
         return result
     by_span = {u.span: u for u in units if u.kind != "file"}
     replacements = {}
+    macros: list = []  # the file's @T.macro names, found once when first needed
     for unit in host.units:
         parsed = by_span.get(unit.span)
-        if parsed is None or parsed.ir is None:
-            first = parsed.diagnostics[0].message if parsed and parsed.diagnostics else "no IR"
+        reason = _left_as_is(text, unit, parsed, macros)
+        if reason:
             result.notes.append(f"{path}:{unit.span.line}: unit {unit.qualname!r} left as it "
-                                f"is: {first}")
-            continue
-        if parsed.captures:  # a generator: printing would bake in the symbolic stand-ins
-            result.notes.append(f"{path}:{unit.span.line}: unit {unit.qualname!r} left as it "
-                                f"is: it captures {', '.join(parsed.captures)} from its caller")
+                                f"is: {reason}")
             continue
         try:
             replacements[unit] = format_unit(host, unit, parsed, mode)

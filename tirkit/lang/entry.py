@@ -209,7 +209,7 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
             return parse_unit_text(unit.text, env, static=True, line_index=line_index,
                                    base_offset=unit.start, dialect=unit.dialect, syntax=syntax)
         captured = _captured(source, unit, env, trees) if unit.nested else None
-        explicit = explicit_captures(unit.text)
+        explicit = explicit_captures(unit)
         if explicit:  # host values the decorator captures: a note where used, never an error
             captured = {**(captured or {}), **{n: Captured(n, host=True) for n in explicit}}
         ir, diags = parse(env) if captured is None else \
@@ -417,17 +417,13 @@ def _capture_env(capture: Any) -> dict[str, Any]:
     return out
 
 
-_CAPTURE = re.compile(r"\bcapture\s*=\s*[\[(]([^\])]*)[\])]")
-
-
-def explicit_captures(unit_text: str) -> list[str]:
-    """The names in a unit's ``@T.prim_func(capture=[a, b])`` decorator (static mode: their
-    values are never known, see :func:`parse_file`)."""
-    head = unit_text[:unit_text.find("def ")] if "def " in unit_text else unit_text
-    match = _CAPTURE.search(head)
-    if match is None:
+def explicit_captures(unit: Any) -> list[str]:
+    """The names in a host unit's ``@T.prim_func(capture=[a, b])`` decorator (static mode:
+    their values are never known, see :func:`parse_file`)."""
+    source = unit.decorator_args.get("capture", "").strip()
+    if source[:1] not in ("[", "("):
         return []
-    return [n.strip() for n in match.group(1).split(",") if n.strip().isidentifier()]
+    return [n.strip() for n in source[1:-1].split(",") if n.strip().isidentifier()]
 
 
 def parse_python_class(cls: Any) -> Any:
