@@ -38,6 +38,9 @@ class PrinterConfig:
       never wraps, printing exactly as TVM does.
     - ``comments``: ``{node or Span: Comments | list[str]}``: comments printed with the
       statement of that node (looked up by node identity, then by the node's span).
+    - ``compute_sugar``: print a root-level loop nest that is exactly what ``T.compute``
+      expands to as ``B = T.compute(shape, lambda i, j: ..., name="B")`` (tirkit's option; see
+      :mod:`tirkit.printer.compute_sugar`). Off by default, as TVM prints.
     - ``module_alias``: how calls to functions of the module are spelled (``"cls"``; TVM 0.27
       spells the class name, ``"Module"``, which tirx dialect uses by default).
     """
@@ -57,6 +60,7 @@ class PrinterConfig:
     line_length: int | None = None
     comments: Mapping[Any, Any] = field(default_factory=dict)
     module_alias: str | None = None
+    compute_sugar: bool = False
     binding_name: str | None = None
 
     def __post_init__(self) -> None:

@@ -20,6 +20,7 @@ from tirkit.tir.function import PrimFunc
 from tirkit.tir.stmt_functor import post_order_visit
 
 from .block import alloc_buffers, implicit_root
+from .compute_sugar import plan_compute_sugar, print_compute
 from .buffer import VarDef, buffer_attrs, buffer_decl, define_buffer
 from .context import Frame, Printer, register
 from .doc import Doc, Text, concat
@@ -104,8 +105,20 @@ def _body(p: Printer, func: PrimFunc, f: Frame) -> None:
         return
     kw = "sblock" if p.tirx else "block"
     f.stmts.append(CommentDoc(f'with {p.cfg.tir_prefix}.{kw}("root"):'))
-    alloc_buffers(p, root.alloc_buffers, f)
-    p.body(root.body, f)
+    sugar = plan_compute_sugar(root) if p.cfg.compute_sugar else {}
+    if not sugar:
+        alloc_buffers(p, root.alloc_buffers, f)
+        p.body(root.body, f)
+        return
+    computed = {id(form.buffer) for form in sugar.values()}
+    alloc_buffers(p, [b for b in root.alloc_buffers if id(b) not in computed], f)
+    items = root.body.seq if isinstance(root.body, S.SeqStmt) else (root.body,)
+    for i, stmt in enumerate(items):
+        if id(stmt) in sugar:
+            print_compute(p, sugar[id(stmt)], f)
+        else:
+            f.allow_concise = i == len(items) - 1
+            f.stmts.extend(p.stmts(stmt))
 
 
 def _has_block(func: PrimFunc) -> bool:
