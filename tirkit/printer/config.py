@@ -41,6 +41,9 @@ class PrinterConfig:
     - ``compute_sugar``: print a root-level loop nest that is exactly what ``T.compute``
       expands to as ``B = T.compute(shape, lambda i, j: ..., name="B")`` (tirkit's option; see
       :mod:`tirkit.printer.compute_sugar`). Off by default, as TVM prints.
+    - ``strided_loops``: print a unit-stride loop whose body only sees ``start + i * step`` as
+      the strided loop it was parsed from, ``for i in range(start, stop, step)`` (tirkit's
+      option, see :mod:`tirkit.printer.strided_loop`). Off by default, as TVM prints.
     - ``module_alias``: how calls to functions of the module are spelled (``"cls"``; TVM 0.27
       spells the class name, ``"Module"``, which tirx dialect uses by default).
     """
@@ -61,6 +64,7 @@ class PrinterConfig:
     comments: Mapping[Any, Any] = field(default_factory=dict)
     module_alias: str | None = None
     compute_sugar: bool = False
+    strided_loops: bool = False
     binding_name: str | None = None
 
     def __post_init__(self) -> None:

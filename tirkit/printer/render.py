@@ -96,7 +96,8 @@ def script(node: Any, **config: Any) -> str:
     header) or an IRModule. ``config`` are the :class:`PrinterConfig` options (``tir_prefix``,
     ``ir_prefix``, ``indent_spaces``, ``buffer_dtype``, ``int_dtype``, ``float_dtype``,
     ``syntax_sugar``, ``print_line_numbers``, ``obj_to_underline``, ``path_to_underline``,
-    ``show_meta``, ``dialect``, ``line_length``, ``comments``, ``compute_sugar``).
+    ``show_meta``, ``dialect``, ``line_length``, ``comments``, ``compute_sugar``,
+    ``strided_loops``).
 
     Raises:
         TypeError: for an unknown option. Objects without a TVMScript form print as

@@ -22,6 +22,7 @@ from .context import E, Frame, Printer, count_uses, register
 from .doc import Doc, Text, concat, join
 from .expr import call, dtype_lit, str_lit, tcall, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
+from .strided_loop import strided_form
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -321,8 +322,24 @@ _KIND = {S.ForKind.PARALLEL: "parallel", S.ForKind.UNROLLED: "unroll",
          S.ForKind.VECTORIZED: "vectorized", S.ForKind.THREAD_BINDING: "thread_binding"}
 
 
+def _strided_for(p: Printer, loop: S.For) -> SDoc | None:
+    form = strided_form(loop) if p.cfg.strided_loops else None
+    if form is None:
+        return None
+    with p.frame(loop) as f:
+        var = p.define(form.var, f, form.var.name_hint)
+        args = [form.start, form.stop, form.step]
+        rhs = (call(p, "range", [p.expr(a).doc for a in args]).doc
+               if loop.kind == S.ForKind.SERIAL else tcall(p, _KIND[loop.kind], args).doc)
+        p.body(form.body, f)
+    return ScopeDoc(concat("for ", var, " in ", rhs), f.stmts)
+
+
 @register(S.For)
 def _for(p: Printer, loop: S.For) -> SDoc:
+    strided = _strided_for(p, loop)
+    if strided is not None:
+        return strided
     grid = _grid(p, loop)
     with p.frame(loop) as f:
         if len(grid) > 1:
