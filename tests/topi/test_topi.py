@@ -268,3 +268,49 @@ def test_softmax_log_softmax_layer_norm_over_shapes(shape):
     mu, var = s.mean(axis=-1, keepdims=True), s.var(axis=-1, keepdims=True)
     close(run([S, G, B], topi.nn.layer_norm(S, G, B, axis=[len(shape) - 1]), [s, g, b]),
           (s - mu) / np.sqrt(var + 1e-5) * g + b)
+
+
+def test_divide_power_and_floor_divide():
+    A, B = te.placeholder((3, 4), name="A"), te.placeholder((4,), name="B")
+    a, b = rand(3, 4), RNG.uniform(0.5, 2.0, 4).astype("float32")
+    close(run([A, B], topi.divide(A, B), [a, b]), a / b)
+    close(run([B, B], topi.power(B, B), [b, b]), np.power(b, b))
+    I, J = te.placeholder((3, 4), "int32", "I"), te.placeholder((3, 4), "int32", "J")
+    i = rand(3, 4, dtype="int32")
+    j = np.where(rand(3, 4, dtype="int32") == 0, 3, rand(3, 4, dtype="int32")).astype("int32")
+    np.testing.assert_array_equal(run([I, J], topi.floor_divide(I, J), [i, j]), i // j)
+
+
+def test_log_sqrt_erf():
+    import math
+    A = te.placeholder((2, 5), name="A")
+    a = RNG.uniform(0.1, 3.0, (2, 5)).astype("float32")
+    close(run([A], topi.log(A), [a]), np.log(a))
+    close(run([A], topi.sqrt(A), [a]), np.sqrt(a))
+    close(run([A], topi.erf(A), [a]), np.vectorize(math.erf)(a).astype("float32"))
+
+
+@settings(max_examples=5, deadline=None)
+@given(axis=st.sampled_from([None, 0, 1, (0, 1)]), keep=st.booleans(),
+       dtype=st.sampled_from(["float32", "int32"]))
+def test_prod_exact_for_ints(axis, keep, dtype):
+    A = te.placeholder((3, 4), dtype, "A")
+    a = RNG.integers(-3, 4, (3, 4)).astype(dtype)
+    np.testing.assert_array_equal(run([A], topi.prod(A, axis, keep), [a]),
+                                  np.prod(a, axis=axis, keepdims=keep))
+
+
+def test_broadcast_shape_of_plain_int_shapes():
+    assert [int(d) for d in topi.broadcast_shape((3, 1, 5), (4, 1))] == [3, 4, 5]
+    assert [int(d) for d in topi.broadcast_shape((4, 1), (3, 1, 5))] == [3, 4, 5]
+    with pytest.raises(ValueError, match="do not broadcast"):
+        topi.broadcast_shape((2, 3), (4,))
+
+
+@pytest.mark.parametrize("stride, pad, dil", [(2, 0, 1), (1, 2, 2), (2, 1, 1)])
+def test_conv2d_nhwc_strides_padding_dilation(stride, pad, dil):
+    X, W = te.placeholder((1, 7, 7, 3), name="X"), te.placeholder((3, 3, 3, 4), name="W")
+    x, w = rand(1, 7, 7, 3), rand(3, 3, 3, 4)
+    ref = conv_ref(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), stride, pad,
+                   dil).transpose(0, 2, 3, 1)
+    close(run([X, W], topi.nn.conv2d_nhwc(X, W, stride, pad, dil), [x, w]), ref)

@@ -27,6 +27,7 @@ def broadcast_shape(a: Sequence[PrimExpr], b: Sequence[PrimExpr]) -> tuple[PrimE
     Raises:
         ValueError: when two constant dims differ and neither is 1.
     """
+    a, b = [tir.convert(d) for d in a], [tir.convert(d) for d in b]  # plain ints too
     out = []
     for k in range(1, max(len(a), len(b)) + 1):
         x = a[-k] if k <= len(a) else None
