@@ -23,6 +23,7 @@ from .parser.core import Parser
 from .parser.evaluator import Captured, EvalError, Evaluator, NotStatic
 from .parser.macro import static_macros
 from .generators import captured_names, parse_generator_unit
+from .limits import deep_recursion
 from .parser.var_table import VarTable
 
 NAMESPACES = {"tir": _T, "tirx": _T, "ir": _I}
@@ -78,7 +79,7 @@ def module_constants(text: str, aliases: dict[str, str]) -> dict[str, Any]:
     env: dict[str, Any] = {alias: _namespace(mod) for alias, mod in aliases.items()}
     try:
         tree = ast.parse(text)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # reported by the host layer
         return env
     ev = Evaluator(VarTable(), env, static=True, span_of=lambda n: None)
     for stmt in tree.body:
@@ -177,8 +178,6 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
     Raises:
         OSError: when a given path cannot be read.
     """
-    from .host import HostFile  # pylint: disable=import-outside-toplevel
-
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
                                            and source.endswith(".py")
                                            and os.path.isfile(source)):
@@ -186,8 +185,17 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
         with open(path, encoding="utf-8") as fh:
             source = fh.read()
 
+    with deep_recursion():  # bounded: the text limits cap nesting and statement length
+        return _parse_file(source, path)
+
+
+def _parse_file(source: str, path: str) -> list[ParsedUnit]:
+    from .host import HostFile  # pylint: disable=import-outside-toplevel
+
     host = HostFile.parse(source, path)
     line_index = LineIndex(source, path)
+    if any(d.code == "limit" for d in host.diagnostics):
+        return [ParsedUnit("<file>", "file", None, list(host.diagnostics))]
     out: list[ParsedUnit] = []
     # a unit reports its own syntax errors (more precisely, and all of them)
     host_diags = [d for d in host.diagnostics if not _inside_unit(d, host.units, line_index)]

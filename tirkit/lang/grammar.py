@@ -27,6 +27,7 @@ from ..ir.span import LineIndex, Span
 from . import syntax as S
 from .lalr import LalrState, ParseError, Tables
 from .lexing import Comment, IndentProcessor, Scanner, SpanMaker, comment_of
+from .limits import check_text
 from .tree_builder import CONTEXT, TreeBuilder
 
 __all__ = ["ParseResult", "parse_unit", "parse_module", "grammar_text", "GRAMMAR_PATH"]
@@ -321,6 +322,9 @@ def parse_unit(text: str, *, line_index: Optional[LineIndex] = None, base_offset
 def _parse_locked(text: str, line_index: Optional[LineIndex], base_offset: int,
                   source_name: str, base_indent: Optional[int]) -> ParseResult:
     index = line_index if line_index is not None else LineIndex(text, source_name)
+    too_big = check_text(text, index, base_offset)
+    if too_big is not None:  # before Lark: bounded time, no deep recursion in the tree builder
+        return ParseResult(None, (), (too_big,))
     with _LOCK:
         return _parse(text, SpanMaker(index, base_offset, text), base_indent)
 

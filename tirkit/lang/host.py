@@ -31,6 +31,7 @@ from libcst._nodes.internal import CodegenState
 from ..ir.diagnostics import Diagnostic, Note
 from ..ir.span import LineIndex, Span
 from .host_imports import UNIT_DECORATORS, HostImports, ImportBinding
+from .limits import check_text, deep_recursion
 from .host_scan import (FoundUnit, extend_over_comments, indent_width, line_start, scan_imports,
                         scan_lines, scan_units, split_lines)
 
@@ -439,13 +440,17 @@ class HostFile:
             raise TypeError(f"HostFile.parse expects str source, got {type(text).__name__}")
         index = LineIndex(text, path)
         base = 1 if text.startswith("\ufeff") else 0
+        too_big = check_text(text, index)
+        if too_big is not None:  # libcst's native parser would crash or take minutes
+            return cls._build(path, text, None, HostImports(()), [], [too_big], index)
         try:
             module = cst.parse_module(text[base:])
         except Exception as error:  # pylint: disable=broad-except  # any parser failure
             imports, found = _locate_by_lines(text)
             return cls._build(path, text, None, imports, found,
                               [_syntax_diagnostic(text, index, error)], index)
-        imports, found, code = _locate_with_libcst(module, text, base)
+        with deep_recursion():  # libcst's codegen recurses along operator chains
+            imports, found, code = _locate_with_libcst(module, text, base)
         if code != text:
             imports, found = _locate_by_lines(text)
         host = cls._build(path, text, module, imports, found, (), index)

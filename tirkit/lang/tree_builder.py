@@ -21,6 +21,7 @@ from ..ir.span import Span
 from . import checks
 from . import syntax as S
 from .lexing import SpanMaker
+from .limits import MAX_INT_BITS, LimitExceeded, check_int
 
 # pylint: disable=missing-function-docstring  # one callback per grammar rule, named after it
 
@@ -526,7 +527,13 @@ class TreeBuilder(Transformer):
         return S.Name(str(c[0]), span=CONTEXT.spans.token(c[0]))
 
     def number(self, c):
-        return S.Constant(number_value(c[0]), None, span=CONTEXT.spans.token(c[0]))
+        span = CONTEXT.spans.token(c[0])
+        try:
+            value = number_value(c[0])
+        except (ValueError, OverflowError, LimitExceeded) as err:
+            CONTEXT.diagnostics.append(Diagnostic.error("limit", span, str(err)))
+            value = 0  # the unit has an error: no IR is built from it
+        return S.Constant(value, None, span=span)
 
     def strings(self, c):
         return string_node(c)
@@ -557,16 +564,26 @@ def _call_arguments(part: Optional[_Part], c: list) -> tuple[tuple, tuple]:
     return (S.GeneratorExp(elt, generators, span=span),), ()
 
 
+_MAX_LITERAL_DIGITS = MAX_INT_BITS + 8  # a binary literal of MAX_INT_BITS bits, its prefix...
+
+
 def number_value(tok: str) -> object:
     """The value of a number token of any Python spelling (``0x1F``, ``1_000``, ``1e-3``,
-    ``2j``); Python's ``ast.Constant.value`` for the same literal."""
+    ``2j``); Python's ``ast.Constant.value`` for the same literal.
+
+    Raises:
+        LimitExceeded: an integer over ``MAX_INT_BITS`` bits.
+    """
+    if sum(ch.isalnum() for ch in tok) > _MAX_LITERAL_DIGITS:
+        raise LimitExceeded(f"number literal of {len(tok)} characters; tirkit reads integers of "
+                            f"at most {MAX_INT_BITS} bits")
     if tok.isdigit():
-        return int(tok)
+        return check_int(int(tok))
     last = tok[-1]
     if last in "jJ":
         return complex(0, float(tok[:-1]))
     if tok[:2].lower() in ("0x", "0o", "0b") or ("." not in tok and "e" not in tok.lower()):
-        return int(tok, 0)
+        return check_int(int(tok, 0))
     return float(tok)
 
 

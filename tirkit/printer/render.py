@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tirkit.ir.module import IRModule
+from tirkit.arith.simplify import deep_recursion
 from tirkit.ir.node import Node
 from tirkit.tir.buffer import Buffer
 from tirkit.tir.function import PrimFunc
@@ -103,7 +104,11 @@ def script(node: Any, **config: Any) -> str:
         TypeError: for an unknown option. Objects without a TVMScript form print as
         ``metadata["Kind"][i]`` references.
     """
-    cfg = PrinterConfig.make(**config)
+    with deep_recursion(30_000):  # deep nests (hundreds of loops) recurse in the doc builder
+        return _script(node, PrinterConfig.make(**config))
+
+
+def _script(node: Any, cfg: PrinterConfig) -> str:
     docs, p = to_docs(node, cfg)
     if isinstance(node, (PrimFunc, IRModule)) or getattr(node, "__script_header__", False):
         docs = _header(p, cfg) + docs

@@ -23,6 +23,7 @@ from tirkit.ir import GlobalVar, Node, PrimExpr
 from tirkit.ir.span import Span
 
 from ..ir_builder.base import ScriptError
+from ..limits import MAX_SEQUENCE, MAX_WORK, LimitExceeded, check_value
 from .var_table import MISSING, VarTable
 
 Handler = Callable[["Evaluator", Any], Any]
@@ -34,6 +35,20 @@ SAFE_BUILTINS: dict[str, Any] = {
         "min", "range", "reversed", "round", "sorted", "str", "sum", "tuple", "zip", "slice",
         "isinstance", "print")
 }
+
+
+def _bounded_range(*args: Any) -> range:
+    """``range``, refusing more than ``MAX_SEQUENCE`` elements (the evaluator would iterate
+    them)."""
+    out = range(*args)
+    if len(out) > MAX_SEQUENCE:
+        raise LimitExceeded(f"range of {len(out)} elements; the static evaluator iterates at "
+                            f"most {MAX_SEQUENCE}")
+    return out
+
+
+_bounded_range.__name__ = "range"
+SAFE_BUILTINS["range"] = _bounded_range
 
 
 class _Poison:
@@ -110,6 +125,7 @@ class Evaluator:
         # calls whose arguments may use loop vars inside a block (T.axis.*, T.where)
         self.binding_funcs: set[Any] = set()
         self.binding_depth = 0
+        self.work = 0  # expression nodes evaluated, bounded by limits.MAX_WORK
 
     def eval(self, node: Any) -> Any:
         """Evaluate ``node``; IR built from it gets its span.
@@ -120,12 +136,18 @@ class Evaluator:
         handler = _HANDLERS.get(type(node).__name__)
         if handler is None:
             raise EvalError(node, f"{type(node).__name__} expressions are not supported here")
+        self.work += 1
+        if self.work > MAX_WORK:
+            raise EvalError(node, f"the unit evaluates more than {MAX_WORK} expressions; "
+                            "tirkit stops here", code="limit")
         try:
-            value = handler(self, node)
+            value = check_value(handler(self, node))
         except EvalError:
             raise
+        except (LimitExceeded, OverflowError, MemoryError, RecursionError) as err:
+            raise EvalError(node, _limit_message(err), code="limit") from err
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, RuntimeError,
-                AttributeError) as err:
+                AttributeError, ArithmeticError) as err:
             raise EvalError(node, str(err) or type(err).__name__) from err
         attach_span(value, self.span_of(node))
         return value
@@ -187,6 +209,16 @@ class Evaluator:
             what = getattr(fn, "__name__", type(fn).__name__)
             raise EvalError(node, f"calling {what!r} is not allowed in static mode: its value is "
                             "not known without running user code", code="not-static")
+
+
+def _limit_message(err: BaseException) -> str:
+    if isinstance(err, OverflowError):
+        return f"value out of range: {err.args[-1] if err.args else err}"
+    if isinstance(err, MemoryError):
+        return "out of memory evaluating this expression"
+    if isinstance(err, RecursionError):
+        return "expression nested too deeply"
+    return str(err)
 
 
 def _bounded_slice(node: Any) -> bool:

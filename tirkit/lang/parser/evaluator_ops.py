@@ -15,6 +15,7 @@ from tirkit.ir import PrimExpr
 
 from tirkit.tir.op import match_types
 
+from ..limits import MAX_EXPONENT, MAX_INT_BITS, MAX_SEQUENCE, LimitExceeded
 from .evaluator import EvalError, Evaluator, register
 
 _PY_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -78,11 +79,42 @@ def binary(name: str, a: Any, b: Any) -> Any:
         return _IR_BINOPS[name](x, y)
     if name not in _PY_BINOPS:
         raise TypeError(f"unsupported operand: {name} is not defined on {type(a).__name__}")
+    _check_size(name, a, b)
     try:
         return _PY_BINOPS[name](a, b)
     except TypeError:
         raise TypeError(f"unsupported operand types for {name}: {type(a).__name__!r} and "
                         f"{type(b).__name__!r}") from None
+
+
+def _int(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _check_size(name: str, a: Any, b: Any) -> None:
+    """Refuse a Python ``**``, ``<<`` or sequence repetition whose result would be beyond the
+    static evaluator's limits, before computing it (``10**10**10`` would run for hours).
+
+    Raises:
+        LimitExceeded: naming the limit.
+    """
+    x, y = _int(a), _int(b)
+    if name == "Pow" and y is not None and isinstance(a, (int, float)):
+        if y > MAX_EXPONENT and (x is None or abs(x) > 1):
+            raise LimitExceeded(f"exponent {y} is beyond the static evaluator's limit of "
+                                f"{MAX_EXPONENT}")
+        if x is not None and y > 0 and x.bit_length() * y > MAX_INT_BITS + y:
+            raise LimitExceeded(f"{x.bit_length()}-bit integer to the power {y} is beyond the "
+                                f"static evaluator's {MAX_INT_BITS}-bit integers")
+    elif name == "LShift" and x is not None and y is not None and y > MAX_INT_BITS:
+        raise LimitExceeded(f"shift by {y} is beyond the static evaluator's {MAX_INT_BITS}-bit "
+                            "integers")
+    elif name == "Mult":
+        for seq, count in ((a, y), (b, x)):
+            if isinstance(seq, (str, bytes, list, tuple)) and count is not None \
+                    and len(seq) * count > MAX_SEQUENCE:
+                raise LimitExceeded(f"sequence of {len(seq)} x {count} elements; the static "
+                                    f"evaluator builds at most {MAX_SEQUENCE}")
 
 
 @register("BinOp")

@@ -1,0 +1,143 @@
+"""Hostile input is bounded (issue 15): every reproducer of the issue ends in a ``limit``
+diagnostic at the offending text (or parses, where the input is legitimate) instead of hanging,
+crashing the native parser, or raising from the host layer, the evaluator or the IR visitors."""
+import pytest
+
+from tirkit.cli.tirc import parse_module
+from tirkit.ir import structural_equal
+from tirkit.lang import from_source, parse_file
+from tirkit.lang.host import HostFile
+from tirkit.lang.limits import MAX_NESTING, MAX_OPERATORS, MAX_SOURCE_CHARS, check_text
+from tirkit.printer import script
+
+HEADER = "from tvm.script import tir as T\n\n\n@T.prim_func\n"
+PARAM = 'A: T.Buffer((16,), "float32")'
+
+
+def unit(body: str, params: str = PARAM) -> str:
+    lines = "".join("    " + line + "\n" for line in body.splitlines())
+    return HEADER + f"def f({params}):\n" + lines
+
+
+def nested_loops(depth: int) -> str:
+    body = "".join("    " * k + f"for i{k} in range(2):\n" for k in range(depth))
+    return unit(body + "    " * depth + "A[0] = A[0] + T.float32(1)\n")
+
+
+def diagnostics(source: str):
+    return [d for u in parse_file(source) for d in u.diagnostics]
+
+
+def the_error(source: str, code: str = "limit"):
+    found = diagnostics(source)
+    assert len(found) == 1, found
+    assert found[0].code == code and found[0].severity == 1
+    return found[0]
+
+
+def text_at(source: str, diag) -> str:
+    lines = source.splitlines()
+    assert diag.span.line == diag.span.end_line
+    return lines[diag.span.line - 1][diag.span.column:diag.span.end_column]
+
+
+def test_huge_power_in_a_shape_is_refused_at_the_power():
+    source = unit("T.evaluate(0)", 'A: T.Buffer((10**10**10,), "float32")')
+    diag = the_error(source)
+    assert text_at(source, diag) == "10**10**10"
+    assert "exponent 10000000000" in diag.message
+
+
+@pytest.mark.parametrize("expr, spelled, message", [
+    ("1.2**100000", "1.2**100000", "exponent 100000"),
+    ("T.float32(2**100000)", "2**100000", "exponent 100000"),
+    ("T.float32(2**4000)", "T.float32(2**4000)", "int too large to convert to float"),
+    ("1 << 100000", "1 << 100000", "shift by 100000"),
+    ("T.float32(len([0] * 10**9))", "[0] * 10**9", "at most 1000000"),
+])
+def test_numeric_overflow_is_a_diagnostic_at_the_expression(expr, spelled, message):
+    source = unit(f"A[0] = {expr}")
+    diag = the_error(source)
+    assert text_at(source, diag) == spelled
+    assert message in diag.message
+
+
+def test_serial_of_infinity_is_a_diagnostic_at_the_call():
+    source = unit("for i in T.serial(1e400):\n    A[0] = T.float32(1)")
+    diag = the_error(source)
+    assert text_at(source, diag) == "T.serial(1e400)"
+    assert "cannot convert float infinity to integer" in diag.message
+
+
+def test_integer_literal_over_pythons_digit_limit():
+    literal = "9" * 5000
+    source = unit(f"A[0] = T.float32({literal})")
+    diag = the_error(source)
+    assert text_at(source, diag) == literal
+    assert "4096 bits" in diag.message
+
+
+def test_large_but_bounded_integers_still_evaluate():
+    func = from_source(unit("A[0] = T.float32((2**1000) // (2**990))"))
+    assert "1024" in script(func)
+
+
+def test_range_beyond_the_sequence_limit_is_refused():
+    source = HEADER.replace("@T.prim_func\n", "") + "N = sum(range(10**12))\n\n\n@T.prim_func\n" \
+        + f"def f({PARAM}):\n    A[0] = T.float32(N)\n"
+    diags = diagnostics(source)
+    assert any("not known statically" in d.message for d in diags), diags
+
+
+@pytest.mark.parametrize("depth", [MAX_NESTING + 1, 5000])
+def test_deep_brackets_are_refused_before_libcst(depth):
+    source = unit("A[0] = " + "(" * depth + "1.0" + ")" * depth)
+    diag = the_error(source)
+    assert text_at(source, diag) == "("
+    assert diag.span.column == len("    A[0] = ") + MAX_NESTING
+    assert f"more than {MAX_NESTING} nested brackets" in diag.message
+
+
+def test_brackets_inside_strings_and_comments_do_not_count():
+    deep = "(" * 1000
+    source = unit(f'T.evaluate(0)  # {deep}\nT.func_attr({{"note": "{deep}"}})')
+    assert not [d for d in diagnostics(source) if d.code == "limit"]
+    assert check_text(f"x = '{deep}'\n") is None
+
+
+@pytest.mark.parametrize("chain", ["1 + " * 5000 + "1", "A[1]" + " + A[1]" * 20000])
+def test_long_operator_chains_are_refused(chain):
+    source = unit(f"A[0] = T.float32({chain})")
+    diag = the_error(source)
+    assert diag.span.line == 6 and diag.span.column == 4
+    assert f"more than {MAX_OPERATORS} operators in one statement" in diag.message
+
+
+def test_a_thousand_term_chain_parses():
+    source = unit("A[0] = T.float32(" + " + ".join(["1"] * 1000) + ")")
+    func = from_source(source)
+    assert "T.float32(1000.0)" in script(func)
+    chain = from_source(unit("A[0] = A[1]" + " + A[1]" * 999))
+    assert script(chain).count("A[1]") == 1000
+
+
+def test_file_size_limit():
+    source = unit("T.evaluate(0)") + "#" * MAX_SOURCE_CHARS
+    diag = the_error(source)
+    assert "characters" in diag.message
+    host = HostFile.parse(source)
+    assert host.units == () and host.diagnostics[0].code == "limit"
+
+
+def test_two_hundred_nested_loops_work_through_parser_printer_and_visitors():
+    source = nested_loops(200)
+    func = from_source(source)
+    text = script(func)  # printed as one T.grid of 200 loops
+    assert "i199" in text and text.count(", 2") == 199
+    assert structural_equal(from_source(text), func)
+    assert len(parse_module(source, "deep.py").functions) == 1
+
+
+def test_indentation_beyond_the_limit_is_refused():
+    diag = the_error(nested_loops(500))
+    assert "nested indented blocks" in diag.message

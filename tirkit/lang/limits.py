@@ -1,0 +1,159 @@
+"""Limits that keep the front end bounded on hostile input (issue 15): checked on the raw text
+*before* it reaches libcst's native parser or Lark, and on the values the static evaluator
+computes.
+
+No TVM counterpart: TVM's front end runs the user's file through CPython, whose own parser
+refuses more than 200 nested brackets and 100 indentation levels. tirkit parses with libcst
+(whose native parser overflows its stack near 5,000 nested brackets and takes quadratic time on
+long operator chains) and Lark, so it checks first and reports a diagnostic at the exact span:
+
+- ``MAX_SOURCE_CHARS``: characters in one file;
+- ``MAX_NESTING``: nested ``( [ {`` (CPython's own limit, so no valid Python file is refused);
+- ``MAX_INDENT_LEVELS``: nested indented blocks (hundreds of nested loops still parse);
+- ``MAX_OPERATORS``: binary/boolean operators in one statement (a 1,000-term chain parses);
+- ``MAX_INT_BITS``, ``MAX_SEQUENCE``, ``MAX_EXPONENT``, ``MAX_WORK``: the static evaluator's
+  integers, sequence lengths, exponents and the number of expression nodes one unit evaluates.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from tirkit.ir.diagnostics import Diagnostic
+from tirkit.ir.span import LineIndex, Span
+
+MAX_SOURCE_CHARS = 4_000_000
+MAX_NESTING = 200
+MAX_INDENT_LEVELS = 400
+MAX_OPERATORS = 1_200
+MAX_INT_BITS = 4096
+MAX_SEQUENCE = 1_000_000
+MAX_EXPONENT = 4096
+MAX_WORK = 2_000_000
+RECURSION_LIMIT = 30_000  # Python frames the front end may use on the deepest bounded input
+
+_STRING = (r"""[rRbBuUfF]{0,2}(?:"{3}[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*"{3}"""
+           r"""|'{3}[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*'{3}"""
+           r"""|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*')""")
+_TOKEN = re.compile(rf"(?P<s>{_STRING})|(?P<c>#[^\n]*)|(?P<o>[(\[{{])|(?P<x>[)\]}}])"
+                    r"|(?P<n>\\?\r?\n[ \t\f]*)|(?P<p>\*\*|//|<<|>>|[-+*/%@&|^<>]|\band\b|\bor\b)")
+
+
+class LimitExceeded(Exception):
+    """A value or text beyond one of this module's limits; ``message`` says which."""
+
+
+def _diag(index: LineIndex, start: int, end: int, message: str, base: int = 0) -> Diagnostic:
+    return Diagnostic.error("limit", index.span(base + start, base + end), message)
+
+
+class _Scan:
+    """One pass over the text's tokens (strings and comments skipped)."""
+
+    def __init__(self, index: LineIndex, text: str, base: int) -> None:
+        self.index, self.text, self.base = index, text, base
+        self.opens: list[int] = []   # offsets of the open brackets
+        self.indents: list[int] = [0]
+        self.ops = 0
+        self.stmt_start = 0
+
+    def newline(self, match: re.Match) -> Diagnostic | None:
+        if self.opens or match.group().startswith("\\"):
+            return None
+        self.ops, self.stmt_start = 0, match.end()
+        text = self.text
+        end = match.end()
+        if end >= len(text) or text[end] in "\r\n#":
+            return None  # a blank or comment line does not open or close a block
+        width = len(match.group().lstrip("\r\n").expandtabs(8))
+        while width < self.indents[-1]:
+            self.indents.pop()
+        if width > self.indents[-1]:
+            self.indents.append(width)
+            if len(self.indents) > MAX_INDENT_LEVELS + 1:
+                return _diag(self.index, end, end + 1, base=self.base, message=f"more than {MAX_INDENT_LEVELS} nested "
+                             "indented blocks; tirkit refuses deeper nesting")
+        return None
+
+    def token(self, match: re.Match) -> Diagnostic | None:
+        kind = match.lastgroup
+        if kind == "o":
+            self.opens.append(match.start())
+            if len(self.opens) > MAX_NESTING:
+                return _diag(self.index, match.start(), match.end(), base=self.base,
+                             message=f"more than {MAX_NESTING} nested brackets (Python's own limit)")
+        elif kind == "x":
+            if self.opens:
+                self.opens.pop()
+        elif kind == "n":
+            return self.newline(match)
+        elif kind == "p":
+            self.ops += 1
+            if self.ops > MAX_OPERATORS:
+                return _diag(self.index, self.stmt_start, match.end(), base=self.base,
+                             message=f"more than {MAX_OPERATORS} operators in one statement; "
+                             "split the expression")
+        return None
+
+
+def check_text(text: str, index: LineIndex | None = None, base: int = 0) -> Diagnostic | None:
+    """The first limit ``text`` exceeds (size, bracket nesting, indentation depth, operators
+    in one statement) as an ``"limit"`` error diagnostic at the offending text, or ``None``.
+    Linear in the text; strings and comments are skipped. ``index`` indexes the whole file and
+    ``base`` is the offset of ``text`` in it (default: ``text`` is the file)."""
+    index = index if index is not None else LineIndex(text)
+    if len(text) > MAX_SOURCE_CHARS:
+        return _diag(index, MAX_SOURCE_CHARS, MAX_SOURCE_CHARS, base=base, message=f"file has {len(text)} characters; "
+                     f"tirkit reads at most {MAX_SOURCE_CHARS}")
+    scan = _Scan(index, text, base)
+    for match in _TOKEN.finditer(text):
+        if match.lastgroup in ("s", "c"):
+            continue
+        found = scan.token(match)
+        if found is not None:
+            return found
+    return None
+
+
+def check_int(value: int, span: Span | None = None) -> int:
+    """``value`` if its magnitude fits in ``MAX_INT_BITS`` bits.
+
+    Raises:
+        LimitExceeded: otherwise.
+    """
+    if value.bit_length() > MAX_INT_BITS:
+        raise LimitExceeded(f"integer of {value.bit_length()} bits; the static evaluator "
+                            f"computes at most {MAX_INT_BITS}-bit integers")
+    del span
+    return value
+
+
+def check_value(value: Any) -> Any:
+    """``value`` if it is an integer or sequence within the limits (anything else passes).
+
+    Raises:
+        LimitExceeded: an integer over ``MAX_INT_BITS`` bits or a sequence over
+            ``MAX_SEQUENCE`` elements.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return check_int(value)
+    if isinstance(value, (str, bytes, list, tuple, dict, set)) and len(value) > MAX_SEQUENCE:
+        raise LimitExceeded(f"sequence of {len(value)} elements; the static evaluator builds "
+                            f"at most {MAX_SEQUENCE}")
+    return value
+
+
+@contextmanager
+def deep_recursion(limit: int = RECURSION_LIMIT) -> Iterator[None]:
+    """Raise Python's recursion limit to ``limit`` for the front end's recursive walks (restored
+    on exit). The text limits above bound how deep they go."""
+    old = sys.getrecursionlimit()
+    if old < limit:
+        sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        if old < limit:
+            sys.setrecursionlimit(old)
