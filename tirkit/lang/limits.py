@@ -10,7 +10,8 @@ long operator chains) and Lark, so it checks first and reports a diagnostic at t
 - ``MAX_SOURCE_CHARS``: characters in one file;
 - ``MAX_NESTING``: nested ``( [ {`` (CPython's own limit, so no valid Python file is refused);
 - ``MAX_INDENT_LEVELS``: nested indented blocks (hundreds of nested loops still parse);
-- ``MAX_OPERATORS``: binary/boolean operators in one statement (a 1,000-term chain parses);
+- ``MAX_OPERATORS``: binary/boolean operators in one statement (libcst's time is quadratic
+  in them);
 - ``MAX_INT_BITS``, ``MAX_SEQUENCE``, ``MAX_EXPONENT``, ``MAX_WORK``: the static evaluator's
   integers, sequence lengths, exponents and the number of expression nodes one unit evaluates.
 """
@@ -27,7 +28,7 @@ from tirkit.ir.span import LineIndex, Span
 MAX_SOURCE_CHARS = 4_000_000
 MAX_NESTING = 200
 MAX_INDENT_LEVELS = 400
-MAX_OPERATORS = 1_200
+MAX_OPERATORS = 500
 MAX_INT_BITS = 4096
 MAX_SEQUENCE = 1_000_000
 MAX_EXPONENT = 4096

@@ -1,0 +1,319 @@
+"""Mutation fuzzer over real TVMScript units (issue 15): feeds mutated files to the front end
+(``parse_file`` / ``from_source``), tirfmt's ``format_source`` and tirc's front end
+(``parse_module``), all in-process in worker processes under a watchdog, and counts
+
+- uncaught exceptions: anything but the documented ``DiagnosticError`` / ``CompileFailure`` /
+  ``UsageError`` escaping an entry point;
+- crashes: a worker that dies (a segfault in a native parser, ``os._exit``...);
+- slow inputs: one input taking more than ``--slow`` seconds of CPU in the worker (CPU time, so
+  the count does not depend on how loaded the machine is), or more than ``--hang`` seconds of
+  wall time (killed).
+
+``python tests/fuzz/fuzzer.py --units 100000`` is ``make fuzz``; ``tests/fuzz/test_fuzz.py`` runs
+a small seeded budget of every mutation family. Reproducers of failures are written to
+``--out`` (one file each) and listed at the end; the exit status is 1 when any count is not 0.
+"""
+from __future__ import annotations
+
+import argparse
+import faulthandler
+import multiprocessing as mp
+import os
+import random
+import re
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS_DIRS = ("tests/lang/cases", "tests/printer/cases", "tests/printer/tvm_reference",
+               "tests/cli/tirfmt_cases", "tests/lang/seeds", "tests/compiler/pass_cases",
+               "examples")
+HUGE = ("10**10**10", "9" * 5000, "1e400", "2**100000", "1.2**100000", "-(2**63)", "0x" + "f" * 40,
+        "2**64", "-1", "0", "(1 << 4000)", "[0] * 10**9", "T.int64(2**70)", "1e-400")
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d*)?(?:e-?\d+)?|\*\*|//|[^\sA-Za-z_0-9]")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\b")
+
+
+def corpus(root: Path = ROOT) -> list[str]:
+    """Every real TVMScript file of the repository's test corpora and examples."""
+    out = []
+    for sub in CORPUS_DIRS:
+        for path in sorted((root / sub).rglob("*.py")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if "prim_func" in text or "ir_module" in text:
+                out.append(text)
+    return out
+
+
+# ------------------------------------------------------------------------------ mutations
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True) or [""]
+
+
+def truncate(rng: random.Random, text: str) -> str:
+    return text[:rng.randrange(len(text) + 1)]
+
+
+def delete_lines(rng: random.Random, text: str) -> str:
+    lines = _lines(text)
+    i = rng.randrange(len(lines))
+    del lines[i:i + rng.choice((1, 1, 2, 3))]
+    return "".join(lines)
+
+
+def duplicate_lines(rng: random.Random, text: str) -> str:
+    lines = _lines(text)
+    i = rng.randrange(len(lines))
+    n = rng.choice((1, 1, 2))
+    lines[i:i] = lines[i:i + n] * rng.choice((1, 2, 5))
+    return "".join(lines)
+
+
+def swap_tokens(rng: random.Random, text: str) -> str:
+    toks = list(_TOKEN.finditer(text))
+    if len(toks) < 2:
+        return text
+    a, b = sorted(rng.sample(range(len(toks)), 2))
+    if rng.random() < 0.6:
+        b = min(a + 1, len(toks) - 1)
+    ta, tb = toks[a], toks[b]
+    return (text[:ta.start()] + tb.group() + text[ta.end():tb.start()] + ta.group()
+            + text[tb.end():])
+
+
+def replace_token(rng: random.Random, text: str) -> str:
+    toks = list(_TOKEN.finditer(text))
+    if not toks:
+        return text
+    t = rng.choice(toks)
+    new = rng.choice([x.group() for x in toks] + ["", "(", ")", ":", "=", "[", "]", ",", "T.",
+                                                  "\n", "    ", "lambda", "*", "**", "None"])
+    return text[:t.start()] + new + text[t.end():]
+
+
+def huge_number(rng: random.Random, text: str) -> str:
+    nums = list(_NUMBER.finditer(text))
+    if not nums:
+        return text + "\nN = " + rng.choice(HUGE) + "\n"
+    t = rng.choice(nums)
+    return text[:t.start()] + rng.choice(HUGE) + text[t.end():]
+
+
+def deep_nesting(rng: random.Random, text: str) -> str:
+    nums = list(_NUMBER.finditer(text))
+    depth = rng.choice((50, 199, 201, 1000, 5000))
+    if nums and rng.random() < 0.5:
+        t = rng.choice(nums)
+        inner = "(" * depth + t.group() + ")" * depth
+        return text[:t.start()] + inner + text[t.end():]
+    if nums and rng.random() < 0.5:
+        t = rng.choice(nums)
+        terms = rng.choice((100, 1000, 5000))
+        return text[:t.start()] + "(" + " + ".join([t.group()] * terms) + ")" + text[t.end():]
+    lines = _lines(text)
+    body = [i for i, ln in enumerate(lines) if re.match(r"\s+(A|B|C)\w*\[", ln)]
+    if not body:
+        return text
+    i = rng.choice(body)
+    indent = re.match(r"\s*", lines[i]).group()
+    loops = rng.choice((50, 150, 200))
+    nest = "".join(indent + "    " * k + f"for z{k} in range(1):\n" for k in range(loops))
+    lines[i] = nest + "    " * loops + lines[i]
+    return "".join(lines)
+
+
+FAMILIES: dict[str, Callable[[random.Random, str], str]] = {
+    "truncate": truncate, "delete_lines": delete_lines, "duplicate_lines": duplicate_lines,
+    "swap_tokens": swap_tokens, "replace_token": replace_token, "huge_number": huge_number,
+    "deep_nesting": deep_nesting,
+}
+
+
+def mutate(rng: random.Random, text: str, family: str | None = None) -> tuple[str, str]:
+    """One mutant of ``text``: ``(family, mutated text)``; a random family unless given, applied
+    once or (a third of the time for random families) twice."""
+    name = family or rng.choice(list(FAMILIES))
+    out = FAMILIES[name](rng, text)
+    if family is None and rng.random() < 0.33:
+        out = FAMILIES[rng.choice(list(FAMILIES))](rng, out)
+    return name, out
+
+
+# ------------------------------------------------------------------------------ targets
+def run_targets(text: str) -> tuple[str, str] | None:
+    """Feed ``text`` to every entry point; ``(target, traceback)`` of the first uncaught
+    exception, or ``None``."""
+    # pylint: disable=import-outside-toplevel
+    from tirkit.cli.tirc import CompileFailure, UsageError, parse_module
+    from tirkit.cli.tirfmt_format import format_source
+    from tirkit.ir.diagnostics import DiagnosticError
+    from tirkit.lang import from_source
+
+    expected = (DiagnosticError, CompileFailure, UsageError)
+    targets: tuple[tuple[str, Callable[[], object]], ...] = (
+        ("from_source", lambda: from_source(text, "fuzz.py")),  # parse_file and more
+        ("tirfmt", lambda: format_source(text, "fuzz.py")),
+        ("tirc", lambda: parse_module(text, "fuzz.py")),
+    )
+    for name, call in targets:
+        try:
+            call()
+        except expected:
+            pass
+        except BaseException:  # pylint: disable=broad-except  # that is what we count
+            return name, traceback.format_exc(limit=-8)
+    return None
+
+
+Target = Callable[[str], "tuple[str, str] | None"]
+
+
+def _worker(conn, target: Target) -> None:  # pragma: no cover - runs in a child process
+    faulthandler.disable()  # a crash is counted by the parent; no dump in its output
+    while True:
+        text = conn.recv()
+        if text is None:
+            return
+        start = time.process_time()
+        failure = target(text)
+        conn.send((failure, time.process_time() - start))
+
+
+@dataclass
+class Report:
+    """Counts of one fuzzing run and a reproducer per failure."""
+
+    units: int = 0
+    uncaught: int = 0
+    crashes: int = 0
+    slow: int = 0
+    by_family: dict[str, int] = field(default_factory=dict)
+    failures: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, detail, input)
+    wall_s: float = 0.0
+
+    def line(self) -> str:
+        return (f"{self.units} mutated units: {self.uncaught} uncaught exceptions, "
+                f"{self.crashes} crashes (segfaults), {self.slow} over the time limit "
+                f"[{self.wall_s:.0f} s]")
+
+
+class _Slot:
+    def __init__(self, ctx, target: Target) -> None:
+        self.ctx, self.target = ctx, target
+        self.start()
+
+    def start(self) -> None:
+        self.conn, child = self.ctx.Pipe()
+        self.proc = self.ctx.Process(target=_worker, args=(child, self.target), daemon=True)
+        self.proc.start()
+        child.close()
+        self.job: tuple[str, str] | None = None
+        self.since = 0.0
+
+    def submit(self, family: str, text: str) -> None:
+        self.job, self.since = (family, text), time.monotonic()
+        self.conn.send(text)
+
+    def restart(self) -> None:
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join()
+        self.start()
+
+
+def _collect(slot: _Slot, report: Report, slow_s: float, hang_s: float) -> bool:
+    """Record ``slot``'s finished (or dead or hung) job; whether it is free again."""
+    assert slot.job is not None
+    family, text = slot.job
+    if slot.conn.poll():
+        try:
+            failure, cpu = slot.conn.recv()
+        except (EOFError, OSError):
+            failure, cpu = ("crash", f"worker died, exit code {slot.proc.exitcode}"), 0.0
+            slot.restart()
+            report.crashes += 1
+            report.failures.append(("crash", failure[1], text))
+            slot.job = None
+            return True
+        if failure is not None:
+            report.uncaught += 1
+            report.failures.append(("uncaught", f"{failure[0]}: {failure[1]}", text))
+        if cpu > slow_s:
+            report.slow += 1
+            report.failures.append(("slow", f"{cpu:.1f} s of CPU", text))
+    elif not slot.proc.is_alive():
+        report.crashes += 1
+        report.failures.append(("crash", f"worker died, exit code {slot.proc.exitcode}", text))
+        slot.restart()
+    elif time.monotonic() - slot.since > hang_s:
+        report.slow += 1
+        report.failures.append(("slow", f"killed after {hang_s:.0f} s", text))
+        slot.restart()
+    else:
+        return False
+    report.by_family[family] = report.by_family.get(family, 0) + 1
+    slot.job = None
+    return True
+
+
+def fuzz(units: int, seed: int = 0, workers: int = 2, slow_s: float = 2.0, hang_s: float = 60.0,
+         families: tuple[str, ...] | None = None, progress: Callable[[Report], None] | None = None,
+         target: Target = run_targets, seeds: list[str] | None = None) -> Report:
+    """Run ``units`` mutants of ``seeds`` (default: :func:`corpus`; seeded by ``seed``; families
+    cycled in order when ``families`` is given, random otherwise) through ``target`` in
+    ``workers`` processes."""
+    rng = random.Random(seed)
+    seeds = seeds or corpus()
+    ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    slots = [_Slot(ctx, target) for _ in range(max(1, workers))]
+    report, started, made = Report(), time.monotonic(), 0
+    try:
+        while report.units < units:
+            for slot in slots:
+                if slot.job is not None and _collect(slot, report, slow_s, hang_s):
+                    report.units += 1
+                    if progress is not None and report.units % 1000 == 0:
+                        report.wall_s = time.monotonic() - started
+                        progress(report)
+                if slot.job is None and made < units:
+                    family = families[made % len(families)] if families else None
+                    slot.submit(*mutate(rng, rng.choice(seeds), family))
+                    made += 1
+            time.sleep(0.001)
+    finally:
+        for slot in slots:
+            slot.proc.kill()
+            slot.proc.join()
+    report.wall_s = time.monotonic() - started
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    ap.add_argument("--units", type=int, default=100_000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2)))
+    ap.add_argument("--slow", type=float, default=2.0, help="CPU seconds per input")
+    ap.add_argument("--hang", type=float, default=60.0, help="wall seconds before a kill")
+    ap.add_argument("--out", default="fuzz-failures")
+    args = ap.parse_args(argv)
+    report = fuzz(args.units, args.seed, args.workers, args.slow, args.hang,
+                  progress=lambda r: print("  " + r.line(), flush=True))
+    print(report.line())
+    print("per family:", ", ".join(f"{k} {v}" for k, v in sorted(report.by_family.items())))
+    if report.failures:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for i, (kind, detail, text) in enumerate(report.failures):
+            (out / f"{i:04d}_{kind}.py").write_text(text, encoding="utf-8")
+            (out / f"{i:04d}_{kind}.txt").write_text(detail, encoding="utf-8")
+            print(f"{kind}: {out}/{i:04d}_{kind}.py: {detail.strip().splitlines()[-1]}")
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
