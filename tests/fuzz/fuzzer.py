@@ -194,6 +194,22 @@ class Report:
     by_family: dict[str, int] = field(default_factory=dict)
     failures: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, detail, input)
     wall_s: float = 0.0
+    out: Path | None = None  # where each failure's input and detail are written when found
+
+    def fail(self, kind: str, detail: str, text: str) -> None:
+        """Count and keep one failure (``kind``: crash, uncaught or slow)."""
+        if kind == "crash":
+            self.crashes += 1
+        elif kind == "uncaught":
+            self.uncaught += 1
+        else:
+            self.slow += 1
+        self.failures.append((kind, detail, text))
+        if self.out is not None:
+            self.out.mkdir(parents=True, exist_ok=True)
+            stem = self.out / f"{len(self.failures) - 1:04d}_{kind}"
+            stem.with_suffix(".py").write_text(text, encoding="utf-8")
+            stem.with_suffix(".txt").write_text(detail, encoding="utf-8")
 
     def line(self) -> str:
         return (f"{self.units} mutated units: {self.uncaught} uncaught exceptions, "
@@ -233,25 +249,20 @@ def _collect(slot: _Slot, report: Report, slow_s: float, hang_s: float) -> bool:
         try:
             failure, cpu = slot.conn.recv()
         except (EOFError, OSError):
-            failure, cpu = ("crash", f"worker died, exit code {slot.proc.exitcode}"), 0.0
             slot.restart()
-            report.crashes += 1
-            report.failures.append(("crash", failure[1], text))
+            report.fail("crash", f"worker died, exit code {slot.proc.exitcode}", text)
+            report.by_family[family] = report.by_family.get(family, 0) + 1
             slot.job = None
             return True
         if failure is not None:
-            report.uncaught += 1
-            report.failures.append(("uncaught", f"{failure[0]}: {failure[1]}", text))
+            report.fail("uncaught", f"{failure[0]}: {failure[1]}", text)
         if cpu > slow_s:
-            report.slow += 1
-            report.failures.append(("slow", f"{cpu:.1f} s of CPU", text))
+            report.fail("slow", f"{cpu:.1f} s of CPU", text)
     elif not slot.proc.is_alive():
-        report.crashes += 1
-        report.failures.append(("crash", f"worker died, exit code {slot.proc.exitcode}", text))
+        report.fail("crash", f"worker died, exit code {slot.proc.exitcode}", text)
         slot.restart()
     elif time.monotonic() - slot.since > hang_s:
-        report.slow += 1
-        report.failures.append(("slow", f"killed after {hang_s:.0f} s", text))
+        report.fail("slow", f"killed after {hang_s:.0f} s", text)
         slot.restart()
     else:
         return False
@@ -262,7 +273,8 @@ def _collect(slot: _Slot, report: Report, slow_s: float, hang_s: float) -> bool:
 
 def fuzz(units: int, seed: int = 0, workers: int = 2, slow_s: float = 2.0, hang_s: float = 60.0,
          families: tuple[str, ...] | None = None, progress: Callable[[Report], None] | None = None,
-         target: Target = run_targets, seeds: list[str] | None = None) -> Report:
+         target: Target = run_targets, seeds: list[str] | None = None,
+         out: Path | None = None) -> Report:
     """Run ``units`` mutants of ``seeds`` (default: :func:`corpus`; seeded by ``seed``; families
     cycled in order when ``families`` is given, random otherwise) through ``target`` in
     ``workers`` processes."""
@@ -270,7 +282,7 @@ def fuzz(units: int, seed: int = 0, workers: int = 2, slow_s: float = 2.0, hang_
     seeds = seeds or corpus()
     ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     slots = [_Slot(ctx, target) for _ in range(max(1, workers))]
-    report, started, made = Report(), time.monotonic(), 0
+    report, started, made = Report(out=out), time.monotonic(), 0
     try:
         while report.units < units:
             for slot in slots:
@@ -302,16 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="fuzz-failures")
     args = ap.parse_args(argv)
     report = fuzz(args.units, args.seed, args.workers, args.slow, args.hang,
-                  progress=lambda r: print("  " + r.line(), flush=True))
+                  progress=lambda r: print("  " + r.line(), flush=True), out=Path(args.out))
     print(report.line())
     print("per family:", ", ".join(f"{k} {v}" for k, v in sorted(report.by_family.items())))
-    if report.failures:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        for i, (kind, detail, text) in enumerate(report.failures):
-            (out / f"{i:04d}_{kind}.py").write_text(text, encoding="utf-8")
-            (out / f"{i:04d}_{kind}.txt").write_text(detail, encoding="utf-8")
-            print(f"{kind}: {out}/{i:04d}_{kind}.py: {detail.strip().splitlines()[-1]}")
+    for i, (kind, detail, _) in enumerate(report.failures):
+        print(f"{kind}: {args.out}/{i:04d}_{kind}.py: {detail.strip().splitlines()[-1]}")
     return 1 if report.failures else 0
 
 
