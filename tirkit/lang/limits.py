@@ -23,11 +23,11 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from tirkit.ir.diagnostics import Diagnostic
-from tirkit.ir.span import LineIndex, Span
+from tirkit.ir.span import LineIndex
 
 MAX_SOURCE_CHARS = 4_000_000
 MAX_NESTING = 200
-MAX_INDENT_LEVELS = 400
+MAX_INDENT_LEVELS = 256
 MAX_OPERATORS = 500
 MAX_INT_BITS = 4096
 MAX_SEQUENCE = 1_000_000
@@ -118,7 +118,7 @@ def check_text(text: str, index: LineIndex | None = None, base: int = 0) -> Diag
     return None
 
 
-def check_int(value: int, span: Span | None = None) -> int:
+def check_int(value: int) -> int:
     """``value`` if its magnitude fits in ``MAX_INT_BITS`` bits.
 
     Raises:
@@ -127,7 +127,6 @@ def check_int(value: int, span: Span | None = None) -> int:
     if value.bit_length() > MAX_INT_BITS:
         raise LimitExceeded(f"integer of {value.bit_length()} bits; the static evaluator "
                             f"computes at most {MAX_INT_BITS}-bit integers")
-    del span
     return value
 
 

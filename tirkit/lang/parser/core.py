@@ -195,6 +195,8 @@ class Parser:
             self.report(err.node, err.message, err.code, err.notes)
         except ParseError as err:
             self.report(err.node, err.message, err.code, err.notes, err.fixes)
+        except (OverflowError, MemoryError) as err:  # a converted value beyond its type
+            self.report(node, f"value out of range: {err}", code="limit")
         except (TypeError, ValueError, RuntimeError, KeyError, IndexError) as err:
             self.report(node, str(err) or type(err).__name__)
         self.poison(node)
