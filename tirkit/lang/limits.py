@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -145,15 +146,25 @@ def check_value(value: Any) -> Any:
     return value
 
 
+_RECURSION = {"users": 0, "old": 0}
+_RECURSION_LOCK = threading.Lock()
+
+
 @contextmanager
 def deep_recursion(limit: int = RECURSION_LIMIT) -> Iterator[None]:
-    """Raise Python's recursion limit to ``limit`` for the front end's recursive walks (restored
-    on exit). The text limits above bound how deep they go."""
-    old = sys.getrecursionlimit()
-    if old < limit:
-        sys.setrecursionlimit(limit)
+    """Raise Python's recursion limit to ``limit`` for the front end's recursive walks; the old
+    limit comes back when the last thread inside leaves (a thread leaving early must not lower
+    it under another one still deep in a parse). The text limits above bound how deep they go."""
+    with _RECURSION_LOCK:
+        if _RECURSION["users"] == 0:
+            _RECURSION["old"] = sys.getrecursionlimit()
+        _RECURSION["users"] += 1
+        if sys.getrecursionlimit() < limit:
+            sys.setrecursionlimit(limit)
     try:
         yield
     finally:
-        if old < limit:
-            sys.setrecursionlimit(old)
+        with _RECURSION_LOCK:
+            _RECURSION["users"] -= 1
+            if _RECURSION["users"] == 0:
+                sys.setrecursionlimit(_RECURSION["old"])
