@@ -43,6 +43,10 @@ _TOKEN = re.compile(rf"(?P<s>{_STRING})|(?P<c>#[^\n]*)|(?P<o>[(\[{{])|(?P<x>[)\]
                     r"|(?P<n>\\?\r?\n[ \t\f]*)|(?P<p>\*\*|//|<<|>>|[-+*/%@&|^<>]|\band\b|\bor\b)")
 
 
+# a line that can only start a new top-level statement (after a bracket left open by an error)
+_TOP_LEVEL = re.compile(r"(?:@|(?:async\s+)?def\s|class\s|from\s|import\s)")
+
+
 class LimitExceeded(Exception):
     """A value or text beyond one of this module's limits; ``message`` says which."""
 
@@ -62,11 +66,12 @@ class _Scan:
         self.stmt_start = 0
 
     def newline(self, match: re.Match) -> Diagnostic | None:
+        text, end = self.text, match.end()
+        if self.opens and _TOP_LEVEL.match(text, end):
+            self.opens.clear()  # an unclosed bracket before: a new top-level statement starts
         if self.opens or match.group().startswith("\\"):
             return None
-        self.ops, self.stmt_start = 0, match.end()
-        text = self.text
-        end = match.end()
+        self.ops, self.stmt_start = 0, end
         if end >= len(text) or text[end] in "\r\n#":
             return None  # a blank or comment line does not open or close a block
         width = len(match.group().lstrip("\r\n").expandtabs(8))
