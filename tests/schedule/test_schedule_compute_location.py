@@ -254,3 +254,44 @@ def test_compute_at_on_matmul_tiles_numbers_match_unscheduled():
     c = np.zeros_like(a)
     build(sch.mod)["main"](a, c)
     np.testing.assert_allclose(c, a * 2 + 1, rtol=1e-6)
+
+
+def test_compute_at_under_a_non_divisible_split_guards_the_producer():
+    import numpy as np
+    from tirkit.compiler import build
+    func = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((100,), "float32"), C: T.Buffer((100,), "float32")):
+        B = T.alloc_buffer((100,))
+        for i in range(100):
+            with T.block("B"):
+                vi = T.axis.spatial(100, i)
+                B[vi] = A[vi] * T.float32(2)
+        for i in range(100):
+            with T.block("C"):
+                vi = T.axis.spatial(100, i)
+                C[vi] = B[vi] + T.float32(1)
+    """)
+    sch = Schedule(func)
+    i0, _ = sch.split(sch.get_loops("C")[0], [None, 16])
+    sch.compute_at(sch.get_block("B"), i0)
+    check(sch, func, """
+    @T.prim_func
+    def main(A: T.Buffer((100,), "float32"), C: T.Buffer((100,), "float32")):
+        B = T.alloc_buffer((100,))
+        for i_0 in range(7):
+            for ax0 in range(16):
+                with T.block("B"):
+                    vi = T.axis.spatial(100, i_0 * 16 + ax0)
+                    T.where(i_0 * 16 + ax0 < 100)
+                    B[vi] = A[vi] * T.float32(2)
+            for i_1 in range(16):
+                with T.block("C"):
+                    vi = T.axis.spatial(100, i_0 * 16 + i_1)
+                    T.where(i_0 * 16 + i_1 < 100)
+                    C[vi] = B[vi] + T.float32(1)
+    """)
+    a = np.arange(100, dtype="float32")
+    c = np.zeros(100, "float32")
+    build(sch.mod)["main"](a, c)
+    np.testing.assert_allclose(c, a * 2 + 1)

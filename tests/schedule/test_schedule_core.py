@@ -90,6 +90,40 @@ def test_region_cover_false_when_consumer_reads_more():
     assert not sch.state.block_info(sch.get_sref(sch.get_block("root")))["stage_pipeline"]
 
 
+def _cover(producer_pred: str, consumer_pred: str, consumer_extent: int = 112) -> bool:
+    func = parse(f"""
+    @T.prim_func
+    def main(A: T.Buffer((100,), "float32"), C: T.Buffer((100,), "float32")):
+        B = T.alloc_buffer((100,))
+        for i in range(112):
+            with T.block("B"):
+                vi = T.axis.spatial(100, i)
+                T.where({producer_pred})
+                B[vi] = A[vi]
+        for i in range({consumer_extent}):
+            with T.block("C"):
+                vi = T.axis.spatial(100, i)
+                T.where({consumer_pred})
+                C[vi] = B[vi]
+    """)
+    sch = Schedule(func)
+    return sch.state.block_info(sch.get_sref(sch.get_block("C")))["region_cover"]
+
+
+def test_region_cover_takes_the_block_predicates_into_account():
+    # TVM's AnalyzeRegionUpperBound/LowerBound: the predicate narrows both regions, and both are
+    # intersected with the buffer's shape before they are compared
+    assert _cover("i < 100", "i < 100")
+    assert _cover("i < 100", "i < 100", consumer_extent=100)
+    assert _cover("i < 100", "i + 0 < 200")          # the buffer bounds the consumer
+    assert not _cover("i < 50", "i < 100")           # the producer writes only B[0:50]
+    assert _cover("i < 50", "i < 50")
+    assert not _cover("i < 50", "i + 1 < 52")        # reads B[0:51]
+    assert not _cover("i >= 10", "i < 100")          # B[0:10] is never written
+    assert _cover("i >= 10", "10 <= i and i < 100")
+    assert not _cover("i % 2 == 0", "i < 100")        # unknown predicate: produces nothing known
+
+
 def test_sref_follows_loop_through_replacement(func):
     sch = Schedule(func)
     c = sch.get_block("C")

@@ -13,6 +13,7 @@ from ..tir.expr import IterVarType, Var
 from ..tir.stmt import Block, BlockRealize, For, SeqStmt
 from ..tir.stmt_functor import post_order_visit, substitute
 from . import errors as err
+from . import region_bound as RB
 from .block_scope import DepKind
 from .state import ANALYSES, ScheduleState, StmtSRef, _stmt_children
 
@@ -126,20 +127,24 @@ def is_affine_binding(state: ScheduleState, block_sref: StmtSRef) -> bool:
 
 
 def block_region_over(state: ScheduleState, block_sref: StmtSRef, regions: Any,
-                      top: StmtSRef) -> list[tuple[Any, list[IntervalSet]]]:
+                      top: StmtSRef, use_predicate: bool = False
+                      ) -> list[tuple[Any, list[IntervalSet]]]:
     """``regions`` of a block with its bindings substituted and relaxed over the loops between the
-    block and ``top`` (TVM ``RelaxRegion``)."""
+    block and ``top`` (TVM ``RelaxRegion``). With ``use_predicate`` the block predicate narrows
+    each dimension (TVM ``EstimateRegionUpperBound``/``EstimateRegionLowerBound``)."""
     realize = get_block_realize(state, block_sref)
     vmap = {iv.var: v for iv, v in zip(realize.block.iter_vars, realize.iter_values)}
-    dom = {s.stmt.loop_var: Range.from_min_extent(s.stmt.min, s.stmt.extent)
-           for s in loops_between(block_sref, top)}
+    loops = loops_between(block_sref, top)
+    dom = {s.stmt.loop_var: Range.from_min_extent(s.stmt.min, s.stmt.extent) for s in loops}
+    bounds = RB.predicate_bounds(realize.predicate)[0] if use_predicate else []
+    inner = _outer_analyzer(block_sref.parent or block_sref) if bounds else None
     out = []
     for region in regions:
         sets = []
         for r in region.region:
-            lo = eval_set(substitute(r.min, vmap), dom)
-            hi = eval_set(substitute(r.min + r.extent - 1, vmap), dom)
-            sets.append(IntervalSet(lo.min_value, hi.max_value))
+            lo_e, hi_e = substitute(r.min, vmap), substitute(r.min + r.extent - 1, vmap)
+            relaxed = IntervalSet(eval_set(lo_e, dom).min_value, eval_set(hi_e, dom).max_value)
+            sets.append(RB.tighten(inner, lo_e, hi_e, relaxed, bounds) if inner else relaxed)
         out.append((region.buffer, sets))
     return out
 
@@ -172,9 +177,12 @@ def region_cover(state: ScheduleState, block_sref: StmtSRef, scope_root: StmtSRe
             continue
         top = lca(dep.src, block_sref)
         ana = _outer_analyzer(top)
-        produced = dict(block_region_over(state, dep.src, dep.src.stmt.writes, top))
-        for buf, sets in block_region_over(state, block_sref, block_sref.stmt.reads, top):
-            if buf in produced and not covers(ana, produced[buf], sets):
+        if not RB.predicate_bounds(get_block_realize(state, dep.src).predicate)[1]:
+            return False  # a predicate we cannot bound: the produced region is unknown
+        produced = dict(block_region_over(state, dep.src, dep.src.stmt.writes, top, True))
+        for buf, sets in block_region_over(state, block_sref, block_sref.stmt.reads, top, True):
+            if buf in produced and not covers(ana, RB.clip_to_shape(ana, produced[buf], buf.shape),
+                                              RB.clip_to_shape(ana, sets, buf.shape)):
                 return False
     return True
 

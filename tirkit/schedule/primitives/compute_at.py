@@ -207,22 +207,33 @@ def _solve_dim(block: Any, r: Range, s: IntervalSet, ranges: dict, ana: Analyzer
 
 def _build_nest(sch: Schedule, block_sref: Any, iter_ranges: list[Range],
                 preserve_unit_loops: bool, ana: Analyzer) -> Any:
+    """The new loops ``ax0, ax1...`` and BlockRealize of the moved block; bindings that may
+    leave an iter var's domain (a region rounded up by a non-divisible split) are guarded by a
+    predicate, as TVM does."""
     block = block_sref.stmt
-    realize = A.get_block_realize(sch.state, block_sref)
     loops: list[tuple[Var, Any]] = []
     values = []
-    for k, (iv, rng) in enumerate(zip(block.iter_vars, iter_ranges)):
+    for iv, rng in zip(block.iter_vars, iter_ranges):
         extent = ana.simplify(rng.extent)
-        unit = isinstance(extent, IntImm) and extent.value == 1
-        if unit and not preserve_unit_loops:
+        if isinstance(extent, IntImm) and extent.value == 1 and not preserve_unit_loops:
             values.append(ana.simplify(rng.min))
             continue
         var = Var(f"ax{len(loops)}", iv.var.dtype)
         loops.append((var, extent))
         values.append(ana.simplify(rng.min + var) if not _zero(rng.min) else var)
-        del k
-    stmt: Any = BlockRealize(values, realize.predicate if _true(realize.predicate) else True,
-                             block)
+        # bound after the binding is simplified: a unit range would fold ``ax0`` to 0
+        ana.bind(var, Range.from_min_extent(IntImm(var.dtype, 0), extent))
+    conds = []
+    for iv, value in zip(block.iter_vars, values):
+        lo, hi = iv.dom.min, iv.dom.min + iv.dom.extent
+        if not ana.can_prove(value >= lo):
+            conds.append(value >= lo)
+        if not ana.can_prove(value < hi):
+            conds.append(value < ana.simplify(hi))
+    pred: Any = True
+    for c in conds:
+        pred = c if pred is True else op.logical_and(pred, c)
+    stmt: Any = BlockRealize(values, pred, block)
     for var, extent in reversed(loops):
         stmt = For(var, IntImm(var.dtype, 0), extent, ForKind.SERIAL, stmt)
     return stmt

@@ -1,0 +1,79 @@
+"""Predicate-aware region bounds for the region-cover check (mirrors TVM's
+``AnalyzeRegionUpperBound`` / ``AnalyzeRegionLowerBound`` / ``ProducerCoversConsumer`` of
+``src/tir/schedule/state.cc``).
+
+A block under a non-divisible split carries a predicate such as ``T.where(i_0 * 16 + i_1 < 100)``:
+relaxing its region over the loops alone overshoots the iterations that really run. The
+conjuncts of the predicate that compare an affine expression with a bound tighten each
+dimension whose index differs from that expression by a constant. A consumer may ignore a
+conjunct it cannot read (its read region only grows, the check stays sound); a producer may
+not (its written region would be over-estimated), so such a producer covers nothing, as in TVM.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..arith import Analyzer
+from ..arith.int_set import IntervalSet
+from ..ir.expr import IntImm
+from ..tir import op
+from ..tir.expr import GE, GT, LE, LT, And
+
+# (lhs, rhs, strict): ``lhs < rhs`` when strict, else ``lhs <= rhs``
+_Bound = tuple[Any, Any, bool]
+
+
+def predicate_bounds(pred: Any) -> tuple[list[_Bound], bool]:
+    """The comparisons of a block predicate as ``lhs < rhs`` / ``lhs <= rhs``, and whether every
+    conjunct was such a comparison."""
+    if isinstance(pred, bool) or (isinstance(pred, IntImm) and pred.value == 1):
+        return [], True
+    if isinstance(pred, And):
+        a, ok_a = predicate_bounds(pred.a)
+        b, ok_b = predicate_bounds(pred.b)
+        return a + b, ok_a and ok_b
+    if isinstance(pred, (LT, LE)):
+        return [(pred.a, pred.b, isinstance(pred, LT))], True
+    if isinstance(pred, (GT, GE)):
+        return [(pred.b, pred.a, isinstance(pred, GT))], True
+    return [], False
+
+
+def _offset(ana: Analyzer, expr: Any, base: Any) -> int | None:
+    diff = ana.simplify(op.subtract(expr, base))
+    return diff.value if isinstance(diff, IntImm) else None
+
+
+def _tighter(ana: Analyzer, old: Any, new: Any, upper: bool) -> Any:
+    if old is None:
+        return new
+    better = op.less_equal(new, old) if upper else op.greater_equal(new, old)
+    return new if ana.can_prove(better) else old
+
+
+def tighten(ana: Analyzer, lo_expr: Any, hi_expr: Any, interval: IntervalSet,
+            bounds: list[_Bound]) -> IntervalSet:
+    """``interval`` (the relaxed ``[lo_expr, hi_expr]`` of one dimension) narrowed by the
+    predicate comparisons ``bounds``."""
+    lo, hi = interval.min_value, interval.max_value
+    for lhs, rhs, strict in bounds:
+        k = _offset(ana, hi_expr, lhs)        # hi_expr = lhs + k <(=) rhs + k
+        if k is not None:
+            hi = _tighter(ana, hi, ana.simplify(rhs + (k - 1 if strict else k)), True)
+        k = _offset(ana, lo_expr, rhs)        # lo_expr = rhs + k >(=) lhs + k
+        if k is not None:
+            lo = _tighter(ana, lo, ana.simplify(lhs + (k + 1 if strict else k)), False)
+    return IntervalSet(lo, hi)
+
+
+def clip_to_shape(ana: Analyzer, sets: list[IntervalSet], shape: Any) -> list[IntervalSet]:
+    """Each dimension intersected with ``[0, shape[d] - 1]`` (TVM intersects both regions with
+    the buffer before comparing them)."""
+    out = []
+    for s, extent in zip(sets, shape):
+        if not s.is_bounded():
+            out.append(s)
+            continue
+        out.append(IntervalSet(ana.simplify(op.max(s.min_value, 0)),
+                               ana.simplify(op.min(s.max_value, op.subtract(extent, 1)))))
+    return out
