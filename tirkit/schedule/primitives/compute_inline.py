@@ -102,7 +102,8 @@ def compute_inline(sch: Schedule, block: Any) -> None:
     changed = block_reuse(body, new_body)
     new_body = replace_objects(new_body, {id(n): _update_regions(n) for n in changed.values()})
     _check_no_other_use(blk, new_body, buf)
-    reuse = block_reuse(root.body, new_body)
+    # ``body`` has the same blocks as ``root.body`` less the inlined one, in order
+    reuse = block_reuse(body, new_body)
     sch.state.replace(scope_root, _drop_alloc(root.with_changes(body=new_body), buf), reuse)
 
 

@@ -164,7 +164,7 @@ def merge(sch: Schedule, *loops: Any) -> Any:
     loop nest: the bodies run one after another under the first loop (``Schedule.merge``).
 
     Raises:
-        ScheduleError: ``LoopsNotInSameScopeError``, ``HasAnnotationOrThreadBindingError``,
+        ScheduleError: ``LoopNotInSameScopeError``, ``HasAnnotationOrThreadBindingError``,
             ``LoopNotStartWithZeroError``, ``WrongFactorError`` (different extents).
     """
     srefs = [sch._loop_sref(lp) for lp in loops]  # pylint: disable=protected-access

@@ -18,15 +18,17 @@ def _chain(srefs: list[Any]) -> list[Any]:
         if all(id(t) in above or t is s for t in srefs):
             bottom = s
     if bottom is None:
+        names = " and ".join(err.describe(s.stmt) for s in srefs)
         raise err.LoopsNotAChainError(*[s.stmt for s in srefs],
-                                      reason="they are not nested in one another")
+                                      reason=f"{names} are not nested in one another")
     chain = [bottom]
     seen = {id(bottom)}
     for p in bottom.ancestors():
         if len(seen & ids) == len(ids):
             break
         if p.is_block:
-            raise err.LoopsNotAChainError(p.stmt, reason="a block lies between the loops")
+            raise err.LoopsNotAChainError(
+                p.stmt, reason=f"{err.describe(p.stmt)} lies between the loops")
         chain.append(p)
         seen.add(id(p))
     chain.reverse()
@@ -39,14 +41,15 @@ def _chain(srefs: list[Any]) -> list[Any]:
 
 
 def _check_blocks(sch: Schedule, chain: list[Any]) -> None:
-    loop_vars = {s.stmt.loop_var for s in chain}
-    for block_sref in A.get_child_blocks(sch.state, chain[-1]) or []:
-        _check_block(sch, block_sref, loop_vars)
+    # dependent extents first: they also make the bindings non-affine, a less telling error
     for s in chain:
         for other in chain:
             if other is not s and (A.uses_var(s.stmt.extent, other.stmt.loop_var)
                                    or A.uses_var(s.stmt.min, other.stmt.loop_var)):
                 raise err.DependentLoopError(s.stmt)
+    loop_vars = {s.stmt.loop_var for s in chain}
+    for block_sref in A.get_child_blocks(sch.state, chain[-1]) or []:
+        _check_block(sch, block_sref, loop_vars)
 
 
 def _check_block(sch: Schedule, block_sref: Any, loop_vars: set) -> None:
@@ -67,7 +70,8 @@ def reorder(sch: Schedule, *ordered_loops: Any) -> None:
 
     Raises:
         ScheduleError: ``LoopMultiAppearanceError``, ``LoopsNotAChainError``,
-            ``DependentLoopError``, ``NotDataParOrReduceIterError``, ``NotAffineBindingError``.
+            ``DependentLoopError``, ``BlockIterTypeError`` (an iter var neither spatial nor
+            reduction bound to a reordered loop), ``NotAffineBindingError``.
     """
     srefs = [sch._loop_sref(lp) for lp in ordered_loops]  # pylint: disable=protected-access
     for i, s in enumerate(srefs):

@@ -1,0 +1,180 @@
+"""Error cases for the preconditions the per-primitive files do not reach: every case checks the
+TVM error class, that the message names the block/loop, and that the schedule is unchanged
+(same module object, same trace)."""
+import pytest
+
+from tirkit.schedule import Schedule, errors
+
+from sched_util import parse
+
+TWO_STAGE = parse("""
+@T.prim_func
+def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+    B = T.alloc_buffer((16, 16))
+    for i, j in T.grid(16, 16):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(16, 16):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + T.float32(1)
+""")
+
+TRIANGLE = parse("""
+@T.prim_func
+def main(A: T.Buffer((16, 16), "float32")):
+    for i in range(16):
+        for j in range(i + 1):
+            with T.block("A"):
+                vi = T.axis.spatial(16, i)
+                vj = T.axis.spatial(16, j)
+                A[vi, vj] = T.float32(1)
+""")
+
+NESTED_SCOPE = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16,))
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi]
+    with T.block("outer"):
+        T.reads(B[0:16])
+        T.writes(C[0:16])
+        for i in range(16):
+            with T.block("C"):
+                vi = T.axis.spatial(16, i)
+                C[vi] = B[vi] + T.float32(1)
+""")
+
+TWO_PRODUCERS = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16,))
+    for i in range(8):
+        with T.block("B0"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi]
+    for i in range(8):
+        with T.block("B1"):
+            vi = T.axis.spatial(16, i + 8)
+            B[vi] = A[vi] * T.float32(2)
+    for i in range(16):
+        with T.block("C"):
+            vi = T.axis.spatial(16, i)
+            C[vi] = B[vi] + T.float32(1)
+""")
+
+OPAQUE_USE = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16,))
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi]
+    with T.block("C"):
+        T.reads(B[0:16])
+        T.writes(C[0:16])
+        Bv = T.match_buffer(B[0:16], (16,))
+        for i in range(16):
+            C[i] = Bv[i] + T.float32(1)
+""")
+
+NOT_COMPLETE_OR_REDUCTION = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16,))
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi]
+            B[vi] = B[vi] + A[vi]
+    for i in range(16):
+        with T.block("C"):
+            vi = T.axis.spatial(16, i)
+            C[vi] = B[vi]
+""")
+
+
+def _unchanged(sch, run, error, *names):
+    mod, n = sch.mod, len(sch.trace.insts)
+    with pytest.raises(error) as info:
+        run()
+    for name in names:
+        assert name in str(info.value)
+    assert sch.mod is mod and len(sch.trace.insts) == n
+    return info.value
+
+
+def test_compute_inline_keeps_the_other_blocks_rvs():
+    # the sref of the inlined block used to be handed to the block after it
+    sch = Schedule(TWO_STAGE)
+    b, c = sch.get_block("B"), sch.get_block("C")
+    sch.compute_inline(b)
+    assert sch.get(c).name_hint == "C"
+    assert len(sch.get_loops(c)) == 2
+
+
+def test_reorder_loop_depending_on_another_is_dependent_loop_error():
+    sch = Schedule(TRIANGLE)
+    i, j = sch.get_loops("A")
+    _unchanged(sch, lambda: sch.reorder(j, i), errors.DependentLoopError, 'loop "j"')
+
+
+def test_merge_loops_of_different_scopes_is_loop_not_in_same_scope():
+    sch = Schedule(NESTED_SCOPE)
+    (bi,) = sch.get_loops("B")
+    (ci,) = sch.get_loops("C")
+    _unchanged(sch, lambda: sch.merge(bi, ci), errors.LoopNotInSameScopeError, 'loop "i"')
+
+
+def test_reverse_compute_at_out_of_its_scope_is_not_in_same_scope():
+    sch = Schedule(NESTED_SCOPE)
+    (bi,) = sch.get_loops("B")
+    c = sch.get_block("C")
+    e = _unchanged(sch, lambda: sch.reverse_compute_at(c, bi), errors.NotInSameScopeError,
+                   'block "C"', 'loop "i"')
+    assert e.locations[0] is sch.get(c)
+
+
+def test_compute_at_of_a_block_neither_complete_nor_reduction():
+    sch = Schedule(NOT_COMPLETE_OR_REDUCTION)
+    (ci,) = sch.get_loops("C")
+    b = sch.get_block("B")
+    _unchanged(sch, lambda: sch.compute_at(b, ci), errors.NotCompleteOrReductionBlockError, 'block "B"')
+
+
+def test_reverse_compute_inline_with_two_producers_is_non_single_producer():
+    sch = Schedule(TWO_PRODUCERS)
+    c = sch.get_block("C")
+    _unchanged(sch, lambda: sch.reverse_compute_inline(c),
+               errors.NonSingleProducerError, 'block "C"', "2 producer blocks")
+
+
+def test_compute_inline_of_a_buffer_matched_by_a_consumer_is_opaque_access():
+    sch = Schedule(OPAQUE_USE)
+    b = sch.get_block("B")
+    _unchanged(sch, lambda: sch.compute_inline(b),
+               errors.OpaqueAccessError, 'block "B"', 'block "C"')
+
+
+def test_expired_and_foreign_random_variables():
+    sch = Schedule(TWO_STAGE)
+    b = sch.get_block("B")
+    sch.compute_inline(b)
+    _unchanged(sch, lambda: sch.get(b), errors.RVExpiredError, "no longer exists")
+    other = Schedule(TWO_STAGE)
+    foreign = other.get_block("C")
+    _unchanged(sch, lambda: sch.get_loops(foreign), errors.RVExpiredError, "not defined")
+
+
+def test_expr_rv_of_another_schedule_is_not_const():
+    sch = Schedule(TWO_STAGE)
+    other = Schedule(TWO_STAGE)
+    factor = other.sample_categorical([4], [1.0])
+    i, _ = sch.get_loops("C")
+    _unchanged(sch, lambda: sch.split(i, [None, factor]), errors.ExprRVNotConstError,
+               "not an ExprRV of this schedule")
