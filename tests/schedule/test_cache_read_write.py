@@ -331,3 +331,46 @@ def test_cache_errors_leave_the_schedule_unchanged(func, call, error, text):
         call(sch)
     assert sch.mod is before
     verify_trace_roundtrip(sch, func)
+
+
+def test_cache_write_under_a_non_divisible_split_stays_inside_the_buffer():
+    """The cached region of a block under ``T.where(fused < 240)`` follows the predicate (TVM's
+    AnalyzeRegionUpperBound): ``(f_0 * 7 + f_1) // 20`` covers rows 0..11, not 0..12 (a 13th
+    row would be copied past the end of the 12-row buffer). Found by
+    test_examples_differential.py on the softmax example."""
+    import numpy as np
+    from tirkit.compiler import build
+    func = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((12, 20), "float32"), C: T.Buffer((12,), "float32")):
+        for i, k in T.grid(12, 20):
+            with T.block("C"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    C[vi] = T.float32(0)
+                C[vi] = C[vi] + A[vi, vk]
+    """)
+    sch = Schedule(func)
+    sch.split(sch.fuse(*sch.get_loops("C")), [None, 7])
+    sch.cache_write("C", 0, "global")
+    check(sch, func, """
+    @T.prim_func
+    def main(A: T.Buffer((12, 20), "float32"), C: T.Buffer((12,), "float32")):
+        C_global = T.alloc_buffer((12,))
+        for i_k_fused_0, i_k_fused_1 in T.grid(35, 7):
+            with T.block("C"):
+                vi = T.axis.spatial(12, (i_k_fused_0 * 7 + i_k_fused_1) // 20)
+                vk = T.axis.reduce(20, (i_k_fused_0 * 7 + i_k_fused_1) % 20)
+                T.where(i_k_fused_0 * 7 + i_k_fused_1 < 240)
+                with T.init():
+                    C_global[vi] = T.float32(0)
+                C_global[vi] = C_global[vi] + A[vi, vk]
+        for ax0 in range(12):
+            with T.block("C_global"):
+                v0 = T.axis.spatial(12, ax0)
+                C[v0] = C_global[v0]
+    """)
+    a = np.random.default_rng(0).uniform(-1, 1, (12, 20)).astype("float32")
+    c = np.zeros(12, "float32")
+    build(sch.mod)["main"](a, c)
+    np.testing.assert_allclose(c, a.sum(axis=1), rtol=1e-5)

@@ -144,7 +144,8 @@ def block_region_over(state: ScheduleState, block_sref: StmtSRef, regions: Any,
         for r in region.region:
             lo_e, hi_e = substitute(r.min, vmap), substitute(r.min + r.extent - 1, vmap)
             relaxed = IntervalSet(eval_set(lo_e, dom).min_value, eval_set(hi_e, dom).max_value)
-            sets.append(RB.tighten(inner, lo_e, hi_e, relaxed, bounds) if inner else relaxed)
+            sets.append(RB.tighten(inner, lo_e, hi_e, relaxed, bounds, set(dom), dom,
+                                   realize.predicate) if inner else relaxed)
         out.append((region.buffer, sets))
     return out
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..arith import Analyzer
+from ..arith import Analyzer, detect_iter_map
 from ..arith.int_set import IntervalSet
 from ..ir.expr import IntImm
 from ..tir import op
-from ..tir.expr import GE, GT, LE, LT, And
+from ..tir.expr import GE, GT, LE, LT, And, Var
+from ..tir.stmt_functor import post_order_visit
 
 # (lhs, rhs, strict): ``lhs < rhs`` when strict, else ``lhs <= rhs``
 _Bound = tuple[Any, Any, bool]
@@ -51,17 +52,50 @@ def _tighter(ana: Analyzer, old: Any, new: Any, upper: bool) -> Any:
     return new if ana.can_prove(better) else old
 
 
+def _uses(expr: Any, variables: set) -> bool:
+    hit: list[bool] = []
+    post_order_visit(expr, lambda n: hit.append(True)
+                     if isinstance(n, Var) and any(n is v for v in variables) else None)
+    return bool(hit)
+
+
+def _iter_map_bound(expr: Any, dom: dict, pred: Any, relaxed: set) -> IntervalSet | None:
+    """The range of ``expr`` over ``dom`` under ``pred`` through iterator-map detection, as
+    TVM's ``EstimateRegionUpperBound`` does: ``(i_0 * 7 + i_1) // 20`` with
+    ``i_0 * 7 + i_1 < 240`` is a split of extent 12."""
+    res = detect_iter_map([expr], dom, pred, "no_check")
+    if res.errors or len(res.indices[0].args) > 1 or _uses(res.indices[0].base, relaxed):
+        return None
+    total = res.indices[0]
+    if not total.args:
+        return IntervalSet(total.base, total.base)
+    split = total.args[0]
+    if not (isinstance(split.extent, IntImm) and isinstance(split.scale, IntImm)):
+        return None
+    span = (split.extent.value - 1) * split.scale.value
+    return IntervalSet(total.base + min(span, 0), total.base + max(span, 0))
+
+
 def tighten(ana: Analyzer, lo_expr: Any, hi_expr: Any, interval: IntervalSet,
-            bounds: list[_Bound]) -> IntervalSet:
+            bounds: list[_Bound], relaxed: set, dom: dict | None = None,
+            pred: Any = None) -> IntervalSet:
     """``interval`` (the relaxed ``[lo_expr, hi_expr]`` of one dimension) narrowed by the
-    predicate comparisons ``bounds``."""
+    predicate comparisons ``bounds`` and, given the loop domains ``dom`` and the predicate
+    ``pred``, by iterator-map detection; a bound that uses a ``relaxed`` loop var is no bound."""
     lo, hi = interval.min_value, interval.max_value
+    if dom is not None:
+        low, high = _iter_map_bound(lo_expr, dom, pred, relaxed), \
+            _iter_map_bound(hi_expr, dom, pred, relaxed)
+        if low is not None:
+            lo = _tighter(ana, lo, ana.simplify(low.min_value), False)
+        if high is not None:
+            hi = _tighter(ana, hi, ana.simplify(high.max_value), True)
     for lhs, rhs, strict in bounds:
         k = _offset(ana, hi_expr, lhs)        # hi_expr = lhs + k <(=) rhs + k
-        if k is not None:
+        if k is not None and not _uses(rhs, relaxed):
             hi = _tighter(ana, hi, ana.simplify(rhs + (k - 1 if strict else k)), True)
         k = _offset(ana, lo_expr, rhs)        # lo_expr = rhs + k >(=) lhs + k
-        if k is not None:
+        if k is not None and not _uses(lhs, relaxed):
             lo = _tighter(ana, lo, ana.simplify(lhs + (k + 1 if strict else k)), False)
     return IntervalSet(lo, hi)
 

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ...arith import Analyzer
-from ...arith.int_set import eval_set
+from ...arith.int_set import IntervalSet, eval_set
 from ...ir.expr import IntImm, PrimExpr, Range
 from ...ir.type import PointerType, PrimType
 from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import substitute
+from .. import region_bound as RB
 
 
 @dataclass
@@ -143,19 +144,26 @@ def bindings(realize: S.BlockRealize) -> dict[E.Var, PrimExpr]:
 def relax_region(region: S.BufferRegion, realize: S.BlockRealize,
                  loops: Sequence[S.For]) -> S.BufferRegion:
     """The part of ``buffer`` that ``region`` (in terms of the block's iter vars) covers while
-    ``loops`` run (TVM's ``RelaxBufferRegion``); unbounded dims cover the whole buffer."""
+    ``loops`` run (TVM's ``RelaxBufferRegion``): the block predicate narrows it (a
+    ``T.where`` of a non-divisible split keeps it inside the buffer, TVM's
+    ``AnalyzeRegionUpperBound``); unbounded dims cover the whole buffer."""
     vmap = bindings(realize)
     dom = loop_ranges(loops)
     ana = Analyzer()
+    for var, rng in dom.items():
+        ana.bind(var, rng)
+    bounds = RB.predicate_bounds(realize.predicate)[0]
     out = []
     for r, dim in zip(region.region, region.buffer.shape):
-        lo = eval_set(substitute(r.min, vmap), dom)
-        hi = eval_set(substitute(r.min + r.extent - 1, vmap), dom)
-        if lo.min_value is None or hi.max_value is None:
+        lo_e, hi_e = substitute(r.min, vmap), substitute(r.min + r.extent - 1, vmap)
+        relaxed = IntervalSet(eval_set(lo_e, dom).min_value, eval_set(hi_e, dom).max_value)
+        if bounds:
+            relaxed = RB.tighten(ana, lo_e, hi_e, relaxed, bounds, set(dom), dom, realize.predicate)
+        if not relaxed.is_bounded():
             out.append(Range.from_min_extent(IntImm(dim.dtype, 0), dim))
             continue
-        start = ana.simplify(lo.min_value)
-        out.append(Range.from_min_extent(start, ana.simplify(hi.max_value - start + 1)))
+        start = ana.simplify(relaxed.min_value)
+        out.append(Range.from_min_extent(start, ana.simplify(relaxed.max_value - start + 1)))
     return S.BufferRegion(region.buffer, tuple(out))
 
 
