@@ -171,7 +171,7 @@ def _iter_ranges(sch: Schedule, block_sref: Any, required: dict[Any, list[Interv
     out = []
     for iv in block.iter_vars:
         rng = ranges.get(iv.var)
-        out.append(iv.dom if rng is None or iv.iter_type != IterVarType.DataPar else rng)
+        out.append(iv.dom if rng is None else rng)
     return out
 
 
