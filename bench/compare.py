@@ -105,13 +105,19 @@ class Side:
         return _time(lambda: build(func, opt_level=self.opt_level))
 
 
+PAUSE = [0.02]  # seconds before each timed call (--pause)
+
+
 def _rounds(n: int, timers: dict[str, object]) -> dict[str, float]:
-    """Median seconds of each timer over ``n`` interleaved rounds (order rotated per round)."""
+    """Median seconds of each timer over ``n`` interleaved rounds (order rotated per round).
+    Each call starts after a short pause, so the worker threads the previous call left spinning
+    (libgomp's, TVM's thread pool's) have gone idle instead of competing for the cores."""
     names = list(timers)
     times: dict[str, list[float]] = {k: [] for k in names}
     for r in range(n):
         order = names[r % len(names):] + names[:r % len(names)]
         for name in order:
+            time.sleep(PAUSE[0])
             times[name].append(timers[name]())
     return {k: statistics.median(v) for k, v in times.items()}
 
@@ -172,10 +178,13 @@ def main() -> int:
     parser.add_argument("--compile-rounds", type=int, default=5)
     parser.add_argument("--run-rounds", type=int, default=15)
     parser.add_argument("--opt-level", type=int, default=3)
+    parser.add_argument("--pause", type=float, default=0.02,
+                        help="seconds of rest before each timed call (default 0.02)")
     parser.add_argument("--tvm", default=os.environ.get("TIRKIT_BENCH_TVM", ""),
                         help="a Python with apache-tvm installed (default: $TIRKIT_BENCH_TVM)")
     parser.add_argument("--out", type=Path, default=ROOT / "results")
     args = parser.parse_args()
+    PAUSE[0] = args.pause
     results = {}
     with tempfile.TemporaryDirectory(prefix="tirkit-compare-") as tmpdir:
         tmp = Path(tmpdir)
@@ -193,6 +202,7 @@ def main() -> int:
     facts["rounds"] = {"parse/print/rebuild": args.rounds, "compile": args.compile_rounds,
                        "run": args.run_rounds}
     facts["opt_level"] = args.opt_level
+    facts["pause_s"] = args.pause
     print(write_reports(results, facts, args.out))
     return 0
 

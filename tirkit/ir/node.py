@@ -54,7 +54,11 @@ class Node:
     def with_changes(self: N, **changes: Any) -> N:
         """A copy with some fields replaced (like ``dataclasses.replace``; derived fields such as a
         binary op's ``dtype`` are recomputed). Keeps ``span`` unless given."""
-        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        names = init_field_order(type(self))
+        if not changes.keys() <= names.keys():  # a derived or unknown field: replace's error
+            return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        kwargs = {n: changes[n] if n in changes else getattr(self, n) for n in names}
+        return type(self)(**kwargs)
 
     def same_as(self, other: object) -> bool:
         """Reference equality (TVM ``Object.same_as``)."""
@@ -74,6 +78,13 @@ class Node:
 def node_fields(cls: type) -> tuple[dataclasses.Field, ...]:
     """The IR fields of a node class in declaration order, ``span`` excluded."""
     return tuple(f for f in dataclasses.fields(cls) if f.name != "span")
+
+
+@lru_cache(maxsize=None)
+def init_field_order(cls: type) -> dict[str, None]:
+    """The constructor's field names of a node class, in order (as a dict, for fast membership);
+    what :meth:`Node.with_changes` copies (the work of ``dataclasses.replace``, read once)."""
+    return dict.fromkeys(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 @lru_cache(maxsize=None)

@@ -42,22 +42,29 @@ PrintFn = Callable[["Printer", Any], Any]
 _TABLE: dict[type, PrintFn] = {}
 
 
+_RESOLVED: dict[type, PrintFn | None] = {}  # type -> lookup's answer (cleared by register)
+
+
 def register(*types: type) -> Callable[[PrintFn], PrintFn]:
     """Register the printing function of node ``types`` (TVM's ``set_dispatch``)."""
     def deco(fn: PrintFn) -> PrintFn:
         for t in types:
             _TABLE[t] = fn
+        _RESOLVED.clear()
         return fn
     return deco
 
 
 def lookup(obj: Any) -> PrintFn | None:
     """The printing function of ``obj``'s type (nearest registered base class)."""
-    for t in type(obj).__mro__:
-        fn = _TABLE.get(t)
-        if fn is not None:
-            return fn
-    return None
+    cls = type(obj)
+    try:
+        return _RESOLVED[cls]
+    except KeyError:
+        pass
+    found = next((_TABLE[t] for t in cls.__mro__ if t in _TABLE), None)
+    _RESOLVED[cls] = found
+    return found
 
 
 @dataclass
@@ -314,7 +321,9 @@ class _PrefixFinder:
 
     def __init__(self, out: dict[int, tuple[int, ...]]) -> None:
         self.out = out
-        self.seen: set[int] = set()
+        # (buffer id, path) pairs walked: walking a node again under the same path records
+        # nothing new (the common prefix of a path with itself is the path)
+        self.seen_at: set[tuple[int, tuple[int, ...]]] = set()
 
     @classmethod
     def _plan(cls, node_cls: type) -> tuple[bool, bool, bool, tuple[tuple[str, bool], ...]]:
@@ -346,6 +355,11 @@ class _PrefixFinder:
             return
         records, stops, opens, fields = self._plan(cls)
         if records:
+            if not stops:  # a Buffer, met at every access: its fields once per path suffice
+                key = (id(obj), path)
+                if key in self.seen_at:
+                    return
+                self.seen_at.add(key)
             self._record(obj, path)
             if stops:
                 return

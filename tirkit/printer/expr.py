@@ -15,6 +15,7 @@ from tirkit.ir.expr import GlobalVar, Range
 from tirkit.ir.type import PointerType, PrimType, TupleType
 from tirkit.tir import expr as X
 from tirkit.tir import op as O
+from tirkit.tir.const_fold import try_const_fold
 
 from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_MUL, P_NOT, P_OR,
                       P_SHIFT, P_UNARY, Printer, register)
@@ -202,9 +203,21 @@ def _paren(d: Doc) -> Doc:
     return concat("(", d, ")")
 
 
+#: the operators that are ``op._binary(type(node), a, b)``: with operands of one dtype they give
+#: back ``type(node)(a, b)`` exactly when nothing folds (a folded result never has the node's
+#: own operands), so the answer needs no new node
+_PLAIN_BINARY = frozenset({O.add, O.subtract, O.multiply, O.floordiv, O.floormod, O.equal,
+                           O.not_equal, O.less, O.less_equal, O.greater, O.greater_equal})
+
+
 def _rebuilds(fn: Callable[..., Any], node: Any) -> bool:
     """Whether the parser's operator on the printed operands gives back this node's type
     (TVM prints ``T.Add(1, 2)`` when ``1 + 2`` would fold)."""
+    if fn in _PLAIN_BINARY and node.a.dtype == node.b.dtype:
+        try:
+            return try_const_fold(type(node), node.a, node.b) is None
+        except (TypeError, ValueError):
+            return False
     try:
         out = fn(node.a, node.b)
     except (TypeError, ValueError):

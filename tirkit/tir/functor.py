@@ -213,7 +213,10 @@ class Functor:
         return fn
 
     def _dispatch(self, node: Any) -> Any:
-        return type(self)._resolve(type(node))(self, node)
+        fn = self._vtable.get(type(node))  # the class's table (hot path: one dict lookup)
+        if fn is None:
+            fn = type(self)._resolve(type(node))
+        return fn(self, node)
 
 
 def default_visit(node_cls: type, table: dict[type, Children]) -> Callable[[Any, Any], None]:
