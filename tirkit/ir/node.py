@@ -83,7 +83,8 @@ def node_fields(cls: type) -> tuple[dataclasses.Field, ...]:
 @lru_cache(maxsize=None)
 def init_field_order(cls: type) -> dict[str, None]:
     """The constructor's field names of a node class, in order (as a dict, for fast membership);
-    what :meth:`Node.with_changes` copies (the work of ``dataclasses.replace``, read once)."""
+    what :meth:`Node.with_changes` copies (the work of ``dataclasses.replace``, read once). No TVM
+    counterpart (TVM's reflection lists an object's fields)."""
     return dict.fromkeys(f.name for f in dataclasses.fields(cls) if f.init)
 
 

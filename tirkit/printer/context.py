@@ -19,7 +19,8 @@ from typing import Any, Callable, Iterator
 from tirkit.ir.node import Node, node_fields
 from tirkit.tir import stmt as S
 from tirkit.tir.buffer import Buffer
-from tirkit.tir.expr import Var
+from tirkit.ir.expr import FloatImm, IntImm
+from tirkit.tir.expr import StringImm, Var
 
 from .config import Comments, PrinterConfig
 from .doc import Doc, Mark, Text
@@ -308,8 +309,9 @@ def count_uses(obj: Any, target: Any) -> int:
     return count
 
 
-#: field value classes that hold no IR node (skipped without a call)
-_LEAVES = frozenset({str, int, float, bool})
+#: field value classes that hold no Var or Buffer (skipped without a call); grows with the
+#: non-node classes met (dtypes, enums...)
+_LEAVES: set[type] = {str, int, float, bool, IntImm, FloatImm, StringImm}
 
 
 class _PrefixFinder:
@@ -352,6 +354,7 @@ class _PrefixFinder:
                 self.visit(v, path)
             return
         if not isinstance(obj, Node):
+            _LEAVES.add(cls)
             return
         records, stops, opens, fields = self._plan(cls)
         if records:

@@ -23,7 +23,7 @@ from ...ir.dtype import DataType
 from ...ir.expr import PrimExpr
 from ...tir.expr import Var
 from ...tir.stmt import Stmt
-from .types import I8, I32, PTR, CodegenError
+from .types import I8, I32, PTR, CodegenError, Module
 
 __all__ = ["CodeGenLLVM", "FunctionState", "EXPR_RULES", "STMT_RULES", "CALL_RULES", "register",
            "register_call"]
@@ -86,7 +86,7 @@ class CodeGenLLVM:
 
     def __init__(self, target: Any, module_name: str = "tirkit") -> None:
         self.target = target
-        self.module = ir.Module(name=module_name)
+        self.module = Module(name=module_name)
         self.module.triple = target.triple
         self.vars: dict[Var, ir.Value] = {}
         self.alignment: dict[Var, int] = {}

@@ -117,3 +117,37 @@ def const(t: "DataType | str", value: Any) -> ir.Constant:
     if t.lanes == 1:
         return scalar
     return ir.Constant(ir.VectorType(elem, t.lanes), [scalar] * t.lanes)
+
+
+class Module(ir.Module):
+    """An llvmlite module whose branch-weight metadata (``!{!"branch_weights", i32 1, i32 99}``,
+    attached by ``if_then(..., likely=False)`` to every assertion's branch) is looked up by its
+    numbers: llvmlite's own lookup hashes the printed text of fresh constants on every call. The
+    IR printed is the same."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._weights: dict[tuple[str, tuple[tuple[int, int], ...]], Any] = {}
+
+    def add_metadata(self, operands: Any) -> Any:  # type: ignore[override]
+        key = _weights_key(operands)
+        if key is None:
+            return super().add_metadata(operands)
+        md = self._weights.get(key)
+        if md is None:
+            md = self._weights[key] = super().add_metadata(operands)
+        return md
+
+
+def _weights_key(operands: Any) -> tuple[str, tuple[tuple[int, int], ...]] | None:
+    """``(name, ((bits, value)...))`` for ``[MetaDataString, int constants...]``, else None."""
+    if not isinstance(operands, list) or not operands or \
+            type(operands[0]) is not ir.MetaDataString:
+        return None
+    nums = []
+    for op in operands[1:]:
+        if type(op) is not ir.Constant or type(op.type) is not ir.IntType or \
+                type(op.constant) is not int:
+            return None
+        nums.append((op.type.width, op.constant))
+    return operands[0].string, tuple(nums)
