@@ -186,6 +186,7 @@ def main() -> int:
     args = parser.parse_args()
     PAUSE[0] = args.pause
     results = {}
+    load_start = list(os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="tirkit-compare-") as tmpdir:
         tmp = Path(tmpdir)
         os.environ["TIRKIT_CACHE_DIR"] = str(tmp / "cache")
@@ -199,6 +200,7 @@ def main() -> int:
             if tvm is not None:
                 tvm.close()
     facts["load_average"] = list(os.getloadavg())
+    facts["load_average_start"] = load_start
     facts["rounds"] = {"parse/print/rebuild": args.rounds, "compile": args.compile_rounds,
                        "run": args.run_rounds}
     facts["opt_level"] = args.opt_level

@@ -49,6 +49,13 @@ def _ms(s: float | None) -> str:
     return "–" if s is None else f"{s * 1e3:.3g}" if s < 0.1 else f"{s * 1e3:.0f}"
 
 
+def _load(facts: dict) -> str:
+    """The 1-minute load average at the start and the end of the run."""
+    start = facts.get("load_average_start")
+    end = f"{facts['load_average'][0]:.1f} at the end"
+    return f"{start[0]:.1f} at the start, {end}" if start else end
+
+
 def ratio(row: dict, other: str) -> float | None:
     """tirkit's median over ``other``'s (TVM or NumPy), or None when not measured."""
     if other not in row or not row[other]:
@@ -63,9 +70,9 @@ def markdown(results: dict, facts: dict) -> str:
     lines = [f"# tirkit vs {title}", "",
              f"Medians of interleaved rounds ({facts['rounds']}), one run, "
              f"{facts['cpu']} ({facts['cores']} cores, {facts['threads']} threads, "
-             f"-mcpu={facts['llvm_host_cpu']}; load average "
-             f"{facts['load_average'][0]:.1f} from other processes at the end), tirkit "
-             f"opt_level {facts['opt_level']}. "
+             f"-mcpu={facts['llvm_host_cpu']}; load average {_load(facts)} from other "
+             f"processes), tirkit opt_level {facts['opt_level']}, "
+             f"{facts.get('pause_s', 0) * 1e3:.0f} ms rest before each timed call. "
              f"Cells: tirkit ms / {other} ms = ratio (< 1: tirkit faster).", ""]
     lines.append("| kernel | " + " | ".join(LABELS[s] for s in STAGES) + " | run vs NumPy |")
     lines.append("|---" * (len(STAGES) + 2) + "|")
