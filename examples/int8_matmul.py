@@ -9,8 +9,11 @@ except ImportError:  # no TVM: tirkit's front end parses the kernel (python exam
 
 
 @T.prim_func
-def int8_matmul(A: T.Buffer((512, 512), "int8"), B: T.Buffer((512, 512), "int8"),
-                C: T.Buffer((512, 512), "int32")):
+def int8_matmul(
+    A: T.Buffer((512, 512), "int8"),
+    B: T.Buffer((512, 512), "int8"),
+    C: T.Buffer((512, 512), "int32")
+):
     T.func_attr({"global_symbol": "int8_matmul", "tir.noalias": True})
     for i in T.parallel(512):
         for j0_init in range(32):

@@ -10,15 +10,18 @@ except ImportError:  # no TVM: tirkit's front end parses the kernel (python exam
 
 
 @T.prim_func
-def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32"),
-         C: T.Buffer((128, 128), "float32")):
+def main(
+    A: T.Buffer((128, 128), "float32"),
+    B: T.Buffer((128, 128), "float32"),
+    C: T.Buffer((128, 128), "float32")
+):
     for i, j, k in T.grid(128, 128, 128):
         with T.block("C"):
             vi, vj, vk = T.axis.remap("SSR", [i, j, k])
             T.reads(A[vi, vk], B[vk, vj])
             T.writes(C[vi, vj])
             with T.init():
-                C[vi, vj] = T.float32(0)
+                C[vi, vj] = T.float32(0.0)
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 
 

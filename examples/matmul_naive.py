@@ -9,8 +9,11 @@ except ImportError:  # no TVM: tirkit's front end parses the kernel (python exam
 
 
 @T.prim_func
-def matmul_naive(A: T.Buffer((1024, 1024), "float32"), B: T.Buffer((1024, 1024), "float32"),
-                 C: T.Buffer((1024, 1024), "float32")):
+def matmul_naive(
+    A: T.Buffer((1024, 1024), "float32"),
+    B: T.Buffer((1024, 1024), "float32"),
+    C: T.Buffer((1024, 1024), "float32")
+):
     T.func_attr({"global_symbol": "matmul_naive", "tir.noalias": True})
     for i, j, k in T.grid(1024, 1024, 1024):
         with T.block("C"):
@@ -18,7 +21,7 @@ def matmul_naive(A: T.Buffer((1024, 1024), "float32"), B: T.Buffer((1024, 1024),
             T.reads(A[vi, vk], B[vk, vj])
             T.writes(C[vi, vj])
             with T.init():
-                C[vi, vj] = T.float32(0)
+                C[vi, vj] = T.float32(0.0)
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 
 

@@ -10,8 +10,11 @@ except ImportError:  # no TVM: tirkit's front end parses the kernel (python exam
 
 
 @T.prim_func
-def matmul_scheduled(A: T.Buffer((1024, 1024), "float32"), B: T.Buffer((1024, 1024), "float32"),
-                     C: T.Buffer((1024, 1024), "float32")):
+def matmul_scheduled(
+    A: T.Buffer((1024, 1024), "float32"),
+    B: T.Buffer((1024, 1024), "float32"),
+    C: T.Buffer((1024, 1024), "float32")
+):
     T.func_attr({"global_symbol": "matmul_scheduled", "tir.noalias": True})
     for i0 in T.parallel(32):
         for j0 in range(16):
@@ -22,7 +25,7 @@ def matmul_scheduled(A: T.Buffer((1024, 1024), "float32"), B: T.Buffer((1024, 10
                         vj = T.axis.spatial(1024, j0 * 64 + j1_init)
                         T.reads()
                         T.writes(C[vi, vj])
-                        C[vi, vj] = T.float32(0)
+                        C[vi, vj] = T.float32(0.0)
             for k0, i1, k1 in T.grid(4, 8, 256):
                 for i2 in T.unroll(4):
                     for j1 in T.vectorized(64):

@@ -15,7 +15,7 @@ def rowsum(A: T.Buffer((4096, 4096), "float32"), B: T.Buffer((4096,), "float32")
                 T.reads(A[vi, vk])
                 T.writes(B[vi])
                 with T.init():
-                    B[vi] = T.float32(0)
+                    B[vi] = T.float32(0.0)
                 B[vi] = B[vi] + A[vi, vk]
 
 

@@ -11,8 +11,11 @@ except ImportError:  # no TVM: tirkit's front end parses the kernel (python exam
 
 
 @T.prim_func
-def vector_add(A: T.Buffer((4194304,), "float32"), B: T.Buffer((4194304,), "float32"),
-               C: T.Buffer((4194304,), "float32")):
+def vector_add(
+    A: T.Buffer((4194304,), "float32"),
+    B: T.Buffer((4194304,), "float32"),
+    C: T.Buffer((4194304,), "float32")
+):
     T.func_attr({"global_symbol": "vector_add", "tir.noalias": True})
     for i0 in T.parallel(1024):
         for i1 in range(256):

@@ -18,7 +18,9 @@ structurally equal IR and format to themselves) / ``--fast`` (skip that check),
 
 Exit status: 0 done (nothing to do or files written), 1 ``--check``/``--diff --check`` found
 files that would change, 2 error (syntax errors in a unit, a result that failed verification,
-unreadable files, bad options); a file with an error is never written. Code goes to stdout,
+unreadable files, bad options), 3 internal error (a tirfmt bug, reported with a "please report"
+text); a file with an error is never written. Writes go through symbolic links to their target
+and keep hard links and the file's mode. Code goes to stdout,
 messages to stderr. Writes are atomic: a temporary file in the same directory, the original
 permissions, then ``os.replace``.
 """
@@ -48,13 +50,33 @@ class _Report:
     changed: int = 0
     unchanged: int = 0
     errors: int = 0
+    internal: int = 0
+
+
+INTERNAL = ("tirfmt: internal error (a tirfmt bug; the file was left as it is). Please report "
+            "it with the input at https://github.com/tirkit/tirkit/issues")
+
+
+def _guarded_format(source: str, name: str, mode: Mode, report: _Report,
+                    err: TextIO) -> FormatResult | None:
+    """``format_source``, with an unexpected exception reported as an internal error."""
+    try:
+        return format_source(source, name, mode)
+    except Exception as exc:  # pylint: disable=broad-except  # exit 3 with the report text
+        print(f"{name}: error: {type(exc).__name__}: {exc}\n{INTERNAL}", file=err)
+        report.internal += 1
+        report.errors += 1
+        return None
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tirfmt``."""
     ap = argparse.ArgumentParser(
         prog="tirfmt", description="Format the TVMScript units of Python files; every other "
-        "byte of a file is left as it is. Nothing is executed.")
+        "byte of a file is left as it is. Nothing is executed.",
+        epilog="exit status: 0 ok (nothing to do or files written); 1 --check found files that "
+        "would be reformatted; 2 usage or I/O error, syntax errors, a result that failed "
+        "verification; 3 internal error (please report it)")
     ap.add_argument("paths", nargs="*", metavar="PATH",
                     help="files or directories (walked for *.py); '-' for stdin/stdout")
     ap.add_argument("--check", action="store_true",
@@ -110,17 +132,28 @@ def _diff(old: str, new: str, name: str) -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` (UTF-8, line endings as given) atomically: a temporary file
-    in the same directory with the original permissions, then ``os.replace``."""
-    mode = stat.S_IMODE(path.stat().st_mode)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tirfmt", dir=path.parent)
+    """Replace the content of ``path`` by ``text`` (UTF-8, line endings as given), keeping the
+    file: a symbolic link is written through (its target changes, the link stays), a file with
+    several hard links is rewritten in place (every link sees the new text), and otherwise the
+    text goes to a temporary file in the same directory with the original permissions, then
+    ``os.replace`` (atomic)."""
+    target = Path(os.path.realpath(path))
+    info = target.stat()
+    if info.st_nlink > 1:
+        with open(target, "r+", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.truncate()
+            fh.flush()
+            os.fsync(fh.fileno())
+        return
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tirfmt", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        os.chmod(tmp, stat.S_IMODE(info.st_mode))
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
@@ -144,7 +177,9 @@ def _one_file(path: Path, args: argparse.Namespace, mode: Mode, report: _Report,
         print(f"{path}: error: cannot read: {exc}", file=err)
         report.errors += 1
         return
-    result = format_source(source, str(path), mode)
+    result = _guarded_format(source, str(path), mode, report, err)
+    if result is None:
+        return
     _emit(result, err, args.quiet)
     if result.errors:
         report.errors += 1
@@ -180,7 +215,11 @@ def _stdin(args: argparse.Namespace, mode: Mode, report: _Report, out: TextIO,
         print(f"{name}: error: cannot read: {exc}", file=err)
         report.errors += 1
         return
-    result = format_source(source, name, mode)
+    result = _guarded_format(source, name, mode, report, err)
+    if result is None:
+        if not (args.check or args.diff):
+            out.write(source)
+        return
     _emit(result, err, args.quiet)
     if result.errors:
         report.errors += 1
@@ -210,13 +249,30 @@ def _summary(report: _Report, args: argparse.Namespace, err: TextIO) -> None:
 
 
 def _status(report: _Report, args: argparse.Namespace) -> int:
+    if report.internal:
+        return 3
     if report.errors:
         return 2
     return 1 if (args.check and report.changed) else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``tirfmt``; returns the exit status (see the module docstring)."""
+    """Entry point of ``tirfmt``; returns the exit status (see the module docstring). A closed
+    standard output (``tirfmt --diff | head``) ends it quietly."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        return 1
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # pylint: disable=broad-except  # exit 3 with the report text
+        print(f"tirfmt: {type(exc).__name__}: {exc}\n{INTERNAL}", file=sys.stderr)
+        return 3
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     out, err = sys.stdout, sys.stderr
     paths = args.paths or []

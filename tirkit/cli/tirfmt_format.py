@@ -19,6 +19,7 @@ from tirkit.lang.entry import ParsedUnit, parse_file
 from tirkit.lang.host import HostFile, Unit
 
 from .tirfmt_meta import macro_names, metaprogramming_forms
+from .tirfmt_keep import UnitSource, keep_user_content, lost_content, written_global_symbols
 
 __all__ = ["Mode", "FormatResult", "format_source"]
 
@@ -113,10 +114,13 @@ def format_unit(host: HostFile, unit: Unit, parsed: ParsedUnit, mode: Mode) -> s
     if mode.line_length:
         width = max(mode.line_length - len(unit.indent.expandtabs(4)), 20)
     text = script(parsed.ir, tir_prefix=tir, ir_prefix=ir, dialect=dialect, line_length=width,
-                  comments=parsed.comments, binding_name=unit.name)
+                  comments=parsed.comments, binding_name=unit.name,
+                  keep_global_symbol=written_global_symbols(unit.text))
     lines = _strip_header(text)
     if dialect == unit.dialect:
         lines = _keep_decorator(lines, unit)
+    lines = keep_user_content(lines, UnitSource.read(unit.text, unit.indent),
+                              unit.kind == "prim_func", dialect == unit.dialect)
     return "\n".join(unit.indent + ln if ln.strip() else "" for ln in lines)
 
 
@@ -188,10 +192,18 @@ def _format_once(text: str, path: str, mode: Mode) -> FormatResult:
                                 f"is: {reason}")
             continue
         try:
-            replacements[unit] = format_unit(host, unit, parsed, mode)
+            new = format_unit(host, unit, parsed, mode)
         except Exception as err:  # pylint: disable=broad-except  # reported, file untouched
             result.errors.append(f"{path}:{unit.span.line}: error: cannot print unit "
                                  f"{unit.qualname!r}: {type(err).__name__}: {err}")
+            continue
+        lost = lost_content(unit.text, new, unit.indent) if (mode.dialect or unit.dialect) == unit.dialect \
+            and not mode.upgrade else None
+        if lost is not None:  # a formatter changes layout, never what the user wrote
+            result.notes.append(f"{path}:{unit.span.line}: unit {unit.qualname!r} left as it "
+                                f"is: formatting would lose {lost}")
+            continue
+        replacements[unit] = new
     if result.errors:
         return result
     new = host.replace_units(replacements)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from tirkit.ir.dtype import dtype as _dtype
 
@@ -46,6 +46,9 @@ class PrinterConfig:
       option, see :mod:`tirkit.printer.strided_loop`). Off by default, as TVM prints.
     - ``module_alias``: how calls to functions of the module are spelled (``"cls"``; TVM 0.27
       spells the class name, ``"Module"``, which tirx dialect uses by default).
+    - ``keep_global_symbol``: function names whose ``global_symbol`` attribute is printed in
+      ``T.func_attr`` even when it equals the name (TVM leaves it out; ``tirfmt`` keeps what the
+      user wrote).
     """
 
     tir_prefix: str = "T"
@@ -66,6 +69,7 @@ class PrinterConfig:
     compute_sugar: bool = False
     strided_loops: bool = False
     binding_name: str | None = None
+    keep_global_symbol: Collection[str] = ()
 
     def __post_init__(self) -> None:
         if self.dialect not in ("tir", "tirx"):

@@ -81,7 +81,7 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
 
 def _func_attrs(p: Printer, func: PrimFunc, name: str, f: Frame) -> None:
     attrs = dict(func.attrs)
-    if attrs.get("global_symbol") == name:
+    if attrs.get("global_symbol") == name and name not in p.cfg.keep_global_symbol:
         del attrs["global_symbol"]
     if attrs:
         f.stmts.append(LineDoc(call(p, p.T("func_attr"), [p.expr(attrs).doc]).doc))

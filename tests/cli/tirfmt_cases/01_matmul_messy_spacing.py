@@ -20,8 +20,7 @@ def matmul(
     B: T.Buffer((128, 128), "float32"),
     C: T.Buffer((128, 128), "float32")
 ):
-    T.func_attr({"tir.noalias": True})
-    # with T.block("root"):
+    T.func_attr({"global_symbol": "matmul", "tir.noalias": True})
     for i, j, k in T.grid(128, 128, 128):
         with T.block("update"):
             vi, vj, vk = T.axis.remap("SSR", [i, j, k])

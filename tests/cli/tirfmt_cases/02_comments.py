@@ -19,7 +19,6 @@ from tvm.script import tir as T
 # a comment above the unit stays where it is
 @T.prim_func
 def scale(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
-    # with T.block("root"):
     # double every element
     for i in range(16):  # the only loop
         with T.block("B"):

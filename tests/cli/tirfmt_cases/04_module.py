@@ -13,7 +13,7 @@ class Module:
     # the helper
     @T.prim_func(private=True)
     def helper(A: T.Buffer((8,), "float32")):
-        for i in T.serial(8):
+        for i in range(8):
             A[i] = T.float32(0)
 # output
 from tvm.script import ir as I
@@ -24,6 +24,7 @@ from tvm.script import tir as T
 class Module:
     @T.prim_func
     def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        T.func_attr({"global_symbol": "main"})
         for i in range(8):
             B[i] = A[i] + T.float32(1.0)
 

@@ -16,6 +16,7 @@ from tvm.script import tir as T
 
 @T.prim_func
 def concise(A: T.Buffer((128,), "float32")):
+    T.func_attr({"global_symbol": "concise"})
     tx = T.env_thread("threadIdx.x")
     T.launch_thread(tx, 128)
     buf = T.allocate([128], "float32", "local")

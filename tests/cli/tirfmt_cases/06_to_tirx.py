@@ -14,7 +14,6 @@ from tvm.script import tirx as T
 
 @T.prim_func(s_tir=True)
 def copy(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32")):
-    # with T.sblock("root"):
     for i, j in T.grid(16, 16):
         with T.sblock("copy"):
             vi, vj = T.axis.remap("SS", [i, j])

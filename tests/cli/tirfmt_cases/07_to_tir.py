@@ -14,7 +14,6 @@ from tvm.script import tir as T
 
 @T.prim_func
 def copy(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32")):
-    # with T.block("root"):
     for i, j in T.grid(16, 16):
         with T.block("copy"):
             vi, vj = T.axis.remap("SS", [i, j])

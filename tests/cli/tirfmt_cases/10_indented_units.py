@@ -11,7 +11,7 @@ class Kernels:
 def build():
     @T.prim_func
     def one(A: T.Buffer((8,), "float32")):
-        for i in T.serial(0, 8):
+        for i in range(0, 8):
             A[i] = T.float32(1)
 
     return one

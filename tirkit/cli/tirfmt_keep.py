@@ -1,0 +1,176 @@
+"""What ``tirfmt`` keeps of a unit as the user wrote it (issue 15: a formatter changes layout,
+never content). No TVM counterpart.
+
+- The ``global_symbol`` entry of a ``T.func_attr`` the user wrote (TVM's printer leaves it out
+  when it equals the function's name; the formatter must not drop what was written).
+- No ``# with T.block("root"):`` line the user did not write (TVM's printer writes one for the
+  implicit root block).
+- A prim_func's header (decorators and ``def`` signature) verbatim when it holds comments, so a
+  comment on the decorator line or on a parameter line stays on that line.
+- A prim_func's docstring, verbatim, right after the header (the IR has no docstring).
+- Every name, string and comment the user wrote (:func:`lost_content`): a unit whose printed
+  form would lose one (a module constant ``N`` replaced by its value, ``T.min_value("float32")``
+  folded, a default dtype left out) is left as it is, with a note.
+"""
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections import Counter
+from dataclasses import dataclass
+
+from tirkit.lang.comments import comment_text
+
+__all__ = ["written_global_symbols", "UnitSource", "keep_user_content", "lost_content"]
+
+_GLOBAL_SYMBOL = re.compile(r"""["']global_symbol["']\s*:\s*["']([^"'\\]*)["']""")
+_ROOT_LINE = re.compile(r'^\s*#\s*with [A-Za-z_][\w.]*\.s?block\("root"\):?\s*$')
+
+
+def written_global_symbols(text: str) -> frozenset[str]:
+    """The ``global_symbol`` values written in ``T.func_attr({...})`` calls of ``text``."""
+    return frozenset(_GLOBAL_SYMBOL.findall(text))
+
+
+@dataclass(frozen=True)
+class UnitSource:
+    """A prim_func unit's source, dedented: ``header`` (decorator and ``def`` lines),
+    ``header_comments`` (their comment texts, in order) and ``docstring`` (its lines, or ())."""
+
+    header: tuple[str, ...]
+    header_comments: tuple[str, ...]
+    docstring: tuple[str, ...]
+    root_comment: bool
+    docstring_comments: tuple[str, ...] = ()
+
+    @staticmethod
+    def read(text: str, indent: str) -> "UnitSource | None":
+        """The parts of a unit's ``text`` (at ``indent``); ``None`` when it does not tokenize."""
+        lines = _dedent(text, indent).split("\n")
+        try:
+            toks = list(tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline))
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            return None
+        end = _header_end(toks)
+        if end is None:
+            return None
+        comments = tuple(comment_text(t.string) for t in toks
+                         if t.type == tokenize.COMMENT and t.start[0] <= end)
+        doc = _docstring(toks, end)
+        docstring = tuple(lines[doc[0] - 1:doc[1]]) if doc else ()
+        doc_comments = tuple(comment_text(t.string) for t in toks if doc and
+                             t.type == tokenize.COMMENT and doc[0] <= t.start[0] <= doc[1])
+        root = any(_ROOT_LINE.match(ln) for ln in lines)
+        return UnitSource(tuple(lines[:end]), comments, docstring, root, doc_comments)
+
+
+def _header_end(toks: list[tokenize.TokenInfo]) -> int | None:
+    """The line (1-based) of the ``:`` that ends the ``def`` signature."""
+    depth, seen_def = 0, False
+    for t in toks:
+        if t.type == tokenize.NAME and t.string == "def" and depth == 0:
+            seen_def = True
+        elif t.type == tokenize.OP and t.string in "([{":
+            depth += 1
+        elif t.type == tokenize.OP and t.string in ")]}":
+            depth -= 1
+        elif seen_def and depth == 0 and t.type == tokenize.OP and t.string == ":":
+            return t.start[0]
+    return None
+
+
+def _docstring(toks: list[tokenize.TokenInfo], end: int) -> tuple[int, int] | None:
+    skip = (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT)
+    rest = [t for t in toks if t.start[0] > end and t.type not in skip]
+    if len(rest) < 2 or rest[0].type != tokenize.STRING:
+        return None
+    after = next((t for t in toks if t.start >= rest[0].end and t is not rest[0]
+                  and t.type != tokenize.COMMENT), None)
+    if after is None or after.type != tokenize.NEWLINE:
+        return None
+    return rest[0].start[0], rest[0].end[0]
+
+
+def _printed_header_end(lines: list[str]) -> int | None:
+    """Index of the printed line ending the ``def`` signature."""
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("def ")), None)
+    if start is None:
+        return None
+    for i in range(start, len(lines)):
+        code = lines[i].split("  #", 1)[0].rstrip()
+        if not lines[i][:1].isspace() and code.endswith(":"):
+            return i
+    return None
+
+
+def _drop_hoisted(body: list[str], texts: tuple[str, ...]) -> list[str]:
+    """``body`` without the first comment line holding each of ``texts`` (the header comments
+    the printer moved into the body)."""
+    wanted = list(texts)
+    out = []
+    for ln in body:
+        stripped = ln.strip()
+        if wanted and stripped.startswith("#") and comment_text(stripped) in wanted:
+            wanted.remove(comment_text(stripped))
+            continue
+        out.append(ln)
+    return out
+
+
+def keep_user_content(lines: list[str], src: UnitSource | None, prim_func: bool,
+                      same_dialect: bool = True, indent_unit: str = "    ") -> list[str]:
+    """The printed lines of a unit (dedented) with what the user wrote put back (see the
+    module docstring); a header with comments is kept verbatim only when the dialect stays."""
+    if src is None:
+        return lines
+    if not src.root_comment:
+        lines = [ln for ln in lines if not _ROOT_LINE.match(ln)]
+    if not prim_func:
+        return lines
+    end = _printed_header_end(lines)
+    if end is None:
+        return lines
+    header, body = lines[:end + 1], lines[end + 1:]
+    if src.header_comments and same_dialect:
+        header = list(src.header)
+        body = _drop_hoisted(body, src.header_comments)
+    if src.docstring:
+        body = _drop_hoisted(body, src.docstring_comments)  # they stay on the docstring's line
+        first = indent_unit + src.docstring[0].lstrip()
+        body = [first, *src.docstring[1:], *body]
+    return header + body
+
+
+_KEPT_TOKENS = (tokenize.NAME, tokenize.STRING, tokenize.COMMENT)
+
+
+def _dedent(text: str, indent: str) -> str:
+    return "\n".join(ln[len(indent):] if ln.startswith(indent) else ln.lstrip()
+                     for ln in text.split("\n"))
+
+
+def _words(text: str, indent: str) -> list[str] | None:
+    """The names, strings and comment texts of ``text`` (a unit at ``indent``), in order."""
+    try:
+        toks = tokenize.generate_tokens(io.StringIO(_dedent(text, indent) + "\n").readline)
+        return [comment_text(t.string) if t.type == tokenize.COMMENT else t.string
+                for t in toks if t.type in _KEPT_TOKENS]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+
+
+def lost_content(old: str, new: str, indent: str = "") -> str | None:
+    """What the user wrote in the unit text ``old`` that its formatted text ``new`` no longer
+    holds (a name, a string or a comment, quoted), or ``None`` when nothing is lost. Layout and
+    number spelling may change; a name the user wrote (``N`` for a module constant,
+    ``T.min_value``), a string (a dtype the printer would leave out as the default) or a comment
+    may not disappear."""
+    before, after = _words(old, indent), _words(new, indent)
+    if before is None or after is None:
+        return None
+    missing = Counter(before) - Counter(after)
+    if not missing:
+        return None
+    first = next(w for w in before if w in missing)
+    return repr(first if len(first) <= 40 else first[:37] + "...")
