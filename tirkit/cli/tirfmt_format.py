@@ -18,8 +18,8 @@ from tirkit.ir.diagnostics import render_text
 from tirkit.lang.entry import ParsedUnit, parse_file
 from tirkit.lang.host import HostFile, Unit
 
-from .tirfmt_meta import macro_names, metaprogramming_forms
 from .tirfmt_keep import UnitSource, keep_user_content, lost_content, written_global_symbols
+from .tirfmt_meta import macro_names, metaprogramming_forms
 
 __all__ = ["Mode", "FormatResult", "format_source"]
 
@@ -197,8 +197,8 @@ def _format_once(text: str, path: str, mode: Mode) -> FormatResult:
             result.errors.append(f"{path}:{unit.span.line}: error: cannot print unit "
                                  f"{unit.qualname!r}: {type(err).__name__}: {err}")
             continue
-        lost = lost_content(unit.text, new, unit.indent) if (mode.dialect or unit.dialect) == unit.dialect \
-            and not mode.upgrade else None
+        same = (mode.dialect or unit.dialect) == unit.dialect and not mode.upgrade
+        lost = lost_content(unit.text, new, unit.indent) if same else None
         if lost is not None:  # a formatter changes layout, never what the user wrote
             result.notes.append(f"{path}:{unit.span.line}: unit {unit.qualname!r} left as it "
                                 f"is: formatting would lose {lost}")
