@@ -1,10 +1,13 @@
 """Hostile input is bounded (issue 15): every reproducer of the issue ends in a ``limit``
 diagnostic at the offending text (or parses, where the input is legitimate) instead of hanging,
 crashing the native parser, or raising from the host layer, the evaluator or the IR visitors."""
+from pathlib import Path
+
 import pytest
 
 from tirkit.cli.tirc import parse_module
 from tirkit.ir import structural_equal
+from tirkit.ir.diagnostics import DiagnosticError
 from tirkit.lang import from_source, parse_file
 from tirkit.lang.host import HostFile
 from tirkit.lang.limits import (MAX_INDENT_LEVELS, MAX_NESTING, MAX_OPERATORS, MAX_SOURCE_CHARS,
@@ -156,3 +159,12 @@ def test_overflow_converting_a_stored_value_is_a_diagnostic_at_the_statement():
     diag = the_error(source)
     assert text_at(source, diag) == "A[0] = sum([2**4000] * 2)"
     assert "int too large to convert to float" in diag.message
+
+
+
+def test_cpythons_parser_running_out_of_memory_is_not_an_uncaught_error():
+    # found by make fuzz: deep brackets within the limit make ast.parse raise MemoryError
+    path = Path(__file__).parents[1] / "fuzz" / "regressions" / "ast_parse_memoryerror.txt"
+    with pytest.raises(DiagnosticError) as err:
+        from_source(path.read_text(encoding="utf-8"))
+    assert any(d.code == "syntax" for d in err.value.diagnostics)

@@ -198,7 +198,7 @@ def static_macros(text: str, line_index: LineIndex, aliases: dict[str, str],
     source, not its execution); ``env`` itself is their hygienic environment."""
     try:
         tree = ast.parse(text)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # the host layer reports it
         return
     tir_aliases = {a for a, mod in aliases.items() if mod in ("tir", "tirx")}
     for stmt in tree.body:
