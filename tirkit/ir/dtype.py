@@ -226,13 +226,21 @@ def _to_str(t: DataType) -> str:
 
 
 def dtype(value: "str | DataType") -> DataType:
-    """Coerce a TVM dtype string or a :class:`DataType` to a :class:`DataType`.
+    """Coerce a TVM dtype string, a :class:`DataType` or a type (``PrimType`` -> its dtype,
+    ``PointerType`` -> ``handle``; TVM 0.27 passes ``T.handle().ty`` as a dtype) to a
+    :class:`DataType`.
 
     Raises:
         ValueError: on an unknown dtype string.
     """
     if isinstance(value, DataType):
         return value
+    if not isinstance(value, str):
+        inner = getattr(value, "dtype", None)
+        if isinstance(inner, DataType):  # PrimType
+            return inner
+        if hasattr(value, "element_type"):  # PointerType
+            return handle
     return _parse(value)
 
 

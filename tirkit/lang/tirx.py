@@ -80,10 +80,24 @@ def continue_loop() -> None:
     _continue()
 
 
+class _Let:
+    """tirx ``T.let``: ``T.let(v, value, body)`` is the ``Let`` expression (classic ``T.let``);
+    ``x: T.let[T.handle] = value`` binds a var whose type is not a PrimType (TVM 0.27's spelling
+    for handle and pointer vars), the same binding as classic ``x: T.handle = value``."""
+
+    __name__ = "let"
+
+    def __call__(self, v: Any, value: Any, body: Any = None) -> Any:
+        return _tir.let(v, value, body)
+
+    def __getitem__(self, annotation: Any) -> Any:
+        return annotation
+
+
 #: names whose tirx meaning differs from, or is missing in, the classic namespace
 TIRX_NAMES: dict[str, Any] = {"attr": attr, "alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
                               "alloc_shared": alloc_shared, "break_loop": break_loop,
-                              "continue_loop": continue_loop}
+                              "continue_loop": continue_loop, "let": _Let()}
 
 
 class TirxNamespace:

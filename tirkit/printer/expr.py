@@ -307,10 +307,11 @@ def _call(p: Printer, node: X.Call) -> E:
         return binop(p, sugar[0], sugar[1], node.args[0], node.args[1])
     name = op.attrs.get("TScriptPrinterName") or op.name
     loc = op.attrs.get("TScriptDtypePrintLocation")
-    if loc == "first":
-        args.insert(0, dtype_lit(node.dtype))
-    elif loc == "last":
-        args.append(dtype_lit(node.dtype))
+    if loc in ("first", "last"):
+        # TVM 0.27 spells a handle dtype argument as the type of a handle var
+        dt = concat(p.T("handle"), "().ty") if p.tirx and node.dtype.is_handle() \
+            else dtype_lit(node.dtype)
+        args.insert(0 if loc == "first" else len(args), dt)
     return call(p, p.T(name), args)
 
 

@@ -82,6 +82,8 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
         return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs], [("var", lhs)]).doc),
                         f.stmts)
     if is_concise and tdoc is not None:
+        if p.tirx and s.var.dtype.is_handle():  # TVM 0.27: T.let[...] for non-PrimType vars
+            tdoc = concat(p.T("let"), "[", tdoc, "]")
         return [LineDoc(concat(lhs, ": ", tdoc, " = ", rhs))] + f.stmts
     if tdoc is not None and isinstance(ann, PointerType):  # TVM: a non-PrimType annotation
         return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs, tdoc]).doc, " as ", lhs),
@@ -89,13 +91,22 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
     return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs]).doc, " as ", lhs), f.stmts)
 
 
+def _is_nop(s: S.Stmt) -> bool:
+    """``T.evaluate(0)``: the empty body a trailing concise statement gets when parsed."""
+    return isinstance(s, S.Evaluate) and isinstance(s.value, IntImm) and s.value.value == 0
+
+
 @register(S.AssertStmt)
 def _assert(p: Printer, s: S.AssertStmt) -> Any:
     is_concise = p.allow_concise()
     cond, msg = p.expr(s.condition).doc, p.expr(s.message).doc
+    if p.tirx:  # TVM 0.27: (error kind, [message parts])
+        msg = concat('("RuntimeError", [', msg, "])")
     with p.frame(s) as f:
         p.body(s.body, f)
     if is_concise:
+        if p.tirx and _is_nop(s.body):  # TVM 0.27's assert has no body to print
+            return [LineDoc(concat("assert ", cond, ", ", msg))]
         return [LineDoc(concat("assert ", cond, ", ", msg))] + f.stmts
     return ScopeDoc(concat("with ", call(p, p.T("Assert"), [cond, msg]).doc), f.stmts)
 

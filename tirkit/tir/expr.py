@@ -71,6 +71,13 @@ class Var(PrimExpr):
         """Alias of ``name_hint``."""
         return self.name_hint
 
+    @property
+    def ty(self) -> Type:
+        """The var's type (``PrimType`` or ``PointerType``; TVM 0.27 ``Var.ty``, which tirx
+        prints as ``T.handle().ty`` for a handle dtype argument)."""
+        assert self.type_annotation is not None
+        return self.type_annotation
+
     def __repr__(self) -> str:
         return self.name_hint if self.dtype == "int32" else f"{self.name_hint}: {self.dtype}"
 
