@@ -24,8 +24,6 @@ CASES = HERE.parent / "lang" / "cases"
 KNOWN: dict[str, str] = {
     "03_matmul_int64__scale_i64":
         'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
-    "04_matmul_symbolic__add_params":
-        'TVM 0.27 prints a param bound by T.match_buffer as a T.Buffer annotation',
     "04_matmul_symbolic__matmul_dyn":
         'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
     "04_matmul_symbolic__upsample_dyn":
@@ -34,15 +32,9 @@ KNOWN: dict[str, str] = {
         'TVM 0.27 simplifies or orders differently while parsing (not a printer difference)',
     "20_buffers__decl_buffers":
         "TVM 0.27 prints a decl_buffer over another buffer's data as A.view(...)",
-    "20_buffers__match_buffer_options":
-        'TVM 0.27 prints a param bound by T.match_buffer as a T.Buffer annotation',
-    "20_buffers__strided_param":
-        'TVM 0.27 prints a param bound by T.match_buffer as a T.Buffer annotation',
     "23_loops__grid_symbolic":
         'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
     "23_loops__triangular":
-        'TVM 0.27 simplifies or orders differently while parsing (not a printer difference)',
-    "26_block_attr_match_region__wmma_fill":
         'TVM 0.27 simplifies or orders differently while parsing (not a printer difference)',
     "27_slices__slice_symbolic":
         'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
@@ -72,8 +64,6 @@ KNOWN: dict[str, str] = {
         'TVM 0.27 orders and spells IRModule members differently',
     "52_tvm_v020_spellings__mixed_operands":
         'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
-    "52_tvm_v020_spellings__named_strides":
-        'TVM 0.27 prints a param bound by T.match_buffer as a T.Buffer annotation',
 }
 
 

@@ -97,7 +97,8 @@ class _Let:
 #: names whose tirx meaning differs from, or is missing in, the classic namespace
 TIRX_NAMES: dict[str, Any] = {"attr": attr, "alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
                               "alloc_shared": alloc_shared, "break_loop": break_loop,
-                              "continue_loop": continue_loop, "let": _Let()}
+                              "continue_loop": continue_loop}
+_LET = _Let()
 
 
 class TirxNamespace:
@@ -118,6 +119,8 @@ class TirxNamespace:
             return self._sblock
         if name in TIRX_NAMES:
             return TIRX_NAMES[name]
+        if name == "let":
+            return _LET
         return getattr(_tir, name)
 
     def __dir__(self) -> list[str]:

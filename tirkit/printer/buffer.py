@@ -16,6 +16,7 @@ from tirkit.ir.expr import IntImm
 from tirkit.tir import BufferLoad, BufferRegion, Ramp, Var
 from tirkit.tir import op as O
 from tirkit.tir.buffer import DEFAULT_ALIGNMENT, Buffer, BufferType
+from tirkit.tir.stmt_functor import post_order_visit
 
 from .context import E, Frame, Printer, register
 from .doc import Doc, Text, bracket, concat, join
@@ -46,6 +47,13 @@ class _Attrs:
         self.lhs.append(self.p.define(v, self.frame, v.name_hint))
         self.rhs.append(var_creation(self.p, v).doc)
 
+    def uses(self, v: Var) -> int:
+        """How often ``v`` occurs in the buffer's shape, strides and elem_offset."""
+        found: list[Any] = []
+        for e in (*self.buf.shape, *self.buf.strides, self.buf.elem_offset):
+            post_order_visit(e, lambda n: found.append(n) if n is v else None)
+        return len(found)
+
     def self_doc(self) -> Doc:
         doc = self.p.var_doc(self.buf)
         return doc if doc is not None else Text(self.buf.name)
@@ -70,7 +78,12 @@ class _Attrs:
         if not self.buf.strides:
             return
         items: list[Doc] = []
-        for e in self.buf.strides:
+        for i, e in enumerate(self.buf.strides):
+            if _is_new_var(self.p, e) and self.p.tirx and self.mode >= VarDef.MATCH_BUFFER \
+                    and self.uses(e) == 1:  # TVM 0.27: "s0", defined as A.strides[0]
+                self.p.define_as(e, self.frame, concat(self.self_doc(), f".strides[{i}]"))
+                items.append(str_lit(e.name_hint))
+                continue
             if _is_new_var(self.p, e):
                 self.out_of_line(e)
             items.append(self.p.expr(e).doc)

@@ -21,7 +21,7 @@ from tirkit.tir.stmt_functor import post_order_visit
 
 from .block import alloc_buffers, implicit_root
 from .compute_sugar import plan_compute_sugar, print_compute
-from .buffer import VarDef, buffer_attrs, buffer_decl, define_buffer
+from .buffer import VarDef, buffer_attrs, buffer_call, buffer_decl, define_buffer
 from .context import Frame, Printer, register
 from .doc import Doc, Text, concat
 from .expr import call, str_lit, type_doc
@@ -66,17 +66,51 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
     used = _used_vars(func) if p.cfg.syntax_sugar and func.buffer_map else set()
     for var in func.params:
         buf = func.buffer_map.get(var)
-        if (p.cfg.syntax_sugar and buf is not None and id(var) not in used
-                and is_simple_buffer(buf) and data_count[id(buf.data)] == 1):
+        if not (p.cfg.syntax_sugar and buf is not None and id(var) not in used
+                and data_count[id(buf.data)] == 1):
+            pass
+        elif is_simple_buffer(buf):
             lhs = define_buffer(p, buf, f)
             attrs = buffer_attrs(p, buf, f, VarDef.DATA_POINTER, force_dtype=True)
             ann = call(p, p.T("Buffer"), [attrs["shape"], attrs["dtype"]]).doc
             args.append(concat(lhs, ": ", ann))
             inlined.add(id(buf))
             continue
+        elif p.tirx and _annotatable(p, buf):
+            args.append(_tirx_buffer_param(p, var, buf, f))
+            inlined.add(id(buf))
+            continue
         ann = type_doc(p, var.type_annotation).doc
         args.append(concat(p.define(var, f, var.name_hint), ": ", ann))
     return args, inlined
+
+
+def _annotatable(p: Printer, buf: Buffer) -> bool:
+    """tirx: whether a matched buffer param prints as a ``T.Buffer(...)`` annotation with every
+    attribute (TVM 0.27, whose params are buffers): its shape uses only vars defined before it
+    (earlier scalar params) and each new stride var appears once in the buffer (printed as
+    ``"s0"``, defined as ``A.strides[0]``). Symbolic shapes keep the ``T.match_buffer`` form."""
+    def new_vars(e: Any) -> list[Any]:
+        out: list[Any] = []
+        post_order_visit(e, lambda n: out.append(n)
+                         if isinstance(n, Var) and not p.is_defined(n) else None)
+        return out
+
+    if any(new_vars(e) for e in buf.shape):
+        return False
+    uses = [v for e in (*buf.strides, buf.elem_offset) for v in new_vars(e)]
+    inline = [s for s in buf.strides if isinstance(s, Var)] + [buf.elem_offset]
+    return all(any(v is x for x in inline) and sum(u is v for u in uses) == 1 for v in uses)
+
+
+def _tirx_buffer_param(p: Printer, var: Var, buf: Buffer, f: Frame) -> Doc:
+    """``A: T.Buffer(shape, dtype, strides=..., ...)`` for a matched param (tirx). The handle's
+    name is taken first, as TVM 0.27 reads ported ``A: T.handle`` + ``A_1 = T.match_buffer(A,
+    ...)`` text, so the buffer prints under the name TVM gives it."""
+    p.define(var, f, var.name_hint)
+    lhs = define_buffer(p, buf, f)
+    attrs = buffer_attrs(p, buf, f, VarDef.MATCH_BUFFER, force_dtype=True)
+    return concat(lhs, ": ", buffer_call(p, "Buffer", attrs, []).doc)
 
 
 def _func_attrs(p: Printer, func: PrimFunc, name: str, f: Frame) -> None:

@@ -28,7 +28,10 @@ class And(PrimExpr):
     def __init__(self, a: ExprLike, b: ExprLike, *, span: Any | None = None) -> None: ...
 
 def Assert(condition: Any, message: Any) -> Frame:
-    """An assertion scope (``T.Assert``)."""
+    """An assertion scope (``T.Assert``). ``message`` is a string, or TVM 0.27's
+    ``(kind, [parts])`` pair: ``("RuntimeError", ["a", "b"])`` is the message ``"ab"``; another
+    kind is kept as a ``"Kind: "`` prefix (tirkit's AssertStmt has no error kind).
+    """
     ...
 
 class Broadcast(PrimExpr):
