@@ -253,3 +253,41 @@ def f(A: T.Buffer((128,), "float32")):
     assert attr.attr_key == "thread_extent" and attr.node.thread_tag == "threadIdx.x"
     assert attr.body.indices[0] is attr.node.var
     assert 'tx = T.launch_thread("threadIdx.x", 128)' in script(unit.ir, dialect="tirx")
+
+
+def test_tirx_handle_spellings_parse_to_the_classic_ir():
+    """TVM 0.27 writes a handle dtype argument as ``T.handle().ty`` and binds a handle var with
+    ``x: T.let[T.handle] = v``; both give the IR of the classic ``"handle"`` / ``x: T.handle``
+    spellings, and tirx prints them back that way."""
+    body = '''@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    x{ann} = T.call_extern({dt}, "make", 1)
+    T.evaluate(T.reinterpret({dt}, T.uint64(0)))
+    T.evaluate(x)
+'''
+    (tirx_unit,) = parse_file(TIRX + body.format(ann=": T.let[T.handle]", dt="T.handle().ty"),
+                              "<t>")
+    (classic,) = parse_file(HEAD + body.format(ann=": T.handle", dt='"handle"'), "<t>")
+    assert not tirx_unit.diagnostics and not classic.diagnostics
+    assert structural_equal(tirx_unit.ir, classic.ir)
+    let = tirx_unit.ir.body
+    assert isinstance(let, tir.LetStmt) and let.var.dtype == "handle"
+    printed = script(classic.ir, dialect="tirx")
+    assert "x: T.let[T.handle] = T.call_extern(T.handle().ty, \"make\", 1)" in printed
+    assert "T.reinterpret(T.handle().ty, T.uint64(0))" in printed
+
+
+def test_tirx_assert_message_is_kind_and_parts():
+    """TVM 0.27 prints ``assert c, ("RuntimeError", [msg])``; the parts join into tirkit's
+    message, and a trailing assert prints without the ``T.evaluate(0)`` body."""
+    (unit,) = parse_file(TIRX + '''@T.prim_func
+def f(n: T.int32):
+    assert n > 0, ("RuntimeError", ["n must be ", "positive"])
+''', "<t>")
+    assert not unit.diagnostics
+    stmt = unit.ir.body
+    assert isinstance(stmt, tir.AssertStmt) and stmt.message.value == "n must be positive"
+    assert isinstance(stmt.body, tir.Evaluate)
+    printed = script(unit.ir, dialect="tirx")
+    assert 'assert n > 0, ("RuntimeError", ["n must be positive"])' in printed
+    assert "T.evaluate(0)" not in printed and "T.evaluate(0)" in script(unit.ir)

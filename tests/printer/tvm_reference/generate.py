@@ -9,7 +9,7 @@ self-contained program that parses back to the same IR); that classic text is sp
 the way a user would port it (``from tvm.script import tirx as T``, ``T.block`` ->
 ``T.sblock``, ``T.block_attr`` -> ``T.sblock_attr``, ``T.alloc_buffer`` -> ``T.sblock_alloc_buffer``
 (a block's buffer; tirx's ``T.alloc_buffer`` is an allocation statement),
-``@T.prim_func(..., s_tir=True)`` when the unit has blocks), parsed by TVM 0.27 and printed by TVM 0.27 (``script()``). That text, without
+``@T.prim_func(..., s_tir=True)`` on each function that has blocks), parsed by TVM 0.27 and printed by TVM 0.27 (``script()``). That text, without
 the ``# from tvm.tirx.layout import Axis`` line TVM 0.27 adds, is written to
 ``expected/<case>__<unit>.py``. Units TVM 0.27 cannot parse in that spelling (lowered forms that
 tirx removed, such as ``T.allocate``) are listed in ``expected/SKIPPED.txt`` with TVM's message.
@@ -53,9 +53,14 @@ def to_tirx(classic: str) -> str:
     # a classic T.alloc_buffer is a block's buffer; tirx's T.alloc_buffer is a statement
     text = text.replace("T.alloc_buffer(", "T.sblock_alloc_buffer(")
     text = text.replace('# with T.block("root")', '# with T.sblock("root")')
-    if has_block:
-        text = re.sub(r"@T\.prim_func\((.+)\)", r"@T.prim_func(\1, s_tir=True)", text)
-        text = re.sub(r"@T\.prim_func$", "@T.prim_func(s_tir=True)", text, flags=re.M)
+    if has_block:  # s_tir=True on each function whose own body has a block
+        parts = re.split(r"(?m)^([ \t]*@T\.prim_func(?:\(.*\))?[ \t]*)$", text)
+        for i in range(1, len(parts), 2):
+            if "T.sblock(" in parts[i + 1]:
+                deco = parts[i].rstrip()
+                parts[i] = deco[:-1] + ", s_tir=True)" if deco.endswith(")") \
+                    else deco + "(s_tir=True)"
+        text = "".join(parts)
     return "# from tvm.script import ir as I\n# from tvm.script import tirx as T\n" + text
 
 

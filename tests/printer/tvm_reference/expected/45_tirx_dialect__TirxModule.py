@@ -3,7 +3,7 @@
 
 @I.ir_module
 class Module:
-    @T.prim_func(private=True, s_tir=True)
+    @T.prim_func(private=True)
     def helper(A: T.Buffer((16,), "float32")):
         for i in range(16):
             if i > 7:

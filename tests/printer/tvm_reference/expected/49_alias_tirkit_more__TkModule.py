@@ -3,7 +3,7 @@
 
 @I.ir_module
 class Module:
-    @T.prim_func(s_tir=True)
+    @T.prim_func
     def lowered(A: T.Buffer((256,), "float32")):
         for i in T.parallel(256):
             A[i] = A[i] * T.float32(0.5)
