@@ -54,14 +54,10 @@ KNOWN: dict[str, str] = {
         'TVM 0.27 reads shape-(1,) buffers as scalars',
     "35_dtypes__vector_dtypes":
         'TVM 0.27 reads shape-(1,) buffers as scalars',
-    "45_tirx_dialect__TirxModule":
-        'TVM 0.27 orders and spells IRModule members differently',
     "45_tirx_dialect__find_first":
         'TVM 0.27 reads shape-(1,) buffers as scalars',
     "45_tirx_dialect__while_break":
         'TVM 0.27 reads shape-(1,) buffers as scalars',
-    "49_alias_tirkit_more__TkModule":
-        'TVM 0.27 orders and spells IRModule members differently',
     "52_tvm_v020_spellings__mixed_operands":
         'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
 }
