@@ -104,10 +104,10 @@ def _annotatable(p: Printer, buf: Buffer) -> bool:
 
 
 def _tirx_buffer_param(p: Printer, var: Var, buf: Buffer, f: Frame) -> Doc:
-    """``A: T.Buffer(shape, dtype, strides=..., ...)`` for a matched param (tirx). The handle's
-    name is taken first, as TVM 0.27 reads ported ``A: T.handle`` + ``A_1 = T.match_buffer(A,
-    ...)`` text, so the buffer prints under the name TVM gives it."""
-    p.define(var, f, var.name_hint)
+    """``A: T.Buffer(shape, dtype, strides=..., ...)`` for a matched param (tirx), under the
+    buffer's name (the handle is not printed; naming it first would rename the buffer at every
+    format, so tirfmt would not be stable)."""
+    del var
     lhs = define_buffer(p, buf, f)
     attrs = buffer_attrs(p, buf, f, VarDef.MATCH_BUFFER, force_dtype=True)
     return concat(lhs, ": ", buffer_call(p, "Buffer", attrs, []).doc)
