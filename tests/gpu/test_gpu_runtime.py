@@ -48,6 +48,25 @@ class _FakeDeviceArray:
         self.device = type("Dev", (), {"id": device_id})()
 
 
+def _read_only(a):
+    out = a.copy()
+    out.flags.writeable = False
+    return out
+
+
+def test_read_only_inputs_are_accepted(add_mod):
+    """Only the output must be writeable: the check lets read-only inputs through (the call
+    then runs, or says that no GPU is here)."""
+    a, b, c = _read_only(np.ones(16, "float32")), _read_only(np.ones(16, "float32")), \
+        np.zeros(16, "float32")
+    if not GPU_OK:
+        with pytest.raises(CudaUnavailable):
+            add_mod(a, b, c, 16)
+        return
+    add_mod(a, b, c, 16)
+    np.testing.assert_array_equal(c, np.full(16, 2, "float32"))
+
+
 @pytest.mark.parametrize("args,message", [
     (lambda a: (a, a, a), r"add: expected 4 argument\(s\) \(a, b, c, n\), got 3"),
     (lambda a: (a, a, a.astype("float64"), 16), "argument c: expected dtype float32, got float64"),
@@ -58,6 +77,8 @@ class _FakeDeviceArray:
      "argument c: expected an array on cuda:0, got an array on cuda:1"),
     (lambda a: (a, a, [1.0] * 16, 16), "argument c: expected a NumPy array, a CUDA array"),
     (lambda a: (a, a, a, 2 ** 40), "argument n: expected a int32 value"),
+    (lambda a: (a, a, _read_only(a), 16), "argument c: expected a writeable array "
+                                          r"\(the function writes c\), got a read-only array"),
 ])
 def test_bad_arguments_are_named_without_touching_a_gpu(add_mod, args, message):
     a = np.zeros(16, "float32")

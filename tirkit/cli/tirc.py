@@ -18,8 +18,10 @@ with ``.o`` in the working directory, as ``cc -c`` does);
 kernels: ``--emit ptx`` (or ``asm``) prints their PTX, ``llvm`` their NVPTX LLVM IR, ``obj`` a
 cubin assembled by ptxas;
 diagnostics, stage printouts and timing go to stderr. Exit status: 0 ok, 1 errors in the input
-(printed as ``path:line:col: error: message [code]`` with carets, or JSON), 2 usage or internal
-error. ``TIRC_TRACEBACK=1`` adds the Python traceback to internal errors.
+(printed as ``path:line:col: error: message [code]`` with carets, or JSON; also a construct the
+target cannot compile, named with the target), 2 usage or I/O error, 3 internal error (a tirc
+bug: the message asks for a report). ``TIRC_TRACEBACK=1`` adds the Python traceback to internal
+errors. A closed standard output (``tirc f.py | head``) ends the run quietly.
 """
 from __future__ import annotations
 
@@ -38,7 +40,9 @@ from tirkit.ir.diagnostics import Diagnostic, DiagnosticError, render_text
 
 from .tirc_schedule import ScheduleFailure, apply_schedule, apply_tuned
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+REPORT = ("this is a tirkit bug, not a problem in your file: please report it with the input "
+          "file and this message (TIRC_TRACEBACK=1 adds the Python traceback)")
 EMITS = ("tir", "scheduled", "lowered", "llvm", "asm", "obj", "ptx")
 
 
@@ -118,11 +122,14 @@ def guarded(fn: Callable[[], int], path: str, fmt: str) -> int:
         return EXIT_ERRORS
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # tirc f.py | head: the reader is gone (an I/O error), quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_USAGE
     except Exception as err:  # pylint: disable=broad-except
         if os.environ.get("TIRC_TRACEBACK"):
             traceback.print_exc()
-        fail("internal", f"internal error: {type(err).__name__}: {err}", path, fmt)
-        return EXIT_USAGE
+        fail("internal", f"internal error: {type(err).__name__}: {err}; {REPORT}", path, fmt)
+        return EXIT_INTERNAL
 
 
 # --------------------------------------------------------------------------- input
@@ -401,8 +408,8 @@ def compile_command(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``tirc``; returns the exit status (0 ok, 1 input errors, 2 usage or
-    internal error)."""
+    """Entry point of ``tirc``; returns the exit status (0 ok, 1 input errors, 2 usage or I/O
+    error, 3 internal error)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "tune":
         from .tirc_tune import main as tune_main  # pylint: disable=import-outside-toplevel

@@ -16,7 +16,7 @@ an NVIDIA GPU the run stops with a clear error (exit 2) after the kernel compile
 Kernels of ``examples/`` are checked against NumPy references in tests/compiler/test_examples.py.
 Without ``--entry`` the file's only function is run (or its only Relax function, when the other
 functions are the PrimFuncs a graph calls). Symbolic dimensions (``n = T.int32()``) take ``--dim n=VALUE`` (default 256). Exit status: 0 all
-checks passed, 1 input errors or a failed check, 2 usage or internal error.
+checks passed, 1 input errors or a failed check, 2 usage or I/O error, 3 internal error.
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ processes (``--backend local``, ``--workers`` of them) or as Ray tasks (``--back
 the cluster at ``--ray-address`` or on a local Ray started for the run). Progress (candidates
 measured, valid, best time and GFLOP/s so far) goes to stderr; the summary to stdout. Exit
 status: 0 a valid schedule was found, 1 input errors or no candidate was valid, 2 usage or
-internal error.
+I/O error, 3 internal error.
 """
 from __future__ import annotations
 

@@ -53,8 +53,8 @@ class _Report:
     internal: int = 0
 
 
-INTERNAL = ("tirfmt: internal error (a tirfmt bug; the file was left as it is). Please report "
-            "it with the input at https://github.com/tirkit/tirkit/issues")
+INTERNAL = ("tirfmt: internal error: a tirkit bug, not a problem in your file (the file was "
+            "left as it is). Please report it with the input file and this message.")
 
 
 def _guarded_format(source: str, name: str, mode: Mode, report: _Report,
@@ -264,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
-        return 1
+        return 2  # an I/O error, reported by the status only
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # pylint: disable=broad-except  # exit 3 with the report text

@@ -288,6 +288,23 @@ class _ScopeChecker(DefUseVisitor):
             self.fail(f"buffer {buf.name!r} is used but neither declared nor bound to a "
                       f"defined data var ({buf.data.name_hint!r})")
 
+    def visit_assert_stmt_(self, op: S.AssertStmt) -> None:
+        if not isinstance(op.message, PrimExpr):
+            self.fail(f"the message of an assert is a {type(op.message).__name__}, not a "
+                      "string")
+            return
+        super().visit_assert_stmt_(op)
+
+    def bind_buffer(self, buf: Buffer, mode: str) -> list[Var]:
+        for e in buf.shape:  # a shape is integers (TVM prints a later-defined var as a string)
+            dt = getattr(e, "dtype", None)
+            if dt is None or not (dt.is_int() or dt.is_uint()):
+                value = getattr(e, "value", None)
+                what = f"the string {value!r}" if isinstance(value, str) else type(e).__name__
+                self.fail(f"buffer {buf.name!r} has a shape dimension that is not an integer "
+                          f"expression: {what} of type {dt}")
+        return super().bind_buffer(buf, mode)
+
 
 def describe(stmt: S.Stmt) -> str:
     """A short label of a statement for messages: ``For(i)``, ``Block(C)``, ``BufferStore(A)``

@@ -43,6 +43,10 @@ _MANGLED = re.compile(r"\.(v\d+)?(i\d+|f16|f32|f64|bf16|p0)$")
 _TARGET_PREFIXES = ("llvm.x86.", "llvm.aarch64.", "llvm.arm.", "llvm.riscv.", "llvm.nvvm.",
                     "llvm.amdgcn.", "llvm.hexagon.", "llvm.wasm.")
 _I1_FLAG_INTRINSICS = {"llvm.ctlz", "llvm.cttz", "llvm.abs"}
+# ops only a GPU target has (warp shuffles, tensor cores, PTX, shared-memory barriers)
+_GPU_OPS = ("tir.tvm_thread_allreduce", "tir.tvm_warp", "tir.tvm_fill_fragment",
+            "tir.tvm_load_matrix_sync", "tir.tvm_store_matrix_sync", "tir.tvm_mma_sync",
+            "tir.tvm_bmma_sync", "tir.tvm_storage_sync", "tir.ptx_", "tir.mma_", "tir.cuda.")
 
 
 @register(E.Call)
@@ -59,6 +63,10 @@ def _call(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
     if op.attrs.get("llvm_intrin"):
         args = [cg.expr(a) for a in e.args]
         return call_intrinsic(cg, op.attrs["llvm_intrin"], llvm_type(e.dtype), args)
+    if op.name.startswith(_GPU_OPS):
+        raise CodegenError(f"{op.name} is a GPU intrinsic: the CPU target "
+                           f"{cg.module.triple or 'llvm'} cannot compile it; compile the "
+                           "function for a GPU with target='cuda' (tirc --target cuda)")
     raise CodegenError(f"the LLVM code generator cannot translate a call to {op.name} "
                        "(run LowerIntrin / LowerTVMBuiltin first?)")
 

@@ -13,11 +13,12 @@ from typing import Any
 
 from tirkit.ir.expr import IntImm
 from tirkit.tir import BufferLoad, BufferStore, Call, Cast, LetStmt, PrimFunc, Var
+from tirkit.tir import stmt as S
 from tirkit.tir.stmt_functor import post_order_visit, pre_order_visit
 
 from .abi import StructField
 
-__all__ = ["written_args", "READ_ONLY_CALLS"]
+__all__ = ["written_args", "stored_params", "READ_ONLY_CALLS"]
 
 #: calls that only read the pointers among their arguments
 READ_ONLY_CALLS = frozenset({"tir.tvm_struct_get", "tir.likely", "tir.isnullptr",
@@ -89,3 +90,24 @@ def written_args(func: PrimFunc) -> frozenset[int] | None:
     pre_order_visit(func.body, visit)
     written = _written_pointers(func)
     return frozenset(idx for var, idx in data_of.items() if var in written)
+
+
+def stored_params(func: PrimFunc) -> frozenset[int]:
+    """Indices of the params of ``func`` (before ``MakePackedAPI``) whose buffer is stored to:
+    a ``BufferStore``, a block's ``T.writes`` region, or a store into a ``match_buffer`` of it.
+    Used for the CUDA path, whose host function only launches kernels."""
+    stored: set[Any] = set()
+    matched: list[tuple[Any, Any]] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, BufferStore):
+            stored.add(node.buffer.data)
+        elif isinstance(node, S.Block):
+            stored.update(r.buffer.data for r in node.writes)
+            matched.extend((m.buffer.data, m.source.buffer.data) for m in node.match_buffers)
+    post_order_visit(func.body, visit)
+    for inner, outer in matched:  # post order: an inner block's match_buffers come first
+        if inner in stored:
+            stored.add(outer)
+    return frozenset(i for i, p in enumerate(func.params)
+                     if p in func.buffer_map and func.buffer_map[p].data in stored)

@@ -176,7 +176,7 @@ def check_cuda_args(spec: FuncSpec, args: Sequence[Any], device_id: int = 0
 
     Raises:
         ValueError: naming the function, the argument, the expected and the given value
-            (count, kind, ndim, dtype, shape, strides, device).
+            (count, kind, ndim, dtype, shape, strides, device, a read-only output array).
     """
     if len(args) != len(spec.args):
         names = ", ".join(a.name for a in spec.args)
@@ -192,4 +192,10 @@ def check_cuda_args(spec: FuncSpec, args: Sequence[Any], device_id: int = 0
     for i, (value, arg) in enumerate(zip(args, spec.args)):
         if arg.dtype.is_handle():
             out[i] = _check_array(spec.name, arg, value, env, device_id)
+            if spec.written is not None and i in spec.written and \
+                    isinstance(out[i], np.ndarray) and not out[i].flags.writeable:
+                raise ValueError(f"{spec.name}: argument {arg.name}: expected a writeable array "
+                                 f"(the function writes {arg.name}), got a read-only array; "
+                                 "pass a writeable copy (numpy.array(...)) or one with "
+                                 "flags.writeable set")
     return out, env

@@ -20,6 +20,7 @@ reason; building and :attr:`CUDAModule.ptx` work everywhere.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 from typing import Any, Callable
 
 import numpy as np
@@ -32,6 +33,7 @@ from tirkit.tir import expr as E
 from tirkit.tir import stmt as S
 
 from .abi import CallingConv
+from .access import stored_params
 from .cuda import CudaDriver, CudaUnavailable, get_driver
 from .cuda_args import DeviceArray, HostArray, check_cuda_args
 from .packed import FuncSpec
@@ -90,7 +92,9 @@ class CUDAModule:
                 self.kernels[name] = _Kernel(name, func)
             elif "global_symbol" in func.attrs:
                 self._hosts[name] = func
-                self._specs[name] = FuncSpec.from_prim_func(originals.get(name, func), name)
+                orig = originals.get(name, func)
+                self._specs[name] = dataclasses.replace(FuncSpec.from_prim_func(orig, name),
+                                                        written=stored_params(orig))
         self._loaded: Any = None
         self._functions: dict[str, Any] = {}
 
