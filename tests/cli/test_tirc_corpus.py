@@ -96,3 +96,27 @@ def test_output_into_a_closed_pipe_is_quiet() -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=300) == 2
     assert err == ""
+
+
+MATCH_HEAD = "from tvm.script import tir as T\n\n@T.prim_func\n"
+
+
+@pytest.mark.parametrize("body,message", [
+    ("def f(A: T.Buffer((16, 16), \"float32\")):\n    for i in range(16):\n"
+     "        with T.block(\"x\"):\n            vi = T.axis.spatial(16, i)\n"
+     "            sub = T.match_buffer(A[vi, 0:16], (16,), offset_factor=3)\n"
+     "            sub[0] = T.float32(1)\n", "does not satisfy the offset_factor 3"),
+    ("def f(A: T.Buffer((16, 16), \"float32\")):\n    for i in range(16):\n"
+     "        with T.block(\"x\"):\n            vi = T.axis.spatial(16, i)\n"
+     "            sub = T.match_buffer(A[vi, 0:16], (16,))\n"
+     "            sub[0] = T.float32(1)\n", "the buffer match constraint for sub.elem_offset"),
+    ("def f(x: T.int32):\n    A = T.match_buffer(x, (16,), \"float32\")\n"
+     "    A[0] = T.float32(1)\n", "param 'x' has type int32, but buffer 'A' is matched to it"),
+])
+def test_match_buffer_input_errors_are_diagnostics(body: str, message: str,
+                                                   tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(MATCH_HEAD + body)
+    code, err = _tirc([str(path), "-o", os.devnull])
+    assert code == 1 and message in err, err
+    assert "internal" not in err

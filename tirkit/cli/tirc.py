@@ -97,6 +97,8 @@ def guarded(fn: Callable[[], int], path: str, fmt: str) -> int:
     """Run a command body, turning every failure into a message and an exit status (contract 7:
     no traceback reaches the user)."""
     from tirkit.compiler.codegen.types import CodegenError  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler.passes.lower_match_buffer import (  # pylint: disable=import-outside-toplevel
+        MatchBufferError)
     from tirkit.compiler.pipeline import PipelineError  # pylint: disable=import-outside-toplevel
 
     try:
@@ -119,6 +121,9 @@ def guarded(fn: Callable[[], int], path: str, fmt: str) -> int:
         return EXIT_USAGE
     except CodegenError as err:  # a construct the target cannot compile: the message names it
         fail("codegen", str(err), path, fmt)
+        return EXIT_ERRORS
+    except MatchBufferError as err:  # a match_buffer whose constraints cannot hold (input)
+        fail("match-buffer", str(err), path, fmt)
         return EXIT_ERRORS
     except KeyboardInterrupt:
         return 130

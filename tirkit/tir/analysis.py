@@ -288,6 +288,14 @@ class _ScopeChecker(DefUseVisitor):
             self.fail(f"buffer {buf.name!r} is used but neither declared nor bound to a "
                       f"defined data var ({buf.data.name_hint!r})")
 
+    def visit_func(self, func: PrimFunc) -> None:
+        for param, buf in func.buffer_map.items():
+            if not param.dtype.is_handle():
+                self.fail(f"param {param.name_hint!r} has type {param.dtype}, but buffer "
+                          f"{buf.name!r} is matched to it: T.match_buffer takes a T.handle "
+                          "param")
+        super().visit_func(func)
+
     def visit_assert_stmt_(self, op: S.AssertStmt) -> None:
         if not isinstance(op.message, PrimExpr):
             self.fail(f"the message of an assert is a {type(op.message).__name__}, not a "
