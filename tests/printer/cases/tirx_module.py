@@ -16,11 +16,11 @@ class Module:
 
 @I.ir_module
 class Module:
+    @T.prim_func(private=True)
+    def add_one(a: T.int32) -> T.int32:
+        T.ret(a + 1)
+
     @T.prim_func
     def main(A: T.Buffer((16,), "int32")):
         for i in range(16):
             A[i] = Module.add_one(A[i])
-
-    @T.prim_func(private=True)
-    def add_one(a: T.int32) -> T.int32:
-        T.ret(a + 1)
