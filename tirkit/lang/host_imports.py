@@ -43,8 +43,10 @@ UNIT_DECORATORS: dict[str, str] = {
     "relax.function": "relax_function",
 }
 
-#: Unit kinds made by a ``def`` (the others are classes).
-DEF_UNITS = frozenset({"prim_func", "relax_function"})
+#: Unit kinds made by a ``def`` (the others are classes). An ``@R.function`` is not a unit of
+#: its own: it is parsed with its ``@I.ir_module`` class, in the libcst path
+#: (``host._resolve_candidate``) and in the line scan alike.
+DEF_UNITS = frozenset({"prim_func"})
 
 
 def canonicalize(qualified: str) -> str | None:
