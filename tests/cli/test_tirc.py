@@ -294,3 +294,19 @@ def test_run_usage(tmp_path, capsys):
     assert code == 2 and "--entry" in err and "(shift, shift2)" in err
     code, _, err = tirc(capsys, "run", MATMUL, "--entry", "nope")
     assert code == 2 and "nope" in err
+
+
+def test_unit_budget_stops_a_slow_unit_with_a_diagnostic(tmp_path, capsys):
+    # within every limit, yet seconds of work: 600,000 evaluated expressions in a shape
+    path = tmp_path / "two.py"
+    path.write_text(
+        'from tvm.script import tir as T\n\n\n@T.prim_func\n'
+        'def slow(A: T.Buffer((sum([i % 3 for i in [1] * 200000]),), "float32")):\n'
+        '    A[0] = 1.0\n\n\n@T.prim_func\n'
+        'def fast(A: T.Buffer((4,), "float32")):\n    A[0] = 1.0\n', encoding="utf-8")
+    code, _, err = tirc(capsys, path, "--unit-budget", "0.2", "-o", tmp_path / "out.ll")
+    assert code == 1 and "[budget]" in err
+    assert "analysis of `slow` took more than 0.2 s of CPU time" in err and "`fast`" not in err
+    assert not (tmp_path / "out.ll").exists()
+    code, _, err = tirc(capsys, path, "--unit-budget", "-1")
+    assert code == 2 and "--unit-budget -1: expected seconds >= 0" in err

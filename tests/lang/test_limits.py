@@ -168,3 +168,36 @@ def test_cpythons_parser_running_out_of_memory_is_not_an_uncaught_error():
     with pytest.raises(DiagnosticError) as err:
         from_source(path.read_text(encoding="utf-8"))
     assert any(d.code == "syntax" for d in err.value.diagnostics)
+
+
+# ------------------------------------------------------------------ per-unit time budget
+# Within every limit, yet slow: a 200,000-element comprehension in a shape is 600,000 evaluated
+# expressions (seconds of work); a budget of 0.2 s stops it, and the unit after it still parses.
+SLOW_THEN_FAST = (HEADER + 'def slow(A: T.Buffer((sum([i % 3 for i in [1] * 200000]),), '
+                  '"float32")):\n    A[0] = 1.0\n\n\n@T.prim_func\n'
+                  'def fast(A: T.Buffer((4,), "float32")):\n    A[0] = 1.0\n')
+
+
+def test_a_unit_over_its_time_budget_is_stopped_and_the_next_unit_still_parses():
+    units = {u.name: u for u in parse_file(SLOW_THEN_FAST, "two.py", unit_budget=0.2)}
+    slow, fast = units["slow"], units["fast"]
+    assert slow.ir is None and [d.code for d in slow.diagnostics] == ["budget"]
+    assert "`slow` took more than 0.2 s of CPU time and was stopped" in slow.diagnostics[0].message
+    assert slow.diagnostics[0].span.line == 4  # the unit's decorator
+    assert fast.ir is not None and not fast.diagnostics
+
+
+def test_time_budget_is_per_thread_nests_shorter_and_restores():
+    from tirkit.lang.limits import BudgetExceeded, check_budget, time_budget
+
+    check_budget()  # no budget: nothing happens
+    with time_budget(3600):
+        check_budget()
+        with time_budget(0.0):
+            with pytest.raises(BudgetExceeded) as err:
+                check_budget()
+            assert err.value.seconds == 0.0
+        with time_budget(7200):  # a nested, longer budget does not extend the outer one
+            check_budget()
+        check_budget()  # the outer hour is back
+    check_budget()

@@ -169,3 +169,15 @@ def test_formatting_edit_is_minimal() -> None:
     edits = format_edits(fa, PositionMap(KERNELS), api=lambda text, path: new)
     assert len(edits) == 1 and edits[0].range.start.line == edits[0].range.end.line == 19
     assert format_edits(fa, PositionMap(KERNELS), api=lambda text, path: text) == []
+
+
+def test_analyzer_time_limit_stops_a_slow_unit_only():
+    text = ('from tvm.script import tir as T\n\n\n@T.prim_func\n'
+            'def slow(A: T.Buffer((sum([i % 3 for i in [1] * 200000]),), "float32")):\n'
+            '    A[0] = 1.0\n\n\n@T.prim_func\n'
+            'def fast(A: T.Buffer((4,), "float32")):\n    A[0] = 1.0\n')
+    fa = Analyzer(time_limit=0.2).analyze(text, "slow.py")
+    diags = fa.diagnostics()
+    assert [d.code for d in diags] == ["budget"] and diags[0].span.line == 4
+    assert "took more than 0.2 s of CPU time and was stopped" in diags[0].message
+    assert [p.analysis.ir is not None for p in fa.units] == [False, True]

@@ -41,6 +41,7 @@ from tirkit.ir.diagnostics import Diagnostic, DiagnosticError, render_text
 from .tirc_schedule import ScheduleFailure, apply_schedule, apply_tuned
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+UNIT_BUDGET = 60.0  # seconds of CPU time one TVMScript unit's analysis may take (--unit-budget)
 REPORT = ("this is a tirkit bug, not a problem in your file: please report it with the input "
           "file and this message (TIRC_TRACEBACK=1 adds the Python traceback)")
 EMITS = ("tir", "scheduled", "lowered", "llvm", "asm", "obj", "ptx")
@@ -155,9 +156,11 @@ def _unit_functions(unit: Any) -> dict[str, Any]:
 
 
 def parse_module(source: str, path: str, entry: str | None = None,
-                 fmt: str = "text") -> IRModule:
+                 fmt: str = "text", unit_budget: float | None = UNIT_BUDGET) -> IRModule:
     """Parse every TVMScript unit of the file statically into one IRModule (functions by
-    global symbol); with ``entry``, only the unit defining that function.
+    global symbol); with ``entry``, only the unit defining that function. A unit whose analysis
+    takes longer than ``unit_budget`` seconds (``None``: no limit) is stopped with a ``budget``
+    diagnostic; the other units are still analysed and reported.
 
     Raises:
         CompileFailure: the file has errors, or no unit, or two functions with one name.
@@ -165,7 +168,7 @@ def parse_module(source: str, path: str, entry: str | None = None,
     """
     from tirkit.lang import parse_file  # pylint: disable=import-outside-toplevel
 
-    units = parse_file(source, path)
+    units = parse_file(source, path, unit_budget=unit_budget)
     diags = [d for u in units for d in u.diagnostics]
     errors = [d for d in diags if d.severity == 1]
     if errors:
@@ -255,6 +258,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check the TIR is well formed after every stage")
     g.add_argument("--time-passes", action="store_true", help="print the time of every stage")
     p.add_argument("--diagnostics-format", choices=("text", "json"), default="text")
+    p.add_argument("--unit-budget", metavar="SECONDS", type=float, default=UNIT_BUDGET,
+                   help="stop analysing a TVMScript unit after SECONDS of CPU time, with a "
+                   f"diagnostic, so one unit cannot stall the others (default {UNIT_BUDGET:g}; "
+                   "0: no limit)")
     p.add_argument("--html", metavar="OUT.html",
                    help="write the pipeline explorer: one self-contained page with the source, "
                    "every stage (diffs, source<->stage highlighting), LLVM IR and assembly")
@@ -279,6 +286,8 @@ def check_args(args: argparse.Namespace) -> str:
         raise UsageError(f"-S (textual assembly) conflicts with --emit {emit}")
     if args.asm:
         emit = "asm"
+    if not args.unit_budget >= 0:  # also NaN
+        raise UsageError(f"--unit-budget {args.unit_budget:g}: expected seconds >= 0 (0: no limit)")
     known = {"Input", *stage_names()}
     for name in args.print_after:
         if name not in known:
@@ -395,7 +404,8 @@ def compile_command(args: argparse.Namespace) -> int:
         return make_target(args.target, args.mcpu, args.mattr, args.opt_level)
 
     source, path = read_source(args.file)
-    mod = parse_module(source, path, args.entry, args.diagnostics_format)
+    mod = parse_module(source, path, args.entry, args.diagnostics_format,
+                       args.unit_budget or None)
     mod = apply_schedule(mod, args.schedule, args.trace)
     mod = apply_tuned(mod, args.db)
     mod = graph_to_prim_funcs(mod)

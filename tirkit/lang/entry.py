@@ -23,7 +23,7 @@ from .parser.core import Parser
 from .parser.evaluator import Captured, EvalError, Evaluator, NotStatic
 from .parser.macro import static_macros
 from .generators import captured_names, parse_generator_unit
-from .limits import deep_recursion
+from .limits import BudgetExceeded, deep_recursion, time_budget
 from .parser.var_table import VarTable
 
 NAMESPACES = {"tir": _T, "tirx": _T, "ir": _I}
@@ -166,14 +166,18 @@ def _well_formed_problem(ir: Any) -> str | None:
     return None
 
 
-def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list[ParsedUnit]:
+def parse_file(source: "str | os.PathLike[str]", path: str = "<string>", *,
+               unit_budget: float | None = None) -> list[ParsedUnit]:
     """Parse every TVMScript unit of a Python file without running it (static mode).
 
     ``source`` is the file's text, or a path (an ``os.PathLike``, or a ``str`` naming an
     existing ``.py`` file with no newline in it), which is then read as UTF-8. Returns one
     :class:`ParsedUnit` per unit, each with its IR or its diagnostics; a unit with errors does
     not stop the others. Host-level syntax errors are reported on a pseudo-unit named
-    ``"<file>"``. Mirrors no single TVM function (TVM parses one object via ``from_source``).
+    ``"<file>"``. With ``unit_budget`` (seconds of CPU time), a unit whose analysis takes longer
+    is stopped and gets a ``budget`` error diagnostic, and the next unit starts with a fresh
+    budget (one slow unit cannot stall the others). Mirrors no single TVM function (TVM parses
+    one object via ``from_source``).
 
     Raises:
         OSError: when a given path cannot be read.
@@ -186,10 +190,16 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>") -> list
             source = fh.read()
 
     with deep_recursion():  # bounded: the text limits cap nesting and statement length
-        return _parse_file(source, path)
+        return _parse_file(source, path, unit_budget)
 
 
-def _parse_file(source: str, path: str) -> list[ParsedUnit]:
+def _over_budget(unit: Any, err: BudgetExceeded) -> ParsedUnit:
+    return ParsedUnit(unit.name, unit.kind, None, [Diagnostic.error(
+        "budget", unit.span, f"analysis of `{unit.name}` took more than {err.seconds:g} s of "
+        "CPU time and was stopped; the other units are analysed")], unit.span)
+
+
+def _parse_file(source: str, path: str, unit_budget: float | None = None) -> list[ParsedUnit]:
     from .host import HostFile  # pylint: disable=import-outside-toplevel
 
     host = HostFile.parse(source, path)
@@ -216,18 +226,28 @@ def _parse_file(source: str, path: str) -> list[ParsedUnit]:
         def parse(env: dict[str, Any], unit: Any = unit, syntax: list = syntax) -> tuple:
             return parse_unit_text(unit.text, env, static=True, line_index=line_index,
                                    base_offset=unit.start, dialect=unit.dialect, syntax=syntax)
-        captured = _captured(source, unit, env, trees) if unit.nested else None
-        explicit = explicit_captures(unit)
-        if explicit:  # host values the decorator captures: a note where used, never an error
-            captured = {**(captured or {}), **{n: Captured(n, host=True) for n in explicit}}
-        ir, diags = parse(env) if captured is None else \
-            parse_generator_unit(parse, env, captured)
+        try:
+            with time_budget(unit_budget):
+                ir, diags, captured = _parse_one(source, unit, env, trees, parse)
+        except BudgetExceeded as err:
+            out.append(_over_budget(unit, err))
+            continue
         out.append(ParsedUnit(unit.name, unit.kind, ir, diags, unit.span,
                               tuple(syntax) if syntax and syntax[0] is not None else None,
                               tuple(captured or ())))
     if not host.units or "ty." in source:
         out.extend(parse_legacy_units(source, line_index))
     return out
+
+
+def _parse_one(source: str, unit: Any, env: dict[str, Any], trees: list,
+               parse: Callable[..., tuple]) -> tuple[Any, list, dict | None]:
+    captured = _captured(source, unit, env, trees) if unit.nested else None
+    explicit = explicit_captures(unit)
+    if explicit:  # host values the decorator captures: a note where used, never an error
+        captured = {**(captured or {}), **{n: Captured(n, host=True) for n in explicit}}
+    ir, diags = parse(env) if captured is None else parse_generator_unit(parse, env, captured)
+    return ir, diags, captured
 
 
 def parse_legacy_units(source: str, line_index: LineIndex) -> list[ParsedUnit]:

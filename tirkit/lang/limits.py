@@ -14,12 +14,18 @@ long operator chains) and Lark, so it checks first and reports a diagnostic at t
   in them);
 - ``MAX_INT_BITS``, ``MAX_SEQUENCE``, ``MAX_EXPONENT``, ``MAX_WORK``: the static evaluator's
   integers, sequence lengths, exponents and the number of expression nodes one unit evaluates.
+
+A per-unit *time* budget (:func:`time_budget`, checked by :func:`check_budget` in the evaluator
+and between statements) stops a unit that is within those limits but still slow (a
+million-element comprehension in a shape), so one unit cannot stall the others in ``tirc`` or
+the language server.
 """
 from __future__ import annotations
 
 import re
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -49,6 +55,44 @@ _TOP_LEVEL = re.compile(r"(?:@|(?:async\s+)?def\s|class\s|from\s|import\s)")
 
 class LimitExceeded(Exception):
     """A value or text beyond one of this module's limits; ``message`` says which."""
+
+
+class BudgetExceeded(BaseException):
+    """A unit's time budget (:func:`time_budget`) ran out. A ``BaseException`` (like
+    ``KeyboardInterrupt``) so that the front end's error recovery, which turns ``Exception`` into
+    diagnostics statement by statement, does not catch it: it ends the whole unit, and the
+    caller that set the budget reports it. ``seconds`` is the budget."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"time budget of {seconds:g} s exceeded")
+        self.seconds = seconds
+
+
+_BUDGET = threading.local()  # per thread: .deadline (time.thread_time) and .seconds
+
+
+@contextmanager
+def time_budget(seconds: float | None) -> Iterator[None]:
+    """Within the block, :func:`check_budget` raises :class:`BudgetExceeded` once this thread has
+    spent ``seconds`` of CPU time (``time.thread_time``; ``None``: no budget) — CPU time, so
+    units analysed side by side on threads, or on a loaded machine, are not charged for each
+    other. Per thread; a nested budget can only shorten the enclosing one."""
+    old, old_seconds = getattr(_BUDGET, "deadline", None), getattr(_BUDGET, "seconds", None)
+    if seconds is not None:
+        deadline = time.thread_time() + seconds
+        if old is None or deadline < old:
+            _BUDGET.deadline, _BUDGET.seconds = deadline, seconds
+    try:
+        yield
+    finally:
+        _BUDGET.deadline, _BUDGET.seconds = old, old_seconds
+
+
+def check_budget() -> None:
+    """Raise :class:`BudgetExceeded` when this thread's :func:`time_budget` has run out."""
+    deadline = getattr(_BUDGET, "deadline", None)
+    if deadline is not None and time.thread_time() > deadline:
+        raise BudgetExceeded(_BUDGET.seconds)
 
 
 def _diag(index: LineIndex, start: int, end: int, message: str, base: int = 0) -> Diagnostic:

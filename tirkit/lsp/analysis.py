@@ -25,6 +25,7 @@ from tirkit.ir.diagnostics import Diagnostic, Fix, Note
 from tirkit.ir.span import LineIndex, Span
 from tirkit.lang import entry
 from tirkit.lang.host import HostFile, Unit
+from tirkit.lang.limits import BudgetExceeded, time_budget
 from tirkit.lang.parser.macro import static_macros
 
 from .irindex import IRIndex, build_index
@@ -101,18 +102,27 @@ def _recording(env: dict[str, Any], out: list) -> dict[str, Any]:
 
 
 def analyze_unit(text: str, env: dict[str, Any], dialect: str = "tir",
-                 path: str = "<string>") -> UnitAnalysis:
+                 path: str = "<string>", time_limit: float | None = None) -> UnitAnalysis:
     """Parse one unit's text (static mode) through :func:`tirkit.lang.entry.parse_unit_text`
-    (syntax, parse, ScriptComplete, well-formedness), recording name bindings and uses."""
+    (syntax, parse, ScriptComplete, well-formedness), recording name bindings and uses. After
+    ``time_limit`` seconds the analysis stops with a ``budget`` error on the unit's first line."""
     li = LineIndex(text, path)
     syntax: list = []
     recorders: list = []
     expansions: list = []
     env = _recording(env, expansions)
     try:
-        ir, diags = entry.parse_unit_text(
-            text, env, static=True, line_index=li, base_offset=0, dialect=dialect,
-            syntax=syntax, on_parser=lambda parser, tree: recorders.append(record(parser, tree)))
+        with time_budget(time_limit):
+            ir, diags = entry.parse_unit_text(
+                text, env, static=True, line_index=li, base_offset=0, dialect=dialect,
+                syntax=syntax,
+                on_parser=lambda parser, tree: recorders.append(record(parser, tree)))
+    except BudgetExceeded as err:
+        first = text.split("\n", 1)[0]
+        ir, diags, recorders = None, [Diagnostic.error(
+            "budget", Span(path, 1, 0, 1, len(first)),
+            f"analysis took more than {err.seconds:g} s of CPU time and was stopped (the language "
+            "server's unitTimeLimit)")], []
     except Exception as err:  # pylint: disable=broad-except  # bad input never crashes
         tree = syntax[0] if syntax else None
         span = tree.body[0].span if tree is not None and tree.body else None
@@ -253,11 +263,15 @@ class Analyzer:
 
     With a ``budget`` (seconds), each unit is analysed on a worker thread and a unit that takes
     longer gets :func:`over_budget`'s stand-in, so one slow unit cannot stall the others (nor the
-    request); its analysis finishes in the background and is cached for the next request."""
+    request); its analysis finishes in the background and is cached for the next request. With a
+    ``time_limit`` (seconds), that background analysis is stopped after so long with a
+    ``budget`` error, so a pathological unit does not keep a core busy."""
 
-    def __init__(self, max_units: int = 512, budget: float | None = None) -> None:
+    def __init__(self, max_units: int = 512, budget: float | None = None,
+                 time_limit: float | None = None) -> None:
         self.max_units = max_units
         self.budget = budget
+        self.time_limit = time_limit  # seconds after which a unit's analysis is stopped
         self._units: OrderedDict[tuple, UnitAnalysis] = OrderedDict()
         self._outside: OrderedDict[str, tuple[list[Diagnostic], dict]] = OrderedDict()
         self._pending: dict[tuple, Future] = {}
@@ -326,7 +340,7 @@ class Analyzer:
 
     def _run(self, key: tuple, unit: Unit, env: dict, path: str) -> UnitAnalysis:
         analysis = analyze_unit(unit.text, entry._fresh_namespaces(env),  # pylint: disable=protected-access
-                                unit.dialect, path)
+                                unit.dialect, path, self.time_limit)
         with self._lock:
             self.misses += 1
             self._units[key] = analysis

@@ -33,6 +33,7 @@ STAGES = "tirkit/loweringStages"
 STAGE = "tirkit/loweringStage"
 EXPLORER = "tirkit/pipelineExplorer"
 UNIT_BUDGET = 10.0  # seconds one unit's analysis may take before a request goes on without it
+UNIT_TIME_LIMIT = 60.0  # CPU seconds after which a unit's (background) analysis is stopped
 
 
 class TirProtocol(LanguageServerProtocol):
@@ -58,7 +59,7 @@ class TirServer(LanguageServer):
 
         super().__init__("tirls", __version__, protocol_cls=TirProtocol,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
-        self.analyzer = Analyzer(budget=UNIT_BUDGET)
+        self.analyzer = Analyzer(budget=UNIT_BUDGET, time_limit=UNIT_TIME_LIMIT)
         self.delay = 0.005  # seconds of quiet before pushing diagnostics after a change
         self._files: dict[str, tuple[FileAnalysis, PositionMap]] = {}
         self._tasks: dict[str, asyncio.Task] = {}
@@ -66,10 +67,12 @@ class TirServer(LanguageServer):
     def configure(self, options: Any) -> None:
         """Settings from the client's ``initializationOptions``: ``unitBudget``, the seconds
         one unit's analysis may take before requests go on without it (default
-        :data:`UNIT_BUDGET`)."""
-        budget = options.get("unitBudget") if isinstance(options, dict) else None
-        if isinstance(budget, (int, float)) and not isinstance(budget, bool) and budget > 0:
-            self.analyzer.budget = float(budget)
+        :data:`UNIT_BUDGET`), and ``unitTimeLimit``, the seconds after which it is stopped with a
+        ``budget`` error (default :data:`UNIT_TIME_LIMIT`)."""
+        for key, attr in (("unitBudget", "budget"), ("unitTimeLimit", "time_limit")):
+            value = options.get(key) if isinstance(options, dict) else None
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+                setattr(self.analyzer, attr, float(value))
 
     # -------------------------------------------------------------- document state
     def file(self, uri: str) -> tuple[FileAnalysis, PositionMap]:

@@ -22,6 +22,7 @@ from . import dispatch
 from .evaluator import POISON, EvalError, Evaluator, attach_span
 from .evaluator_ops import bind_target, unpack_pairs
 from .var_table import VarTable
+from ..limits import check_budget
 
 
 class ParseError(Exception):
@@ -216,8 +217,10 @@ class Parser:
                 self.table.add(name_node.id, POISON)
 
     def visit_body(self, stmts: Sequence[Any]) -> None:
-        """Visit a statement list (``visit_body``)."""
+        """Visit a statement list (``visit_body``); the unit's time budget is checked before each
+        statement (:func:`tirkit.lang.limits.check_budget`)."""
         for stmt in stmts:
+            check_budget()
             self.visit(stmt)
 
     def enter_concise(self, frame: IRBuilderFrame) -> Any:

@@ -23,7 +23,7 @@ from tirkit.ir import GlobalVar, Node, PrimExpr
 from tirkit.ir.span import Span
 
 from ..ir_builder.base import ScriptError
-from ..limits import MAX_SEQUENCE, MAX_WORK, LimitExceeded, check_value
+from ..limits import MAX_SEQUENCE, MAX_WORK, LimitExceeded, check_budget, check_value
 from .var_table import MISSING, VarTable
 
 Handler = Callable[["Evaluator", Any], Any]
@@ -137,6 +137,8 @@ class Evaluator:
         if handler is None:
             raise EvalError(node, f"{type(node).__name__} expressions are not supported here")
         self.work += 1
+        if not self.work & 1023:
+            check_budget()
         if self.work > MAX_WORK:
             raise EvalError(node, f"the unit evaluates more than {MAX_WORK} expressions; "
                             "tirkit stops here", code="limit")
