@@ -126,3 +126,39 @@ def test_every_opt_level_gives_the_same_result(level):
 
 def test_libgomp_is_loaded():
     assert "gomp" in load_libgomp()
+
+
+PARALLEL_THEN_EXIT = '''
+import numpy as np
+from tirkit.compiler import build
+from tirkit.lang import from_source
+
+mod = build(from_source("""
+from tvm.script import tir as T
+@T.prim_func
+def f(A: T.Buffer((1024,), "float32"), B: T.Buffer((1024,), "float32")):
+    for i in T.parallel(1024):
+        with T.block("b"):
+            vi = T.axis.spatial(1024, i)
+            B[vi] = A[vi] * T.float32(2)
+"""))
+a = np.ones(1024, "float32")
+b = np.empty_like(a)
+mod(a, b)
+assert (b == 2).all()
+print("ran")
+'''
+
+
+def test_a_process_that_ran_a_parallel_kernel_exits_cleanly_with_spinning_omp_threads():
+    # libgomp's workers spin on their barrier under OMP_WAIT_POLICY=ACTIVE; before they were
+    # released at exit, 5 of 6 such processes died with SIGSEGV after the script's last line
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "OMP_WAIT_POLICY": "ACTIVE", "OMP_NUM_THREADS": "2"}
+    for _ in range(3):
+        proc = subprocess.run([sys.executable, "-c", PARALLEL_THEN_EXIT], env=env,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert (proc.returncode, proc.stdout) == (0, "ran\n"), proc.stderr[-2000:]
