@@ -379,7 +379,9 @@ class _PrefixFinder:
         if old is None:
             self.out[key] = path
             return
-        n = 0
-        while n < min(len(old), len(path)) and old[n] == path[n]:
+        if path[:len(old)] == old:  # the usual case: a use under the recorded frames
+            return
+        n, end = 0, min(len(old), len(path))
+        while n < end and old[n] == path[n]:
             n += 1
         self.out[key] = old[:n]

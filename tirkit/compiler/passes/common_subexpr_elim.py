@@ -48,7 +48,12 @@ _IDS: dict[int, tuple[Any, int]] = {}
 
 def _key(e: PrimExpr) -> int:
     """A small int standing for ``expr_key(e)`` (deep tuples are hashed once per node)."""
-    return _memo(_IDS, e, lambda n: _INTERNED.setdefault(expr_key(n, _KEYS), len(_INTERNED)))
+    hit = _IDS.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    value = _INTERNED.setdefault(expr_key(e, _KEYS), len(_INTERNED))
+    _IDS[id(e)] = (e, value)
+    return value
 
 
 def _memo(table: dict[int, tuple[Any, Any]], e: Any, compute: Any) -> Any:
@@ -64,6 +69,9 @@ def is_eligible(e: PrimExpr) -> bool:
     """Whether ``e`` may be bound to a variable (TVM's ``IsEligibleComputation``)."""
     if isinstance(e, _NOT_ELIGIBLE):
         return False
+    hit = _ELIGIBLE.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
     return _memo(_ELIGIBLE, e, _has_no_load_or_call)
 
 
@@ -73,6 +81,7 @@ _KIDS = {cls: tuple(name for name, _ in kids) for cls, kids in EXPR_CHILDREN.ite
          if all(kind in ("expr", "exprs") for _, kind in kids)}
 _LOADS = (E.Call, E.BufferLoad, E.ProducerLoad)
 _NOLOAD: dict[int, tuple[Any, bool]] = {}
+_DIRECT: dict[int, tuple[Any, tuple]] = {}
 _SIZE: dict[int, tuple[Any, int]] = {}
 
 
@@ -122,6 +131,9 @@ def _visit_no_load_or_call(e: PrimExpr) -> bool:
 
 def complexity(e: PrimExpr) -> int:
     """The number of expression nodes in ``e`` (TVM's ``CalculateExprComplexity``)."""
+    hit = _COMPLEXITY.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
     return _memo(_COMPLEXITY, e, _count_nodes)
 
 
@@ -147,23 +159,30 @@ def _visit_count_nodes(e: PrimExpr) -> int:
     return count[0]
 
 
-def direct_subexprs(e: PrimExpr) -> list[PrimExpr]:
+def direct_subexprs(e: PrimExpr) -> tuple[PrimExpr, ...]:
     """The eligible computations directly under ``e`` (TVM's ``DirectSubexpr``): children,
-    looking through ineligible ones."""
+    looking through ineligible ones (memoized while the pass runs)."""
+    hit = _DIRECT.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    return _memo(_DIRECT, e, _direct_subexprs)
+
+
+def _direct_subexprs(e: PrimExpr) -> tuple[PrimExpr, ...]:
     out: list[PrimExpr] = []
     for name, kind in EXPR_CHILDREN.get(type(e), ()):
         vals = getattr(e, name)
         for v in (vals if kind == "exprs" else (vals,)):
             if isinstance(v, PrimExpr):
                 out.extend([v] if is_eligible(v) else computations_in(v))
-    return out
+    return tuple(out)
 
 
-def computations_in(e: PrimExpr) -> list[PrimExpr]:
+def computations_in(e: PrimExpr) -> tuple[PrimExpr, ...]:
     """The maximal eligible computations inside ``e``, in visiting order (TVM's
     ``ComputationsDoneBy`` on an expression)."""
     if is_eligible(e):
-        return [e]
+        return (e,)
     if isinstance(e, E.Let):
         return computations_in(e.value)
     return direct_subexprs(e)
@@ -354,7 +373,7 @@ def _make_pass(name: str) -> Any:
             body = CommonSubexpressionEliminator(_context(func))(func.body)
         finally:
             for table in (_KEYS, _COMPLEXITY, _ELIGIBLE, _INTERNED, _IDS, _DONE, _FREE, _NOLOAD,
-                          _SIZE):
+                          _SIZE, _DIRECT):
                 table.clear()
         if _same(body, func.body):
             return func
