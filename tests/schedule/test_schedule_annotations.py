@@ -128,7 +128,7 @@ def test_storage_align_set_scope_axis_separator():
     b = sch.get_block("B")
     sch.storage_align(b, 0, axis=0, factor=128, offset=1)
     sch.set_scope(b, 0, "shared")
-    sch.set_axis_separator(b, 0, "write", [1])
+    sch.set_axis_separator(b, ("write", 0), [1])
     text = sch.mod.script()
     assert 'T.block_attr({"buffer_dim_align": [[0, 0, 128, 1]]})' in text
     assert 'scope="shared"' in text and "axis_separators=[1]" in text

@@ -178,3 +178,77 @@ def test_expr_rv_of_another_schedule_is_not_const():
     i, _ = sch.get_loops("C")
     _unchanged(sch, lambda: sch.split(i, [None, factor]), errors.ExprRVNotConstError,
                "not an ExprRV of this schedule")
+
+
+REDUCE_THEN_SCALE = parse("""
+@T.prim_func
+def main(A: T.Buffer((16, 16), "float32"), D: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16,))
+    C = T.alloc_buffer((16,))
+    for i in range(16):
+        with T.block("init_C"):
+            vi = T.axis.spatial(16, i)
+            C[vi] = A[vi, 0]
+    for i, k in T.grid(16, 16):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                B[vi] = T.float32(0)
+            B[vi] = B[vi] + C[vi] * A[vi, vk]
+    for i in range(16):
+        with T.block("D"):
+            vi = T.axis.spatial(16, i)
+            D[vi] = B[vi] * T.float32(2)
+""")
+
+
+def test_compute_inline_of_a_reduction_block_is_has_init_block():
+    sch = Schedule(REDUCE_THEN_SCALE)
+    b = sch.get_block("B")
+    _unchanged(sch, lambda: sch.compute_inline(b), errors.HasInitBlock, 'block "B"',
+               "init statement")
+
+
+def test_reverse_compute_inline_of_a_reduction_block_is_has_init_block():
+    sch = Schedule(REDUCE_THEN_SCALE)
+    b = sch.get_block("B")
+    _unchanged(sch, lambda: sch.reverse_compute_inline(b), errors.HasInitBlock, 'block "B"',
+               "reverse_compute_inline cannot inline a reduction block")
+
+
+def test_a_block_rv_where_a_loop_is_expected_is_not_loop_error():
+    sch = Schedule(TWO_STAGE)
+    b = sch.get_block("B")
+    e = _unchanged(sch, lambda: sch.split(b, [4, 4]), errors.NotLoopError, 'block "B"',
+                   "where a loop is expected")
+    assert isinstance(e, errors.InvalidArgumentError)
+    i, _ = sch.get_loops("B")
+    _unchanged(sch, lambda: sch.compute_inline(i), errors.NotBlockError, 'loop "i"',
+               "where a block is expected")
+
+
+def test_get_block_of_an_unknown_name_is_block_not_found():
+    sch = Schedule(TWO_STAGE)
+    e = _unchanged(sch, lambda: sch.get_block("X"), errors.BlockNotFoundError,
+                   'Cannot find a block with the name "X" in function "main"')
+    assert isinstance(e, errors.NotSingleResult)
+    # a block name given to a primitive goes through get_block: same error, nothing recorded
+    _unchanged(sch, lambda: sch.compute_inline("X"), errors.BlockNotFoundError, '"X"')
+
+
+def test_get_block_of_a_duplicated_name_is_not_single_result():
+    func = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((16,), "float32")):
+        for i in range(16):
+            with T.block("A"):
+                vi = T.axis.spatial(16, i)
+                A[vi] = T.float32(1)
+        for i in range(16):
+            with T.block("A"):
+                vi = T.axis.spatial(16, i)
+                A[vi] = T.float32(2)
+    """)
+    sch = Schedule(func)
+    e = _unchanged(sch, lambda: sch.get_block("A"), errors.NotSingleResult, "Found 2 blocks")
+    assert not isinstance(e, errors.BlockNotFoundError) and len(e.locations) == 2

@@ -98,8 +98,9 @@ class ScheduleError(Exception):
         return self.render("detail")
 
 
-def _error(name: str, fast: str, detail: str = "") -> type[ScheduleError]:
-    cls = type(name, (ScheduleError,), {
+def _error(name: str, fast: str, detail: str = "",
+           base: type[ScheduleError] = ScheduleError) -> type[ScheduleError]:
+    cls = type(name, (base,), {
         "fast": fast, "detail": detail,
         "__doc__": f"{fast} (mirrors TVM's ``{name}``)."})
     return cls
@@ -116,7 +117,6 @@ HasAnnotationOrThreadBindingError = _error(
 LoopNotStartWithZeroError = _error(
     "LoopNotStartWithZeroError", "the loop does not start with 0",
     "{0} does not start with 0")
-NotLoopError = _error("NotLoopError", "the given RV is not a loop", "{0} is not a loop")
 NotAffineBindingError = _error(
     "NotAffineBindingError", "the block's binding is not affine",
     "{0} has a binding that is not affine in its loops (quasi-affine required)")
@@ -203,8 +203,8 @@ NotOutputBlockError = _error(
     "{0} writes an output buffer of the function; {reason}")
 # --- reductions (reduction.cc) ---------------------------------------------------------------
 HasInitBlock = _error(
-    "HasInitBlock", "the block has an init block",
-    "{0} has an init block: {reason}")
+    "HasInitBlock", "the block has init statement",
+    "{0} has an init statement (T.init()): {reason}")
 LoopPositionDecomposeError = _error(
     "DecomposeReductionLoopPositionError", "the loop is not a valid decompose position",
     "decompose_reduction of {0} at {1}: {reason}")
@@ -220,6 +220,10 @@ StorageAlignAxisOutOfRangeError = _error(
     "StorageAlignAxisOutOfRangeError", "the axis is out of range", "{0}: {reason}")
 StorageAlignInvalidFactorError = _error(
     "StorageAlignInvalidFactorError", "the factor is invalid", "{0}: {reason}")
+StorageAlignInvalidAnnotationError = _error(
+    "StorageAlignInvalidAnnotationError",
+    "the block's buffer_dim_align annotation is not an array of 4-integer tuples",
+    "{0}: {reason}")
 BufferIndexOutOfRangeError = _error(
     "BufferIndexOutOfRangeError", "the buffer index is out of range", "{0}: {reason}")
 NonAllocatedBufferError = _error(
@@ -228,11 +232,20 @@ InvalidScopeError = _error("InvalidScopeError", "the storage scope is invalid", 
 DTypeError = _error("DTypeError", "the dtype is invalid", "{0}: {reason}")
 IndexError_ = _error("IndexOutOfRangeError", "index out of range", "{0}: {reason}")
 # --- getters ---------------------------------------------------------------------------------
-BlockNotFoundError = _error("BlockNotFoundError", "no block with that name",
-                            "{reason}")
+NotSingleResult = _error(
+    "NotSingleResult", "the block name does not match exactly one block", "{reason}")
+BlockNotFoundError = _error(
+    "BlockNotFoundError", "Cannot find a block with the specified name",
+    "{reason}", base=NotSingleResult)
 RVExpiredError = _error("RVExpiredError", "the random variable was invalidated",
                         "{reason}")
 InvalidArgumentError = _error("InvalidArgumentError", "invalid argument", "{reason}")
+NotLoopError = _error(
+    "NotLoopError", "the random variable does not stand for a loop",
+    "{0} is given where a loop is expected: {reason}", base=InvalidArgumentError)
+NotBlockError = _error(
+    "NotBlockError", "the random variable does not stand for a block",
+    "{0} is given where a block is expected: {reason}", base=InvalidArgumentError)
 
 
 def all_errors() -> Sequence[type[ScheduleError]]:

@@ -172,9 +172,9 @@ class Schedule:
             raise err.RVExpiredError(reason=f"the {what} this {type(rv).__name__} refers to no "
                                      "longer exists in the IRModule")
         if kind is not None and not isinstance(sref.stmt, kind):
-            want = "a loop" if kind is For else "a block"
-            raise err.InvalidArgumentError(sref.stmt, reason=f"expected {want}, got "
-                                           f"{err.describe(sref.stmt)}")
+            error = err.NotLoopError if kind is For else err.NotBlockError
+            raise error(sref.stmt, reason=f"got a {type(rv).__name__} of a "
+                        f"{'block' if kind is For else 'loop'}")
         return sref
 
     def _block_sref(self, rv: Any) -> StmtSRef:

@@ -112,6 +112,15 @@ def _py_value(value: Any, names: _Names) -> str:
     return repr(value)
 
 
+def _py_attr(pname: str, value: Any, names: _Names) -> str:
+    """An attribute as Python; a ``buffer=("read"|"write", i)`` pair prints as a tuple, as TVM's
+    ``TransformLayout`` / ``SetAxisSeparator`` traits do."""
+    if pname == "buffer" and isinstance(value, (list, tuple)) and len(value) == 2 \
+            and value[0] in ("read", "write"):
+        return f"({json.dumps(value[0])}, {_py_value(value[1], names)})"
+    return _py_value(value, names)
+
+
 def _json_input(value: Any, names: _Names) -> Any:
     if value is None:
         return "None"
@@ -267,7 +276,7 @@ class Trace:
             elif role == "input":
                 parts.append(f"{pname}={_py_value(next(ins), names)}")
             elif role == "attr":
-                parts.append(f"{pname}={_py_value(next(ats), names)}")
+                parts.append(f"{pname}={_py_attr(pname, next(ats), names)}")
             elif decision is not None:
                 parts.append(f"{pname}={_py_value(decision, names)}")
         call = f"sch.{kind.method}({', '.join(parts)})"

@@ -61,11 +61,11 @@ def normalize_buffer(sch: Schedule, block_rv: Any, buffer: Any,
                 hits.append((kind, i, r.buffer))
     if not hits:
         name = buffer.name if isinstance(buffer, Buffer) else buffer
-        raise err.InvalidArgumentError(block, reason=f"the block does not "
-                                       f"{required or 'access'} a buffer {name!r}")
+        raise err.InvalidArgumentError(block, reason=f'block "{block.name_hint}" '
+                                       f"does not {required or 'access'} a buffer {name!r}")
     if len({id(h[2]) for h in hits}) > 1:
         raise err.InvalidArgumentError(block, reason=f"the buffer name {buffer!r} is ambiguous "
-                                       "in the block")
+                                       f'in block "{block.name_hint}"')
     return hits[0][0], hits[0][1]
 
 

@@ -55,20 +55,81 @@ def _write_buffer(sch: Schedule, block_sref: Any, buffer_index: int, kind: str =
     return regions[buffer_index].buffer
 
 
-def _alloc_site(sch: Schedule, block_sref: Any, buffer: Any) -> Any:
-    """The sref of the block allocating ``buffer``; NonAllocatedBufferError for a param."""
+def _defining_site(block_sref: Any, buffer: Any) -> tuple[Any, bool]:
+    """``(sref, is_alloc)`` of the block above ``block_sref`` that allocates (``alloc_buffers``)
+    or matches (``match_buffers``) ``buffer``; ``(None, False)`` for a function parameter
+    (TVM's ``GetBufferDefiningSite``)."""
     for s in (block_sref, *block_sref.ancestors()):
-        if s.is_block and any(b is buffer for b in s.stmt.alloc_buffers):
-            return s
-    raise err.NonAllocatedBufferError(
-        block_sref.stmt, reason=f'buffer "{buffer.name}" is not allocated by a block (a function '
-        "parameter cannot be changed)")
+        if not s.is_block:
+            continue
+        if any(b is buffer for b in s.stmt.alloc_buffers):
+            return s, True
+        if any(m.buffer is buffer for m in s.stmt.match_buffers):
+            return s, False
+    return None, False
 
 
-def _swap_buffer(sch: Schedule, site: Any, old: Any, new: Any) -> None:
+def _alloc_site(sch: Schedule, block_sref: Any, buffer: Any) -> Any:
+    """The sref of the block allocating ``buffer``; NonAllocatedBufferError for a function
+    parameter or a ``match_buffer`` view (TVM's ``CheckAndGetBufferAllocationSite``)."""
+    del sch
+    site, is_alloc = _defining_site(block_sref, buffer)
+    if site is None or not is_alloc:
+        raise err.NonAllocatedBufferError(
+            block_sref.stmt, reason=f'buffer "{buffer.name}" is not allocated by a block: it is '
+            "a function parameter or defined by match_buffer, so it cannot be changed")
+    return site
+
+
+def _with_views(stmt: Any, old: Any, new: Any, view: Any) -> dict[int, Any]:
+    """``{id(old): new}`` plus, for every ``match_buffer`` view of ``old`` (transitively), the
+    view rebuilt by ``view(view_buffer, new_source)`` (TVM's ``VisitMatchBufferRegion`` of the
+    scope / axis-separator mutators)."""
+    from ...tir.stmt import MatchBufferRegion  # pylint: disable=import-outside-toplevel
+    from ...tir.stmt_functor import pre_order_visit  # pylint: disable=import-outside-toplevel
+    matches: list[Any] = []
+    pre_order_visit(stmt, lambda n: matches.append(n)
+                    if isinstance(n, MatchBufferRegion) else None)
+    mapping = {id(old): new}
+    changed = True
+    while changed:
+        changed = False
+        for m in matches:
+            if id(m.source.buffer) in mapping and id(m.buffer) not in mapping:
+                mapping[id(m.buffer)] = view(m.buffer, mapping[id(m.source.buffer)])
+                changed = True
+    return mapping
+
+
+def _swap_buffer(sch: Schedule, site: Any, old: Any, new: Any, view: Any = None) -> None:
     stmt = site.stmt
-    out = replace_objects(stmt, {id(old): new})
+    mapping = _with_views(stmt, old, new, view) if view is not None else {id(old): new}
+    out = replace_objects(stmt, mapping)
     sch.state.replace(site, out, block_reuse(stmt, out))
+
+
+_ALIGN_KEY = "buffer_dim_align"
+
+
+def _align_entries(block: Block) -> list[list[int]]:
+    """The block's ``buffer_dim_align`` annotation as 4-int lists;
+    StorageAlignInvalidAnnotationError when it is not a list of 4-int tuples."""
+    value = block.annotations.get(_ALIGN_KEY)
+    if value is None:
+        return []
+    ok = isinstance(value, (list, tuple)) and all(
+        isinstance(t, (list, tuple)) and len(t) == 4 and all(_is_int(x) for x in t)
+        for t in value)
+    if not ok:
+        raise err.StorageAlignInvalidAnnotationError(
+            block, reason=f"its {_ALIGN_KEY} annotation is {value!r}; an array of 4-integer "
+            "tuples (buffer_index, axis, factor, offset) is expected")
+    return [[int(getattr(x, "value", x)) for x in t] for t in value]
+
+
+def _is_int(x: Any) -> bool:
+    from ...tir.expr import IntImm  # pylint: disable=import-outside-toplevel
+    return isinstance(x, IntImm) or (isinstance(x, int) and not isinstance(x, bool))
 
 
 @primitive("StorageAlign", attrs=("buffer_index", "axis", "factor", "offset"))
@@ -76,63 +137,113 @@ def storage_align(sch: Schedule, block: Any, buffer_index: int, axis: int, facto
                   offset: int) -> None:
     """Ask lowering to pad the stride of ``axis`` of the block's ``buffer_index``-th written buffer
     so that ``stride % factor == offset`` (``Schedule.storage_align``; block annotation
-    ``buffer_dim_align``).
+    ``buffer_dim_align``, an existing entry for the same buffer and axis is updated in place).
 
     Raises:
-        ScheduleError: ``BufferIndexOutOfRangeError``, ``StorageAlignAxisOutOfRangeError``,
-            ``StorageAlignInvalidFactorError``, ``NonAllocatedBufferError``.
+        ScheduleError: ``BufferIndexOutOfRangeError``, ``StorageAlignInvalidFactorError``
+            (``factor <= 0``), ``StorageAlignAxisOutOfRangeError`` (``axis`` outside
+            ``[-ndim, ndim)``), ``NonAllocatedBufferError`` (a parameter or match_buffer view),
+            ``StorageAlignInvalidAnnotationError`` (a malformed existing annotation).
     """
     sref = sch._block_sref(block)  # pylint: disable=protected-access
     buf = _write_buffer(sch, sref, buffer_index)
+    if factor <= 0:
+        raise err.StorageAlignInvalidFactorError(
+            sref.stmt, reason=f"the factor of storage_align must be positive, got {factor}")
     ndim = len(buf.shape)
     if not -ndim <= axis < ndim:
         raise err.StorageAlignAxisOutOfRangeError(
-            sref.stmt, reason=f'axis {axis} is out of range for buffer "{buf.name}" of rank {ndim}')
-    if factor <= 0:
-        raise err.StorageAlignInvalidFactorError(
-            sref.stmt, reason=f"factor must be positive, got {factor}")
+            sref.stmt, reason=f'axis {axis} is out of range [{-ndim}, {ndim}) for buffer '
+            f'"{buf.name}" of rank {ndim}')
     _alloc_site(sch, sref, buf)
     stmt = sref.stmt
-    old = [list(x) for x in stmt.annotations.get("buffer_dim_align", [])]
+    entries = _align_entries(stmt)
     entry = [buffer_index, axis % ndim, factor, offset]
-    old = [x for x in old if x[:2] != entry[:2]] + [entry]
+    pos = next((i for i, x in enumerate(entries) if x[:2] == entry[:2]), len(entries))
+    entries[pos:pos + 1] = [entry]
     sch.state.replace(sref, stmt.with_changes(
-        annotations={**stmt.annotations, "buffer_dim_align": old}))
+        annotations={**stmt.annotations, _ALIGN_KEY: entries}))
 
 
-@primitive("SetScope", attrs=("buffer_index", "storage_scope"))
-def set_scope(sch: Schedule, block: Any, buffer_index: int, storage_scope: str) -> None:
-    """Move the block's ``buffer_index``-th written buffer to ``storage_scope`` (``"shared"``,
-    ``"local"``...) (``Schedule.set_scope``).
+def _scoped(buf: Any, scope: str) -> Any:
+    """``buf`` in storage ``scope``, renamed ``<name>_<scope>`` (TVM's ``WithScope``)."""
+    data = Var(f"{buf.data.name_hint}_{scope}", PointerType(PrimType(buf.dtype), scope))
+    return buf.with_changes(data=data, name=f"{buf.name}_{scope}")
+
+
+def _write_index(sch: Schedule, args: dict) -> None:
+    from ._args import as_block_rv, normalize_buffer  # pylint: disable=C0415  (cycle)
+    args["block"] = as_block_rv(sch, args["block"])
+    if not isinstance(args["buffer_index"], int):
+        args["buffer_index"] = normalize_buffer(sch, args["block"], args["buffer_index"],
+                                                "write")[1]
+
+
+@primitive("SetScope", attrs=("buffer_index", "storage_scope"), normalize=_write_index)
+def set_scope(sch: Schedule, block: Any, buffer_index: Any, storage_scope: str) -> None:
+    """Move the block's ``buffer_index``-th written buffer (an int, a buffer name or a Buffer)
+    to ``storage_scope`` (``"shared"``, ``"local"``...); the buffer is renamed
+    ``<name>_<scope>`` and its ``match_buffer`` views follow (``Schedule.set_scope``).
 
     Raises:
-        ScheduleError: ``BufferIndexOutOfRangeError``, ``NonAllocatedBufferError``,
-            ``InvalidScopeError``.
+        ScheduleError: ``BufferIndexOutOfRangeError``, ``InvalidScopeError``,
+            ``NonAllocatedBufferError`` (a parameter or match_buffer view).
     """
     sref = sch._block_sref(block)  # pylint: disable=protected-access
     buf = _write_buffer(sch, sref, buffer_index)
-    if not _SCOPE.match(storage_scope):
-        raise err.InvalidScopeError(reason=f"invalid storage scope {storage_scope!r}")
-    site = _alloc_site(sch, sref, buf)
     if buf.scope() == storage_scope:
         return
-    data = Var(buf.data.name_hint, PointerType(PrimType(buf.dtype), storage_scope))
-    _swap_buffer(sch, site, buf, buf.with_changes(data=data))
+    if not _SCOPE.match(storage_scope):
+        raise err.InvalidScopeError(
+            sref.stmt, reason=f"invalid storage scope {storage_scope!r} for buffer "
+            f'"{buf.name}" written by block "{sref.stmt.name_hint}"')
+    site = _alloc_site(sch, sref, buf)
+    _swap_buffer(sch, site, buf, _scoped(buf, storage_scope),
+                 lambda view, src: _scoped(view, src.scope()))
 
 
-@primitive("SetAxisSeparator", attrs=("buffer_index", "buffer_index_type", "axis_separators"))
-def set_axis_separator(sch: Schedule, block: Any, buffer_index: int, buffer_index_type: str,
-                       axis_separators: Sequence[int]) -> None:
-    """Set the axis separators of a buffer the block reads (``buffer_index_type="read"``) or
-    writes (``"write"``) (``Schedule.set_axis_separator``).
+def _buffer_arg(sch: Schedule, args: dict) -> None:
+    from ._args import as_block_rv, normalize_buffer  # pylint: disable=C0415  (cycle)
+    args["block"] = as_block_rv(sch, args["block"])
+    args["buffer"] = normalize_buffer(sch, args["block"], args["buffer"])
+    args["axis_separators"] = [int(a) for a in args["axis_separators"] or []]
+
+
+def _separated_view(view: Any, src: Any) -> Any:
+    if len(view.shape) == len(src.shape):
+        return view.with_changes(axis_separators=src.axis_separators)
+    return view.with_changes(axis_separators=(0,) * len(src.axis_separators))
+
+
+@primitive("SetAxisSeparator", attrs=("buffer", "axis_separators"), normalize=_buffer_arg)
+def set_axis_separator(sch: Schedule, block: Any, buffer: Any,
+                       axis_separators: Sequence[int] | None) -> None:
+    """Set the axis separators of a buffer the block accesses: ``buffer`` is a
+    ``("read"|"write", index)`` pair, a buffer name or a Buffer. An allocated buffer, its
+    ``match_buffer`` views and a function parameter (``buffer_map``) may all be changed
+    (``Schedule.set_axis_separator``).
 
     Raises:
-        ScheduleError: ``BufferIndexOutOfRangeError``, ``NonAllocatedBufferError``.
+        ScheduleError: ``BufferIndexOutOfRangeError``, ``InvalidArgumentError`` (a buffer the
+            block does not access), ``BufferIsSubregionError`` (a match_buffer view).
     """
+    kind, index = buffer
     sref = sch._block_sref(block)  # pylint: disable=protected-access
-    buf = _write_buffer(sch, sref, buffer_index, buffer_index_type)
-    site = _alloc_site(sch, sref, buf)
-    _swap_buffer(sch, site, buf, buf.with_changes(axis_separators=tuple(axis_separators)))
+    buf = _write_buffer(sch, sref, index, kind)
+    site, is_alloc = _defining_site(sref, buf)
+    if site is not None and not is_alloc:
+        from .cache_layout_errors import BufferIsSubregionError  # pylint: disable=C0415
+        raise BufferIsSubregionError(
+            sref.stmt, reason=f'buffer "{buf.name}" accessed by block "{sref.stmt.name_hint}" '
+            "is defined by match_buffer; set the separators of the buffer it views")
+    new = buf.with_changes(axis_separators=tuple(axis_separators or ()))
+    if site is not None:
+        _swap_buffer(sch, site, buf, new, _separated_view)
+        return
+    from .layout_transformation import _replace_param_buffer  # pylint: disable=C0415
+    root = sch.state.roots[sch.state.func_of(sref)]
+    _swap_buffer(sch, root, buf, new, _separated_view)
+    _replace_param_buffer(sch, block, buf, new)
 
 
 @primitive("UnsafeSetDType", attrs=("buffer_index", "dtype"))

@@ -33,6 +33,12 @@ def _plain_indices(block: Block, indices: Any, what: str) -> list[Var]:
     return out
 
 
+def _check_no_init(block: Block, what: str) -> None:
+    """TVM's ``HasInitBlock::Check``: a reduction block (with ``T.init()``) cannot be inlined."""
+    if block.init is not None:
+        raise err.HasInitBlock(block, reason=f"{what} cannot inline a reduction block")
+
+
 def _check_leaf(sch: Schedule, block_sref: Any, scope_root: Any) -> None:
     if len(A.get_child_blocks(sch.state, scope_root)) == 1:
         raise err.OnlyLeafError(block_sref.stmt, scope_root.stmt)
@@ -78,17 +84,18 @@ def compute_inline(sch: Schedule, block: Any) -> None:
     its value expression (``Schedule.compute_inline``).
 
     Raises:
-        ScheduleError: ``BodyAnalysisError`` (not a single ``B[v...] = expr`` over distinct iter
-            vars), ``NotCompleteBlockError``, ``NotOutputBlockError`` (it writes a function
+        ScheduleError: ``HasInitBlock`` (a reduction block), ``BodyAnalysisError`` (not a
+            single ``B[v...] = expr`` over distinct iter vars), ``NotCompleteBlockError``, ``NotOutputBlockError`` (it writes a function
             parameter), ``OnlyLeafError``, ``OpaqueAccessError`` (the buffer is used other than
             by BufferLoad).
     """
     block_sref = sch._block_sref(block)  # pylint: disable=protected-access
+    _check_no_init(block_sref.stmt, "compute_inline")
     scope_root, store = _check_common(sch, block_sref)
     blk = block_sref.stmt
     reason = A.complete_block_reason(sch.state, block_sref, scope_root)
-    if reason is not None or blk.init is not None:
-        raise err.NotCompleteBlockError(blk, reason=reason or "it has an init statement")
+    if reason is not None:
+        raise err.NotCompleteBlockError(blk, reason=reason)
     params = _plain_indices(blk, store.indices, "store")
     buf = store.buffer
 
@@ -123,7 +130,8 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
     expression of its value and writes the consumer's buffer (``Schedule.reverse_compute_inline``).
 
     Raises:
-        ScheduleError: ``BodyAnalysisError`` (the consumer is not a single store reading the
+        ScheduleError: ``HasInitBlock`` (the consumer is a reduction block),
+            ``BodyAnalysisError`` (the consumer is not a single store reading the
             buffer once with distinct iter vars), ``NonSingleProducerError``,
             ``NotCompleteBlockError`` (the consumer or producer), ``OnlyLeafError``.
     """
@@ -132,6 +140,7 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
     if scope_root is None:
         raise err.InvalidArgumentError(block_sref.stmt, reason="cannot inline the root block")
     consumer = block_sref.stmt
+    _check_no_init(consumer, "reverse_compute_inline")
     cstore = _single_store(consumer)
     if any(iv.iter_type != IterVarType.DataPar for iv in consumer.iter_vars):
         raise err.NotCompleteBlockError(consumer, reason="it has a non data-parallel iter var")

@@ -11,8 +11,7 @@ from .. import errors as err
 from ..block_scope import DepKind
 from ..schedule import Schedule, primitive
 
-NotSingleResult = err._error(  # pylint: disable=protected-access
-    "NotSingleResult", "the block name does not match exactly one block", "{reason}")
+NotSingleResult = err.NotSingleResult
 
 
 def _default_func(sch: Schedule, arguments: dict) -> None:
@@ -27,16 +26,20 @@ def get_block(sch: Schedule, name: str, func_name: str | None = None) -> Any:
     (``Schedule.get_block``).
 
     Raises:
-        ScheduleError: (``NotSingleResult``) when no block or more than one has the name.
+        ScheduleError: ``BlockNotFoundError`` (a ``NotSingleResult``) when no block has the
+            name, ``NotSingleResult`` when more than one has it.
     """
     func = func_name or sch.func_working_on
     if func is None or func not in sch.state.roots:
         raise NotSingleResult(reason=f"no function to search for block {name!r}: the module has "
                               "several functions; pass func_name or call work_on")
     found = [s for s in sch.state.srefs(func) if s.is_block and s.stmt.name_hint == name]
+    if not found:
+        raise err.BlockNotFoundError(
+            reason=f'Cannot find a block with the name "{name}" in function "{func}"')
     if len(found) != 1:
-        what = "Cannot find a block" if not found else f"{len(found)} blocks have"
-        raise NotSingleResult(reason=f'{what} with the name "{name}" in function "{func}"')
+        raise NotSingleResult(*[s.stmt for s in found], reason=f'Found {len(found)} blocks '
+                              f'with the name "{name}" in function "{func}"')
     return sch._new_rv(found[0])  # pylint: disable=protected-access
 
 
