@@ -224,3 +224,59 @@ def test_show_prints_module_and_trace(func, capsys):
     sch.show()
     out = capsys.readouterr().out
     assert 'T.block("C")' in out and "sch.get_loops(block=b0)" in out
+
+
+def _strided(producer_index: str, extent: int, consumer: str = "vi", consumer_extent: int = 16):
+    func = parse(f"""
+    @T.prim_func
+    def main(A: T.Buffer((32,), "float32"), C: T.Buffer((16,), "float32")):
+        B = T.alloc_buffer((32,))
+        for i in range({extent}):
+            with T.block("B"):
+                vi = T.axis.spatial({extent}, i)
+                B[{producer_index}] = A[{producer_index}]
+        for i in range({consumer_extent}):
+            with T.block("C"):
+                vi = T.axis.spatial({consumer_extent}, i)
+                C[vi] = B[{consumer}]
+    """)
+    sch = Schedule(func)
+    return sch, sch.state.block_info(sch.get_sref(sch.get_block("C")))["region_cover"]
+
+
+def test_region_cover_of_a_strided_producer_write_is_exact():
+    # TVM's EstimateRegionLowerBound: B[2 * vi] for vi < 16 writes 0, 2, ..., 30 -- its
+    # interval hull [0, 30] would claim B[1] is written; the lower bound is Nothing instead
+    assert not _strided("vi * 2", 16)[1]
+    assert not _strided("vi * 2", 16, consumer="vi * 2")[1]   # conservative, as TVM
+    assert _strided("vi", 32)[1]
+    sch, cover = _strided("vi * 2", 16)
+    assert not sch.state.block_info(sch.get_sref(sch.get_block("root")))["stage_pipeline"]
+    # a primitive that needs a stage pipeline refuses, naming the scope, and changes nothing
+    mod = sch.mod
+    with pytest.raises(errors.NotStagePipelineError, match='block "root"'):
+        sch.compute_inline(sch.get_block("B"))
+    assert sch.mod is mod
+
+
+def test_region_cover_unions_adjacent_producers():
+    # TVM's UnionRegionLowerBound: B[0:8] and B[8:16] from two producers cover B[0:16]
+    func = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+        B = T.alloc_buffer((16,))
+        for i in range(8):
+            with T.block("B0"):
+                vi = T.axis.spatial(8, i)
+                B[vi] = A[vi]
+        for i in range(8):
+            with T.block("B1"):
+                vi = T.axis.spatial(16, i + 8)
+                B[vi] = A[vi]
+        for i in range(16):
+            with T.block("C"):
+                vi = T.axis.spatial(16, i)
+                C[vi] = B[vi]
+    """)
+    sch = Schedule(func)
+    assert sch.state.block_info(sch.get_sref(sch.get_block("C")))["region_cover"]

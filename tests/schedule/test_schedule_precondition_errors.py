@@ -252,3 +252,15 @@ def test_get_block_of_a_duplicated_name_is_not_single_result():
     sch = Schedule(func)
     e = _unchanged(sch, lambda: sch.get_block("A"), errors.NotSingleResult, "Found 2 blocks")
     assert not isinstance(e, errors.BlockNotFoundError) and len(e.locations) == 2
+
+
+def test_unannotate_of_a_missing_key_is_index_error():
+    # TVM's Unannotate: "IndexError: Cannot find annotation key"
+    sch = Schedule(TWO_STAGE)
+    i, _ = sch.get_loops("B")
+    sch.annotate(i, "pragma_unroll", 1)
+    e = _unchanged(sch, lambda: sch.unannotate(i, "pragma_vectorize"), errors.IndexError_,
+                   'loop "i"', "'pragma_vectorize'", "pragma_unroll")
+    assert isinstance(e, IndexError)
+    b = sch.get_block("B")
+    _unchanged(sch, lambda: sch.unannotate(b, "x"), IndexError, 'block "B"', "no annotations")

@@ -169,21 +169,51 @@ def covers(ana: Analyzer, prod: list[IntervalSet], cons: list[IntervalSet]) -> b
     return True
 
 
+def _lower_bound_writes(state: ScheduleState, producer: StmtSRef, top: StmtSRef,
+                        ana: Analyzer) -> list[tuple[Any, list[IntervalSet | None]]]:
+    """Per written buffer of ``producer``, the region it surely writes while the loops between
+    it and ``top`` run (TVM ``AnalyzeRegionLowerBound``); a ``None`` dimension is Nothing."""
+    realize = get_block_realize(state, producer)
+    vmap = {iv.var: v for iv, v in zip(realize.block.iter_vars, realize.iter_values)}
+    dom = {s.stmt.loop_var: Range.from_min_extent(s.stmt.min, s.stmt.extent)
+           for s in loops_between(producer, top)}
+    out = []
+    for region in producer.stmt.writes:
+        mins = [substitute(r.min, vmap) for r in region.region]
+        extents = [ana.simplify(substitute(r.extent, vmap)) for r in region.region]
+        bound = RB.region_lower_bound(ana, mins, extents, dom, realize.predicate)
+        out.append((region.buffer, bound if bound is not None else [None] * len(mins)))
+    return out
+
+
 def region_cover(state: ScheduleState, block_sref: StmtSRef, scope_root: StmtSRef) -> bool:
-    """Whether every region the block reads from producers in the scope is written by them
-    (TVM's ``region_cover`` flag)."""
+    """Whether every region the block reads from producers in the scope is surely written by
+    them (TVM's ``region_cover`` flag, ``CheckRegionCoverAndStagePipeline``): producers are
+    grouped by their lowest common ancestor with the block; at each, the regions they surely
+    write (an exact lower bound: a strided write covers nothing) are unioned per buffer and
+    must contain the region the block reads (an upper bound)."""
     scope = state.get_block_scope(scope_root)
+    by_top: dict[int, tuple[StmtSRef, list[StmtSRef]]] = {}
     for dep in scope.get_deps_by_dst(block_sref):
-        if dep.kind != DepKind.RAW:
-            continue
-        top = lca(dep.src, block_sref)
+        if dep.kind == DepKind.RAW:
+            top = lca(dep.src, block_sref)
+            by_top.setdefault(id(top), (top, []))[1].append(dep.src)
+    for top, producers in by_top.values():
         ana = _outer_analyzer(top)
-        if not RB.predicate_bounds(get_block_realize(state, dep.src).predicate)[1]:
-            return False  # a predicate we cannot bound: the produced region is unknown
-        produced = dict(block_region_over(state, dep.src, dep.src.stmt.writes, top, True))
-        for buf, sets in block_region_over(state, block_sref, block_sref.stmt.reads, top, True):
-            if buf in produced and not covers(ana, RB.clip_to_shape(ana, produced[buf], buf.shape),
-                                              RB.clip_to_shape(ana, sets, buf.shape)):
+        reads = block_region_over(state, block_sref, block_sref.stmt.reads, top, True)
+        read_bufs = {id(buf) for buf, _ in reads}
+        touched: dict[int, list[list[IntervalSet | None]]] = {}
+        for p in producers:
+            for buf, sets in _lower_bound_writes(state, p, top, ana):
+                if id(buf) in read_bufs:
+                    touched.setdefault(id(buf), []).append(sets)
+        for buf, sets in reads:
+            if id(buf) not in touched:
+                continue
+            produced = [RB.union_lower_bound(ana, list(dims)) for dims in zip(*touched[id(buf)])]
+            if any(p is None for p in produced) or not covers(
+                    ana, RB.clip_to_shape(ana, produced, buf.shape),
+                    RB.clip_to_shape(ana, sets, buf.shape)):
                 return False
     return True
 

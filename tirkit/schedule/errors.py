@@ -70,7 +70,11 @@ class ScheduleError(Exception):
         if level == "fast":
             return self.fast_error_string()
         names = [describe(loc) for loc in self.locations]
-        text = self.detail_render_template().format(*names, **self.fields)
+        template = self.detail_render_template()
+        if names and "{0}" not in template and names[0] not in template.format(*names,
+                                                                                  **self.fields):
+            template = "{0}: " + template  # the message always names the block/loop it is about
+        text = template.format(*names, **self.fields)
         if type(self) is ScheduleError:
             return f"ScheduleError: {text}"
         return f"ScheduleError: {type(self).__name__}: {text}"
@@ -99,8 +103,8 @@ class ScheduleError(Exception):
 
 
 def _error(name: str, fast: str, detail: str = "",
-           base: type[ScheduleError] = ScheduleError) -> type[ScheduleError]:
-    cls = type(name, (base,), {
+           base: type | tuple[type, ...] = ScheduleError) -> type[ScheduleError]:
+    cls = type(name, base if isinstance(base, tuple) else (base,), {
         "fast": fast, "detail": detail,
         "__doc__": f"{fast} (mirrors TVM's ``{name}``)."})
     return cls
@@ -230,7 +234,9 @@ NonAllocatedBufferError = _error(
     "NonAllocatedBufferError", "the buffer is not allocated by a block", "{0}: {reason}")
 InvalidScopeError = _error("InvalidScopeError", "the storage scope is invalid", "{reason}")
 DTypeError = _error("DTypeError", "the dtype is invalid", "{0}: {reason}")
-IndexError_ = _error("IndexOutOfRangeError", "index out of range", "{0}: {reason}")
+IndexError_ = _error(
+    "IndexOutOfRangeError", "index out of range", "{0}: {reason}",
+    base=(ScheduleError, IndexError))  # TVM's "IndexError: ..." (a Python IndexError too)
 # --- getters ---------------------------------------------------------------------------------
 NotSingleResult = _error(
     "NotSingleResult", "the block name does not match exactly one block", "{reason}")

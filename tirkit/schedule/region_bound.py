@@ -111,3 +111,110 @@ def clip_to_shape(ana: Analyzer, sets: list[IntervalSet], shape: Any) -> list[In
         out.append(IntervalSet(ana.simplify(op.max(s.min_value, 0)),
                                ana.simplify(op.min(s.max_value, op.subtract(extent, 1)))))
     return out
+
+
+# ------------------------------------------------------------ producer lower bound (TVM exact)
+def _eval_iter_sum(ana: Analyzer, total: Any, extent: Any) -> IntervalSet | None:
+    """TVM's ``EvalIterSum``: the elements ``base + split + [0, extent)`` surely cover, or
+    ``None`` when they leave gaps (a stride larger than the region's extent)."""
+    if not total.args:
+        return IntervalSet(total.base, ana.simplify(op.add(total.base, extent - 1)))
+    if len(total.args) != 1:
+        return None
+    split = total.args[0]
+    scale = split.scale.value if isinstance(split.scale, IntImm) else None
+    n = split.extent.value if isinstance(split.extent, IntImm) else None
+    if scale is None or n is None or extent < abs(scale):
+        return None  # the rows written are `scale` apart but only `extent` wide: gaps
+    span = (n - 1) * scale
+    lo = op.add(total.base, min(span, 0))
+    hi = op.add(total.base, max(span, 0) + extent - 1)
+    return IntervalSet(ana.simplify(lo), ana.simplify(hi))
+
+
+def region_lower_bound(ana: Analyzer, mins: list[Any], extents: list[Any], dom: dict,
+                       predicate: Any) -> list[IntervalSet] | None:
+    """The region a block surely writes when its loops in ``dom`` run: TVM's
+    ``EstimateRegionLowerBound`` (``EstimateRegionStrictBound``). The region's mins must be a
+    surjective affine map of the loops (under ``predicate``) and each dimension one fused
+    iterator whose stride does not exceed the region's extent; a strided write such as
+    ``B[2 * i]`` leaves holes, so nothing is known to be written (``None``) and the producer
+    covers nothing, exactly as in TVM."""
+    if any(not isinstance(e, IntImm) for e in extents):
+        return None
+    if not mins:
+        return []
+    dom, predicate = _narrow_dom(dom, predicate)
+    res = detect_iter_map(mins, dom, predicate, "surjective")
+    if res.errors or len(res.indices) != len(mins):
+        return None
+    out = []
+    for total, extent in zip(res.indices, extents):
+        if extent.value == 0:
+            return None
+        bound = _eval_iter_sum(ana, total, extent.value)
+        if bound is None:
+            return None
+        out.append(bound)
+    return out
+
+
+def union_lower_bound(ana: Analyzer, sets: list[IntervalSet | None]) -> IntervalSet | None:
+    """TVM's ``UnionLowerBound``: intervals that touch or overlap are merged, a disjoint one
+    is dropped (the result stays a lower bound); ``None`` stands for Nothing."""
+    acc: IntervalSet | None = None
+    for s in sets:
+        if s is None:
+            continue
+        if acc is None:
+            acc = s
+            continue
+        if ana.can_prove(op.less_equal(s.min_value, op.add(acc.max_value, 1))) and \
+                ana.can_prove(op.less_equal(acc.min_value, op.add(s.max_value, 1))):
+            acc = IntervalSet(ana.simplify(op.min(acc.min_value, s.min_value)),
+                              ana.simplify(op.max(acc.max_value, s.max_value)))
+    return acc
+
+
+def _conjuncts(pred: Any) -> list[Any]:
+    if isinstance(pred, And):
+        return _conjuncts(pred.a) + _conjuncts(pred.b)
+    return [pred]
+
+
+def _narrow_dom(dom: dict, predicate: Any) -> tuple[dict, Any]:
+    """Conjuncts ``v >= c`` / ``v < c`` (and their mirrors) on a single loop var narrow that
+    loop's range, as TVM's iter-map constraints do; the others stay in the predicate for the
+    iterator-map detection."""
+    if predicate is None or isinstance(predicate, bool) or (
+            isinstance(predicate, IntImm) and predicate.value == 1):
+        return dom, True
+    dom = dict(dom)
+    rest = []
+    for c in _conjuncts(predicate):
+        bounds, ok = predicate_bounds(c)
+        if not ok or not _narrow_one(dom, *bounds[0]):
+            rest.append(c)
+    out: Any = True
+    for c in rest:
+        out = c if out is True else And(out, c)
+    return dom, out
+
+
+def _narrow_one(dom: dict, lhs: Any, rhs: Any, strict: bool) -> bool:
+    """Apply ``lhs < rhs`` (``<=`` unless strict) to ``dom`` when one side is a loop var of
+    ``dom`` and the other a constant."""
+    from ..ir.expr import Range  # pylint: disable=import-outside-toplevel
+    for var, const, is_upper in ((lhs, rhs, True), (rhs, lhs, False)):
+        key = next((v for v in dom if v is var), None) if isinstance(var, Var) else None
+        if key is None or not isinstance(const, IntImm) or \
+                not isinstance(dom[key].min, IntImm) or not isinstance(dom[key].extent, IntImm):
+            continue
+        lo, hi = dom[key].min.value, dom[key].min.value + dom[key].extent.value  # [lo, hi)
+        if is_upper:
+            hi = min(hi, const.value if strict else const.value + 1)
+        else:
+            lo = max(lo, const.value + 1 if strict else const.value)
+        dom[key] = Range.from_min_extent(op.const(lo, key.dtype), op.const(max(hi - lo, 0), key.dtype))
+        return True
+    return False

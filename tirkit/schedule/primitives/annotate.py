@@ -37,10 +37,17 @@ def annotate(sch: Schedule, block_or_loop: Any, ann_key: str, ann_val: Any) -> N
 
 @primitive("Unannotate", attrs=("ann_key",))
 def unannotate(sch: Schedule, block_or_loop: Any, ann_key: str) -> None:
-    """Remove annotation ``ann_key`` from a block or loop (``Schedule.unannotate``); a missing
-    key is a no-op, as in TVM."""
+    """Remove annotation ``ann_key`` from a block or loop (``Schedule.unannotate``).
+
+    Raises:
+        ScheduleError: ``IndexError_`` (also a Python ``IndexError``, TVM's "IndexError: Cannot
+            find annotation key") when the block or loop has no annotation ``ann_key``.
+    """
     sref = sch._sref(block_or_loop)  # pylint: disable=protected-access
     stmt = sref.stmt
+    if ann_key not in stmt.annotations:
+        raise err.IndexError_(stmt, reason=f"Cannot find annotation key {ann_key!r} (it has "
+                              f"{sorted(stmt.annotations) or 'no annotations'})")
     anns = {k: v for k, v in stmt.annotations.items() if k != ann_key}
     sch.state.replace(sref, stmt.with_changes(annotations=anns))
 

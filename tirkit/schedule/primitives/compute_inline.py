@@ -68,6 +68,7 @@ def _check_common(sch: Schedule, block_sref: Any) -> tuple[Any, Any]:
     scope_root = A.get_scope_root(block_sref)
     if scope_root is None:
         raise err.InvalidArgumentError(block_sref.stmt, reason="cannot inline the root block")
+    A.check_stage_pipeline(sch.state, scope_root)
     block = block_sref.stmt
     store = _single_store(block)
     func = sch.mod[sch.state.func_of(block_sref)]
@@ -84,7 +85,8 @@ def compute_inline(sch: Schedule, block: Any) -> None:
     its value expression (``Schedule.compute_inline``).
 
     Raises:
-        ScheduleError: ``HasInitBlock`` (a reduction block), ``BodyAnalysisError`` (not a
+        ScheduleError: ``HasInitBlock`` (a reduction block), ``NotStagePipelineError`` (the
+            scope's producers do not cover what is read), ``BodyAnalysisError`` (not a
             single ``B[v...] = expr`` over distinct iter vars), ``NotCompleteBlockError``, ``NotOutputBlockError`` (it writes a function
             parameter), ``OnlyLeafError``, ``OpaqueAccessError`` (the buffer is used other than
             by BufferLoad).
@@ -131,6 +133,7 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
 
     Raises:
         ScheduleError: ``HasInitBlock`` (the consumer is a reduction block),
+            ``NotStagePipelineError``,
             ``BodyAnalysisError`` (the consumer is not a single store reading the
             buffer once with distinct iter vars), ``NonSingleProducerError``,
             ``NotCompleteBlockError`` (the consumer or producer), ``OnlyLeafError``.
@@ -141,11 +144,16 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
         raise err.InvalidArgumentError(block_sref.stmt, reason="cannot inline the root block")
     consumer = block_sref.stmt
     _check_no_init(consumer, "reverse_compute_inline")
+    A.check_stage_pipeline(sch.state, scope_root)
     cstore = _single_store(consumer)
     if any(iv.iter_type != IterVarType.DataPar for iv in consumer.iter_vars):
         raise err.NotCompleteBlockError(consumer, reason="it has a non data-parallel iter var")
+    if not _is_true(A.get_block_realize(sch.state, block_sref).predicate):
+        raise err.BodyAnalysisError(consumer, reason="a consumer with a predicate (T.where) "
+                                    "cannot be inlined")
     _check_leaf(sch, block_sref, scope_root)
-    producer, pstore = _single_producer(sch, block_sref, scope_root)
+    producer_sref, pstore = _single_producer(sch, block_sref, scope_root)
+    producer = producer_sref.stmt
     buf = pstore.buffer
     loads: list[BufferLoad] = []
     from ...tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
@@ -167,14 +175,62 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
     new_prod = producer.with_changes(body=new_store)
     reads, writes = get_block_read_write_region(new_prod.with_changes(reads=(), writes=()))
     new_prod = new_prod.with_changes(reads=tuple(reads), writes=tuple(writes))
+    realize = A.get_block_realize(sch.state, producer_sref)
+    predicate = _inlined_predicate(producer_sref, realize, consumer, vmap)
     root = scope_root.stmt
     body = _remove_block(sch, scope_root, block_sref, root.body, buf)
-    body = replace_objects(body, {id(producer): new_prod})
+    body = replace_objects(body, {id(realize): realize.with_changes(
+        block=new_prod, predicate=realize.predicate if predicate is None else predicate)})
     sch.state.replace(scope_root, _drop_alloc(root.with_changes(body=body), buf),
                       {producer: new_prod})
 
 
-def _single_producer(sch: Schedule, block_sref: Any, scope_root: Any) -> tuple[Block, Any]:
+def _is_true(pred: Any) -> bool:
+    from ...ir.expr import IntImm  # pylint: disable=import-outside-toplevel
+    return pred is None or pred is True or (isinstance(pred, IntImm) and pred.value == 1)
+
+
+def _inlined_predicate(producer_sref: Any, realize: Any, consumer: Block,
+                       vmap: dict) -> Any:
+    """The producer's predicate after the consumer is inlined into it (TVM's
+    ``BuildInlinedConsumerPredicate``): the consumer's iter vars, written through the producer's
+    store indices, must stay in the consumer's domain -- a producer over 128 rows feeding a
+    consumer over 127 gets ``T.where(i < 127)``. ``None`` when that always holds (the producer
+    keeps its predicate).
+
+    Raises:
+        ProducerHasNonTrivialPredicateError: the producer already has a predicate that the new one
+            does not imply (TVM #13338's check; v0.20 would overwrite it and drop it).
+    """
+    from ...arith import Analyzer  # pylint: disable=import-outside-toplevel
+    from ...tir import op  # pylint: disable=import-outside-toplevel
+    block = realize.block
+    ana = Analyzer()
+    for iv in block.iter_vars:
+        ana.bind(iv.var, iv.dom)
+    pred: Any = None
+    for iv in consumer.iter_vars:
+        e = vmap[next(v for v in vmap if v is iv.var)]
+        cond = op.logical_and(op.greater_equal(e, iv.dom.min),
+                              op.less(e, op.add(iv.dom.min, iv.dom.extent)))
+        pred = cond if pred is None else op.logical_and(pred, cond)
+    if pred is None or _is_true(ana.simplify(pred)):
+        return None
+    outer = A._outer_analyzer(producer_sref.parent)  # pylint: disable=protected-access
+    bindings = {iv.var: v for iv, v in zip(block.iter_vars, realize.iter_values)}
+    new_pred = outer.simplify(substitute(ana.simplify(pred), bindings))
+    if not _is_true(realize.predicate):
+        with outer.constraint_scope(new_pred):
+            implied = outer.can_prove(realize.predicate)
+        if not implied:
+            raise err.ProducerHasNonTrivialPredicateError(
+                block, reason=f"the producer block has a non-trivial predicate "
+                f"{realize.predicate.script()} that cannot be implied by the synthesized "
+                f"predicate {new_pred.script()} of the new inlined block")
+    return new_pred
+
+
+def _single_producer(sch: Schedule, block_sref: Any, scope_root: Any) -> tuple[Any, Any]:
     producers = _producers(sch, block_sref, scope_root)
     if len(producers) != 1:
         raise err.NonSingleProducerError(
@@ -185,7 +241,7 @@ def _single_producer(sch: Schedule, block_sref: Any, scope_root: Any) -> tuple[B
     if A.complete_block_reason(sch.state, producers[0], scope_root) is not None or \
             producer.init is not None:
         raise err.NotCompleteBlockError(producer, reason="the producer is not a complete block")
-    return producer, pstore
+    return producers[0], pstore
 
 
 def _producers(sch: Schedule, block_sref: Any, scope_root: Any) -> list[Any]:
