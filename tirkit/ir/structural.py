@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, Callable, Iterator
 
+from .dtype import DataType
 from .node import Node, field_kind, node_fields
 
 __all__ = ["structural_equal", "structural_hash", "assert_structural_equal", "first_mismatch",
@@ -79,8 +80,10 @@ def _make_plan(cls: type) -> tuple[tuple[str, bool], ...]:
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 14)
 def _shash(text: str) -> int:
-    """A process-independent hash of a string (Python's ``hash(str)`` is salted)."""
+    """A process-independent hash of a string (Python's ``hash(str)`` is salted); memoized: the
+    same dtype strings and attribute keys come back at every node of a function."""
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
 
 
@@ -282,6 +285,9 @@ class _Hasher:
 
     def hash(self, value: Any, dm: bool) -> int:
         """Hash a field value; ``dm`` is definition mode."""
+        cls = type(value)
+        if cls in _PLAIN_LEAVES:  # the most common fields first: same value as the last line
+            return hash((_class_tag(cls), _prim_hash(value)))
         if isinstance(value, Node):
             return self.node(value, dm)
         if isinstance(value, (tuple, list)):  # explicit loops: generators would use C stack
@@ -320,6 +326,11 @@ class _Hasher:
         for name, is_def in _field_plan(type(value)):
             parts.append(self.hash(getattr(value, name), dm or is_def))
         return hash(tuple(parts))
+
+
+#: exact classes of field values hashed by the generic last case of ``_Hasher.hash`` (checked
+#: first, skipping the node/sequence/array tests they would fail)
+_PLAIN_LEAVES = frozenset({int, str, bool, DataType})
 
 
 def _prim_hash(value: Any) -> int:

@@ -91,6 +91,8 @@ class PrinterConfig:
         Raises:
             TypeError: naming an unknown option and listing the known ones.
         """
+        if not config:  # the common call: every option at its default
+            return PrinterConfig()
         known = {f.name for f in fields(PrinterConfig)}
         unknown = sorted(set(config) - known)
         if unknown:
