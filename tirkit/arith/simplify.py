@@ -173,17 +173,25 @@ class Simplifier:
         self._memo[-1] = {}
 
 
-@contextlib.contextmanager
-def deep_recursion(limit: int = 20000) -> Iterator[None]:
+class deep_recursion:  # pylint: disable=invalid-name  # used as a function: with deep_recursion()
     """Raise Python's recursion limit for deep expression trees (restored on exit; no TVM
-    counterpart, TVM recurses in C++)."""
-    old = sys.getrecursionlimit()
-    if old < limit:
-        sys.setrecursionlimit(limit)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
+    counterpart, TVM recurses in C++). A class rather than a ``@contextmanager`` generator:
+    every simplification and every print enters it, and a generator-based context manager
+    costs three times as much per use."""
+
+    __slots__ = ("limit", "old")
+
+    def __init__(self, limit: int = 20000) -> None:
+        self.limit = limit
+        self.old = 0
+
+    def __enter__(self) -> None:
+        self.old = sys.getrecursionlimit()
+        if self.old < self.limit:
+            sys.setrecursionlimit(self.limit)
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setrecursionlimit(self.old)
 
 
 def conjuncts(c: PrimExpr) -> list[PrimExpr]:

@@ -12,9 +12,8 @@ names defined in it, so sibling loops reuse ``i``.
 from __future__ import annotations
 
 import keyword
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from tirkit.ir.node import Node, node_fields
 from tirkit.tir import stmt as S
@@ -92,6 +91,27 @@ def sanitize(name: str) -> str:
     return "_" + out if out[0].isdigit() else out
 
 
+
+class _FrameScope:
+    """The context manager :meth:`Printer.frame` returns (a class, not a ``@contextmanager``
+    generator: every statement with a body opens one, and a generator costs three times as
+    much per use)."""
+
+    __slots__ = ("printer", "frame")
+
+    def __init__(self, printer: "Printer", frame: Frame) -> None:
+        self.printer, self.frame = printer, frame
+
+    def __enter__(self) -> Frame:
+        self.printer.frames.append(self.frame)
+        return self.frame
+
+    def __exit__(self, *exc: object) -> None:
+        p = self.printer
+        p.frames.pop()
+        for key in self.frame.defined:
+            p._undefine(key)  # pylint: disable=protected-access
+
 class Printer:
     """Turns IR into docs (TVM ``IRDocsifier``); see :func:`tirkit.printer.script`."""
 
@@ -130,17 +150,10 @@ class Printer:
         return self.cfg.dialect == "tirx"
 
     # --------------------------------------------------------------------------- frames
-    @contextmanager
-    def frame(self, node: Any) -> Iterator[Frame]:
-        """Open a frame for ``node``; names defined in it are freed on exit."""
-        f = Frame(node)
-        self.frames.append(f)
-        try:
-            yield f
-        finally:
-            self.frames.pop()
-            for key in f.defined:
-                self._undefine(key)
+    def frame(self, node: Any) -> "_FrameScope":
+        """Open a frame for ``node`` (``with p.frame(node) as f``); names defined in it are
+        freed on exit."""
+        return _FrameScope(self, Frame(node))
 
     def _undefine(self, key: int) -> None:
         self.docs.pop(key, None)
