@@ -170,14 +170,20 @@ def _left_as_is(text: str, unit: Unit, parsed: ParsedUnit | None, macros: list) 
     return None
 
 
-def _format_once(text: str, path: str, mode: Mode) -> FormatResult:
+def _format_once(text: str, path: str, mode: Mode, units: list | None = None,
+                 seen: list | None = None) -> FormatResult:
+    """One formatting pass; ``units`` are ``parse_file(text)`` when the caller has them already
+    (never with ``mode.upgrade``, which parses the upgraded text), and ``seen`` receives the
+    units parsed here (so ``verify`` does not parse the same text again)."""
     source, upgrade_notes = text, []
     if mode.upgrade:
         from .tirfmt_upgrade import upgrade_legacy  # pylint: disable=import-outside-toplevel
 
         text, upgrade_notes = upgrade_legacy(text, path, mode.dialect)
     host = HostFile.parse(text, path)
-    units = parse_file(text, path)
+    units = parse_file(text, path) if units is None or mode.upgrade else units
+    if seen is not None and not mode.upgrade:
+        seen.append(units)
     result = FormatResult(source, text, _syntax_errors(path, text, units), upgrade_notes)
     if result.errors:
         return result
@@ -220,10 +226,11 @@ def format_source(text: str, path: str = "<string>", mode: Mode = Mode()) -> For
     itself; otherwise ``errors`` says why and ``text`` is the input unchanged. Files with syntax
     errors get their rendered diagnostics as errors.
     """
-    result = _format_once(text, path, mode)
+    seen: list = []
+    result = _format_once(text, path, mode, seen=seen)
     if result.errors or not mode.safe or result.text == text:
         return result
-    problem = verify(text, result.text, path, mode)
+    problem = verify(text, result.text, path, mode, before=seen[0] if seen else None)
     if problem is not None:
         result.errors.append(f"{path}: error: not formatted, the result {problem}; please "
                              f"report this tirfmt bug")
@@ -235,13 +242,17 @@ def _start(unit: ParsedUnit) -> int:
     return unit.span.start_offset if unit.span is not None else -1
 
 
-def verify(old: str, new: str, path: str, mode: Mode) -> str | None:
+def verify(old: str, new: str, path: str, mode: Mode, *,
+           before: list | None = None) -> str | None:
     """Why ``new`` is not a faithful, stable formatting of ``old`` (``None`` when it is): same
-    units, each with structurally equal IR, and formatting ``new`` changes nothing."""
+    units, each with structurally equal IR, and formatting ``new`` changes nothing. ``before``:
+    ``parse_file(old)`` when the caller has it (each text is parsed once)."""
     from tirkit.ir import first_mismatch, structural_equal  # pylint: disable=import-outside-toplevel
 
-    before = sorted((u for u in parse_file(old, path) if u.kind != "file"), key=_start)
-    after = sorted((u for u in parse_file(new, path) if u.kind != "file"), key=_start)
+    new_units = parse_file(new, path)
+    before = sorted((u for u in (parse_file(old, path) if before is None else before)
+                     if u.kind != "file"), key=_start)
+    after = sorted((u for u in new_units if u.kind != "file"), key=_start)
     if [u.name for u in before] != [u.name for u in after]:
         return "does not have the same TVMScript units"
     for a, b in zip(before, after):
@@ -253,7 +264,7 @@ def verify(old: str, new: str, path: str, mode: Mode) -> str | None:
         if not structural_equal(a.ir, b.ir):
             return f"parses to a different IR (unit {a.name!r}: {first_mismatch(a.ir, b.ir)})"
     again = _format_once(new, path, Mode(mode.line_length, mode.dialect, safe=False,
-                                         upgrade=mode.upgrade))
+                                         upgrade=mode.upgrade), units=new_units)
     if again.errors or again.text != new:
         return "is not stable (formatting it again changes it)"
     return None
