@@ -200,3 +200,109 @@ def test_set_axis_separator_errors(buffer, error, names):
     sch = Schedule(ELEMWISE)
     b = sch.get_block("B")
     _unchanged(sch, lambda: sch.set_axis_separator(b, buffer, [1]), error, *names)
+
+
+SUBREGION = parse("""
+@T.prim_func
+def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+    B = T.alloc_buffer((128, 128))
+    for i, j in T.grid(128, 128):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B_subregion0 = T.match_buffer(B[vi, vj], [], offset_factor=1)
+            B_subregion0[()] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(128, 128):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B_subregion1 = T.match_buffer(B[vi, vj], [], offset_factor=1)
+            C[vi, vj] = B_subregion1[()] + T.float32(1)
+""")
+
+
+def test_a_match_buffer_view_is_an_access_of_the_viewed_region():
+    # TVM's BlockReadWriteDetector maps accesses through a view to its source region
+    sch = Schedule(SUBREGION)
+    block = sch.get(sch.get_block("B"))
+    assert [w.buffer.name for w in block.writes] == ["B"]
+    assert "T.writes(B[vi, vj])" in sch.mod.script()
+    assert "T.reads(B[vi, vj])" in sch.mod.script()
+    assert sch.get_producers(sch.get_block("C"))  # the dependence through the views is seen
+
+
+def test_set_scope_of_a_buffer_with_match_buffer_views():
+    # TVM's test_set_scope_subregion: the views follow the buffer into the new scope
+    sch = Schedule(SUBREGION)
+    sch.set_scope(sch.get_block("B"), 0, "shared")
+    check(sch, SUBREGION, """
+    @T.prim_func
+    def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+        B_shared = T.alloc_buffer((128, 128), scope="shared")
+        for i, j in T.grid(128, 128):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B_subregion0_shared = T.match_buffer(B_shared[vi, vj], [], scope="shared",
+                                                     offset_factor=1)
+                B_subregion0_shared[()] = A[vi, vj] * T.float32(2)
+        for i, j in T.grid(128, 128):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B_subregion1_shared = T.match_buffer(B_shared[vi, vj], [], scope="shared",
+                                                     offset_factor=1)
+                C[vi, vj] = B_subregion1_shared[()] + T.float32(1)
+    """)
+
+
+def test_set_axis_separator_of_a_buffer_with_match_buffer_views():
+    # TVM's test_set_axis_separator_subregion: a view of another rank gets zeros
+    sch = Schedule(SUBREGION)
+    sch.set_axis_separator(sch.get_block("B"), ("write", 0), [1])
+    check(sch, SUBREGION, """
+    @T.prim_func
+    def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+        B = T.alloc_buffer((128, 128), axis_separators=[1])
+        for i, j in T.grid(128, 128):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B_subregion0 = T.match_buffer(B[vi, vj], [], offset_factor=1,
+                                              axis_separators=[0])
+                B_subregion0[()] = A[vi, vj] * T.float32(2)
+        for i, j in T.grid(128, 128):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B_subregion1 = T.match_buffer(B[vi, vj], [], offset_factor=1,
+                                              axis_separators=[0])
+                C[vi, vj] = B_subregion1[()] + T.float32(1)
+    """)
+
+
+VIEW_WRITER = parse("""
+@T.prim_func
+def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+    B = T.alloc_buffer((16, 16))
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.spatial(16, i)
+            T.reads(A[vi, 0:16])
+            T.writes(B[vi, 0:16])
+            Bv = T.match_buffer(B[vi, 0:16], (16,))
+            for j in range(16):
+                with T.block("B_inner"):
+                    vj = T.axis.spatial(16, j)
+                    Bv[vj] = A[vi, vj]
+    for i, j in T.grid(16, 16):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj]
+""")
+
+
+def test_set_axis_separator_through_a_view_is_buffer_is_subregion():
+    sch = Schedule(VIEW_WRITER)
+    inner = sch.get_block("B_inner")
+    from tirkit.schedule.primitives.cache_layout_errors import BufferIsSubregionError
+    _unchanged(sch, lambda: sch.set_axis_separator(inner, ("write", 0), [1]),
+               BufferIsSubregionError, 'block "B_inner"', "match_buffer")
+    _unchanged(sch, lambda: sch.set_scope(inner, 0, "shared"), errors.NonAllocatedBufferError,
+               'block "B_inner"', 'buffer "Bv"')
+    _unchanged(sch, lambda: sch.storage_align(inner, 0, 0, 16, 1),
+               errors.NonAllocatedBufferError, 'block "B_inner"')

@@ -16,6 +16,7 @@ from .primitives import (annotate_buffer_access, blockize_tensorize,  # noqa: E4
                          cache_index, cache_inplace, cache_read_write, decompose_padding,
                          layout_transformation, pad_einsum, read_write_at, reindex,
                          reindex_cache, rolling_buffer)
+from .primitives import hide_buffer_access  # noqa: E402,F401
 
 __all__ = ["Schedule", "ScheduleState", "StmtSRef", "BlockRV", "LoopRV", "ExprRV", "Trace",
            "Instruction", "InstructionKind", "ScheduleError", "BlockScope", "DepKind",

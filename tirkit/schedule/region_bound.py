@@ -215,6 +215,7 @@ def _narrow_one(dom: dict, lhs: Any, rhs: Any, strict: bool) -> bool:
             hi = min(hi, const.value if strict else const.value + 1)
         else:
             lo = max(lo, const.value + 1 if strict else const.value)
-        dom[key] = Range.from_min_extent(op.const(lo, key.dtype), op.const(max(hi - lo, 0), key.dtype))
+        dom[key] = Range.from_min_extent(op.const(lo, key.dtype),
+                                         op.const(max(hi - lo, 0), key.dtype))
         return True
     return False

@@ -24,9 +24,15 @@ class _Detector(StmtExprVisitor):
         self.reads: dict[Buffer, list] = {}
         self.writes: dict[Buffer, list] = {}
         self.excluded = set(block.alloc_buffers)
-        self.excluded.update(m.buffer for m in block.match_buffers)
+        # an access through a match_buffer view is an access of the region it views
+        self.views = {m.buffer: m for m in block.match_buffers}
 
     def _record(self, table: dict[Buffer, list], buffer: Buffer, sets: list) -> None:
+        seen = 0
+        while buffer in self.views and seen < 8:
+            match = self.views[buffer]
+            sets = _view_to_source(match, sets)
+            buffer, seen = match.source.buffer, seen + 1
         if buffer not in self.excluded:
             table.setdefault(buffer, []).append(sets)
 
@@ -61,6 +67,27 @@ class _Detector(StmtExprVisitor):
                     hi = self._relax([last])[0]
                     sets.append(_hull(lo, hi))
                 self._record(table, region.buffer, sets)
+
+
+def _view_to_source(match: S.MatchBufferRegion, sets: list) -> list:
+    """Sets over a match_buffer view as sets over the region it views (TVM's
+    ``ConvertMatchedRegion`` + ``ConvertRegion``): the source's leading dimensions (the rank the
+    view drops) are single points, the others are offset by the source region's start; an
+    unbounded set covers the whole view."""
+    from ..arith.int_set import IntervalSet  # pylint: disable=import-outside-toplevel
+    from .op import add, subtract  # pylint: disable=import-outside-toplevel
+
+    src = match.source.region
+    offset = len(src) - len(sets)
+    if offset < 0:
+        return [IntervalSet(r.min, add(r.min, subtract(r.extent, 1))) for r in src]
+    out = [IntervalSet(r.min, r.min) for r in src[:offset]]
+    for r, s, extent in zip(src[offset:], sets, match.buffer.shape):
+        if s.is_bounded():
+            out.append(IntervalSet(add(r.min, s.min_value), add(r.min, s.max_value)))
+        else:
+            out.append(IntervalSet(r.min, add(r.min, subtract(extent, 1))))
+    return out
 
 
 def _hull(lo: Any, hi: Any) -> Any:

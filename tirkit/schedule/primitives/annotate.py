@@ -92,11 +92,8 @@ def _with_views(stmt: Any, old: Any, new: Any, view: Any) -> dict[int, Any]:
     """``{id(old): new}`` plus, for every ``match_buffer`` view of ``old`` (transitively), the
     view rebuilt by ``view(view_buffer, new_source)`` (TVM's ``VisitMatchBufferRegion`` of the
     scope / axis-separator mutators)."""
-    from ...tir.stmt import MatchBufferRegion  # pylint: disable=import-outside-toplevel
-    from ...tir.stmt_functor import pre_order_visit  # pylint: disable=import-outside-toplevel
-    matches: list[Any] = []
-    pre_order_visit(stmt, lambda n: matches.append(n)
-                    if isinstance(n, MatchBufferRegion) else None)
+    from ..transform import blocks_in  # pylint: disable=import-outside-toplevel
+    matches = [m for b in blocks_in(stmt) for m in b.match_buffers]
     mapping = {id(old): new}
     changed = True
     while changed:
@@ -179,7 +176,7 @@ def _scoped(buf: Any, scope: str) -> Any:
 
 
 def _write_index(sch: Schedule, args: dict) -> None:
-    from ._args import as_block_rv, normalize_buffer  # pylint: disable=C0415  (cycle)
+    from ._args import as_block_rv, normalize_buffer  # pylint: disable=C0415  # (cycle)
     args["block"] = as_block_rv(sch, args["block"])
     if not isinstance(args["buffer_index"], int):
         args["buffer_index"] = normalize_buffer(sch, args["block"], args["buffer_index"],
@@ -210,7 +207,7 @@ def set_scope(sch: Schedule, block: Any, buffer_index: Any, storage_scope: str) 
 
 
 def _buffer_arg(sch: Schedule, args: dict) -> None:
-    from ._args import as_block_rv, normalize_buffer  # pylint: disable=C0415  (cycle)
+    from ._args import as_block_rv, normalize_buffer  # pylint: disable=C0415  # (cycle)
     args["block"] = as_block_rv(sch, args["block"])
     args["buffer"] = normalize_buffer(sch, args["block"], args["buffer"])
     args["axis_separators"] = [int(a) for a in args["axis_separators"] or []]

@@ -261,12 +261,22 @@ def _register() -> None:
 
     @primitive("Blockize", attrs=("preserve_unit_iters",), outputs="one")
     def blockize(sch: Any, target: Any, preserve_unit_iters: bool = True) -> Any:
-        """Turn the subtree under the loop ``target`` (one block) into a block; returns the new
-        outer block (``Schedule.blockize``).
+        """Turn the subtree under the loop ``target`` (one block) into a block, or put a list
+        of sibling blocks ``target`` under one new block; returns the new outer block
+        (``Schedule.blockize``).
 
         Raises:
-            ScheduleError: SubspaceNotDivisibleError.
+            ScheduleError: SubspaceNotDivisibleError; NotChildError (a list of blocks that are
+                not consecutive, distinct, un-nested children of their common ancestor).
         """
+        if isinstance(target, (list, tuple)):
+            from .blockize_blocks import blockize_blocks  # pylint: disable=C0415
+            srefs = [sch._block_sref(b) for b in target]  # pylint: disable=protected-access
+            if not srefs:
+                from ..errors import InvalidArgumentError  # pylint: disable=C0415
+                raise InvalidArgumentError(reason="blockize needs a loop or a non-empty list "
+                                           "of blocks")
+            return apply_result(sch, blockize_blocks(sch, srefs))[0]
         loop = sch._loop_sref(target).stmt  # pylint: disable=protected-access
         return apply_result(sch, blockize_impl(func_body(sch, target), loop,
                                                preserve_unit_iters))[0]

@@ -87,7 +87,8 @@ def compute_inline(sch: Schedule, block: Any) -> None:
     Raises:
         ScheduleError: ``HasInitBlock`` (a reduction block), ``NotStagePipelineError`` (the
             scope's producers do not cover what is read), ``BodyAnalysisError`` (not a
-            single ``B[v...] = expr`` over distinct iter vars), ``NotCompleteBlockError``, ``NotOutputBlockError`` (it writes a function
+            single ``B[v...] = expr`` over distinct iter vars), ``NotCompleteBlockError``,
+            ``NotOutputBlockError`` (it writes a function
             parameter), ``OnlyLeafError``, ``OpaqueAccessError`` (the buffer is used other than
             by BufferLoad).
     """
