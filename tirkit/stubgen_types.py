@@ -16,8 +16,8 @@ _T_co = TypeVar("_T_co", covariant=True)
 
 #: what the parser accepts where an expression is expected: an IR expression or a Python number
 ExprLike: TypeAlias = PrimExpr | int | float | bool
-#: a dtype: ``"float32"``, ``"int8x4"``, or a ``DataType``
-DTypeLike: TypeAlias = str | DataType
+#: a dtype: ``"float32"``, ``"int8x4"``, a ``DataType``, or a var's type (``T.handle().ty``)
+DTypeLike: TypeAlias = str | DataType | Type
 #: a loop or axis domain: an extent, a ``(min, max)`` pair, or a ``Range``
 DomainLike: TypeAlias = ExprLike | tuple[ExprLike, ExprLike] | Range
 #: a buffer shape: one extent or a sequence of extents
@@ -31,6 +31,11 @@ class DataType:
     bits: int
     lanes: int
     def __init__(self, dtype: str) -> None: ...
+
+
+class Type:
+    """The type of a var (``tvm.ir.Type``: ``PrimType`` or ``PointerType``, TVM 0.27's
+    ``Var.ty``); accepted wherever a dtype is (``T.call_extern(T.handle().ty, ...)``)."""
 
 
 class Range:
@@ -87,6 +92,8 @@ class Var(PrimExpr):
     """A variable (``tvm.tir.Var``): loop vars, block iter vars, scalar params, handles."""
     name_hint: str
     def __init__(self, name_hint: str, dtype: Any = "int32", type_annotation: Any = None) -> None: ...
+    @property
+    def ty(self) -> Type: ...
 
 
 class IterVar(PrimExpr):

@@ -116,3 +116,12 @@ def split_sblock(A: T.Buffer((10,), "float32")):
             vi = T.axis.spatial(10, io * 4 + ii)
             T.where(io * 4 + ii < 10)
             A[vi] = T.float32(2) if vi % 2 == 0 else T.float32(3)
+
+
+# a let whose value is not a PrimType value (a handle) is annotated T.let[...]; a handle-valued
+# call takes the var's type T.handle().ty as its dtype (TVM 0.27's spellings; both type-check)
+@T.prim_func
+def let_subscript(A: T.Buffer((4,), "float32"), n: T.int32):
+    p: T.let[T.handle] = T.call_extern(T.handle().ty, "make_handle", n)
+    m: T.let[T.int32] = n + 1
+    A[0] = T.call_extern("float32", "use_handle", p, m)
