@@ -291,3 +291,103 @@ def f(n: T.int32):
     printed = script(unit.ir, dialect="tirx")
     assert 'assert n > 0, ("RuntimeError", ["n must be positive"])' in printed
     assert "T.evaluate(0)" not in printed and "T.evaluate(0)" in script(unit.ir)
+
+
+def test_f_strings_format_static_values():
+    """TVM evaluates an f-string with Python (``T.block_attr({"k": f"wmma_{suffix}"})``): its
+    fields may name module constants; conversions and format specs apply."""
+    func = _parse('''SUF = "f16"
+N = 3
+
+
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    T.func_attr({"k": f"wmma_{SUF}_{N:02d}_{SUF!r}"})
+    A[0] = T.float32(1)
+''')
+    assert func.attrs["k"] == "wmma_f16_03_'f16'"
+
+
+def test_a_generator_parameter_in_an_f_string_or_a_scope_is_a_note_not_an_error():
+    """TVM v0.20's meta_schedule tests build kernels inside a parametrized test
+    (``scope=shared_scope``, ``f"..._{intrin_suffix}"``): static mode cannot know those values,
+    which is one information note per name (needs execution), not an error."""
+    units = parse_file(HEAD + '''def make(shared_scope, intrin_suffix):
+    @T.prim_func
+    def k(A: T.Buffer((16,), "float16")):
+        S = T.alloc_buffer((16,), "float16", scope=shared_scope)
+        with T.block("b"):
+            T.block_attr({"meta_schedule.auto_tensorize": f"wmma_load_{intrin_suffix}"})
+            S[0] = A[0]
+    return k
+''', "<t>")
+    (unit,) = [u for u in units if u.kind != "file"]
+    assert unit.diagnostics and all(d.severity.name == "INFO" for d in unit.diagnostics), \
+        [(d.severity, d.message) for d in unit.diagnostics]
+    said = " ".join(d.message for d in unit.diagnostics)
+    assert "`shared_scope`" in said and "`intrin_suffix`" in said
+
+
+def test_a_storage_scope_that_is_not_a_string_is_a_type_error():
+    with pytest.raises(TypeError, match="storage scope must be a string"):
+        tir.decl_buffer((4,), "float32", "B", scope=tir.Var("s", "int32"))
+
+
+def test_launch_thread_by_tag_takes_the_extent_dtype():
+    """``LaunchThread(thread_tag, extent)`` makes ``EnvThread(tag, extent.dtype())``: an int64
+    extent gives an int64 thread var (TVM v0.20's test_launch_thread_i64)."""
+    func = _parse('''@T.prim_func
+def f():
+    blockIdx_x = T.launch_thread("blockIdx.x", T.int64(1))
+    if blockIdx_x == T.int64(0):
+        T.evaluate(T.int64(0))
+''')
+    (attr,) = [a for a in _stmts(func, tir.AttrStmt) if a.attr_key == "thread_extent"]
+    assert str(attr.node.var.dtype) == "int64" and str(attr.node.dom.extent.dtype) == "int64"
+    assert str(attr.node.dom.min.dtype) == "int64"
+
+
+def test_a_list_of_indices_counts_as_a_tuple():
+    """TVM's ``Buffer.__getitem__`` and buffer stores take a list of indices like a tuple: the
+    loop var list of ``for iters in T.grid(*A.shape)`` indexes every axis, as in TVM v0.20's
+    test_tir_dynamic_for_loop / test_tir_starred_for_loop."""
+    starred = _parse('''DIMS = (4, 8)
+
+
+@T.prim_func
+def f(a: T.handle, b: T.handle):
+    A = T.match_buffer(a, [2, *DIMS], "int32")
+    B = T.match_buffer(b, DIMS, "int32")
+    for iters in T.grid(*A.shape):
+        A[iters] = T.int32(1)
+    for *spatial, r in T.grid(*B.shape, 3):
+        B[spatial] = B[spatial] + A[(0, *spatial)] + r
+''')
+    plain = _parse('''@T.prim_func
+def f(a: T.handle, b: T.handle):
+    A = T.match_buffer(a, [2, 4, 8], "int32")
+    B = T.match_buffer(b, [4, 8], "int32")
+    for i, j, k in T.grid(2, 4, 8):
+        A[i, j, k] = T.int32(1)
+    for i, j, r in T.grid(4, 8, 3):
+        B[i, j] = B[i, j] + A[0, i, j] + r
+''')
+    assert structural_equal(starred, plain)
+
+
+def test_llvm_lookup_intrinsic_id_names_the_intrinsic():
+    """``T.call_llvm_pure_intrin(T.llvm_lookup_intrinsic_id("llvm.x"), ...)`` (TVM v0.20's
+    tensorize tests, dtype given by keyword) is the call tirkit keeps by name."""
+    func = _parse('''@T.prim_func
+def f(C: T.Buffer((4,), "int32"), A: T.Buffer((4,), "int32")):
+    C[0:4] = T.call_llvm_pure_intrin(T.llvm_lookup_intrinsic_id("llvm.x86.sse2.pmadd.wd"),
+                                     T.uint32(2), A[0:4], A[0:4], dtype="int32x4")
+''')
+    (store,) = _stmts(func, tir.BufferStore)
+    assert store.value.args[0].value == "llvm.x86.sse2.pmadd.wd"
+    assert str(store.value.dtype) == "int32x4"
+    (bad,) = parse_file(HEAD + '''@T.prim_func
+def g():
+    T.evaluate(T.call_llvm_intrin("int32", T.llvm_lookup_intrinsic_id("x86.sse2"), 0))
+''', "<t>")
+    assert bad.ir is None and any("starts with 'llvm.'" in d.message for d in bad.diagnostics)

@@ -73,13 +73,13 @@ class ParsedUnit:
         return cached
 
 
-def module_constants(text: str, aliases: dict[str, str]) -> dict[str, Any]:
+def module_constants(text: str, aliases: dict[str, str], tree: Any = None) -> dict[str, Any]:
     """Values of simple module-level assignments (``N = 128``, ``DT = "float32"``), evaluated in
-    static mode; anything not statically known is skipped. Parsing with ``ast`` runs nothing."""
+    static mode; anything not statically known is skipped. Parsing with ``ast`` runs nothing;
+    ``tree`` is ``text``'s ``ast`` module when the caller has it already."""
     env: dict[str, Any] = {alias: _namespace(mod) for alias, mod in aliases.items()}
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # reported by the host layer
+    tree = tree if tree is not None else file_ast(text)
+    if tree is None:  # reported by the host layer
         return env
     ev = Evaluator(VarTable(), env, static=True, span_of=lambda n: None)
     for stmt in tree.body:
@@ -213,13 +213,14 @@ def _parse_file(source: str, path: str, unit_budget: float | None = None) -> lis
     if host_diags:
         out.append(ParsedUnit("<file>", "file", None, host_diags))
     constants: dict[tuple, dict[str, Any]] = {}
-    trees: list = []  # the file's ``ast`` tree, parsed once when a generator needs it
+    trees: list = []  # the file's ``ast`` tree, parsed once (see _cached_ast)
     for unit in host.units:
         aliases = dict(unit.aliases) or {"T": "tir", "I": "ir"}
         key = tuple(sorted(aliases.items()))
         if key not in constants:
-            constants[key] = module_constants(source, aliases)
-            static_macros(source, line_index, aliases, constants[key])
+            constants[key] = module_constants(source, aliases, _cached_ast(source, trees))
+            static_macros(source, line_index, aliases, constants[key],
+                          _cached_ast(source, trees))
         env = _fresh_namespaces(constants[key])
         syntax: list = []
 
@@ -236,7 +237,7 @@ def _parse_file(source: str, path: str, unit_budget: float | None = None) -> lis
                               tuple(syntax) if syntax and syntax[0] is not None else None,
                               tuple(captured or ())))
     if not host.units or "ty." in source:
-        out.extend(parse_legacy_units(source, line_index))
+        out.extend(parse_legacy_units(source, line_index, _cached_ast(source, trees)))
     return out
 
 
@@ -250,7 +251,25 @@ def _parse_one(source: str, unit: Any, env: dict[str, Any], trees: list,
     return ir, diags, captured
 
 
-def parse_legacy_units(source: str, line_index: LineIndex) -> list[ParsedUnit]:
+def file_ast(text: str) -> ast.Module | None:
+    """``ast.parse(text)``, or ``None`` for text Python cannot parse (the host layer reports
+    it). Runs nothing."""
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _cached_ast(source: str, trees: list) -> ast.Module | None:
+    """The file's ``ast`` module, parsed once per :func:`parse_file` (module constants, static
+    macros, generator captures and legacy units all read it)."""
+    if not trees:
+        trees.append(file_ast(source))
+    return trees[0]
+
+
+def parse_legacy_units(source: str, line_index: LineIndex,
+                       tree: Any = None) -> list[ParsedUnit]:
     """The units of the legacy hybrid dialect of seed 000 in a file (no decorator: ``class
     Module:`` / ``def f(A: ty.handle)``), each parsed with the ``legacy`` dispatch table; see
     :mod:`tirkit.lang.legacy`."""
@@ -258,7 +277,7 @@ def parse_legacy_units(source: str, line_index: LineIndex) -> list[ParsedUnit]:
 
     out = []
     found = find_legacy_units(source)
-    base_env = module_constants(source, {}) if found else {}
+    base_env = module_constants(source, {}, tree) if found else {}
     for unit in found:
         syntax: list = []
         ir, diags = parse_unit_text(source[unit.start:unit.end], {**base_env, **legacy_env()},
@@ -272,14 +291,10 @@ def parse_legacy_units(source: str, line_index: LineIndex) -> list[ParsedUnit]:
 
 def _captured(source: str, unit: Any, env: dict[str, Any], trees: list) -> dict | None:
     """What a prim_func nested in a Python function captures (see :mod:`.generators`)."""
-    if not trees:
-        try:
-            trees.append(ast.parse(source))
-        except SyntaxError:
-            trees.append(None)
-    if trees[0] is None or unit.span is None:
+    tree = _cached_ast(source, trees)
+    if tree is None or unit.span is None:
         return None
-    return captured_names(trees[0], unit.name, unit.span.line, env)
+    return captured_names(tree, unit.name, unit.span.line, env)
 
 
 def _inside_unit(diag: Diagnostic, units: Any, line_index: LineIndex) -> bool:

@@ -88,11 +88,11 @@ class Buffer(Node):
     def __getitem__(self, indices: Any) -> Any:
         """``A[i, j]`` a BufferLoad; ``A[i, 0:4]`` a BufferRegion; a slice with a step
         (``A[0:4:1]``) a vector BufferLoad with a ``Ramp`` index (TVM's ``Buffer.__getitem__``).
+        A list of indices counts as a tuple (``A[iters]`` with ``iters`` from ``T.grid(*A.shape)``).
         """
         from .stmt import BufferRegion  # pylint: disable=import-outside-toplevel
 
-        if not isinstance(indices, tuple):
-            indices = (indices,)
+        indices = tuple(indices) if isinstance(indices, (tuple, list)) else (indices,)
         if any(isinstance(i, slice) and i.step is not None for i in indices):
             return BufferLoad(self, [self._ramp(k, i) for k, i in enumerate(indices)])
         if any(isinstance(i, slice) for i in indices):
@@ -230,9 +230,13 @@ def decl_buffer(shape: Any, dtype: str | DataType = "float32", name: str = "buff
 
     Raises:
         ValueError: on a bad dtype string or buffer_type.
+        TypeError: ``scope`` is not a string.
     """
     from .op import convert  # pylint: disable=import-outside-toplevel
 
+    if not isinstance(scope, str):
+        raise TypeError(f"the storage scope must be a string, got '{scope}' "
+                        f"({type(scope).__name__})")
     t = _dtype(dtype)
     shape_t = _exprs(shape)
     index_dtype = shape_t[0].dtype if shape_t else _dtype("int32")

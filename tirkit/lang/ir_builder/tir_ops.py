@@ -251,4 +251,20 @@ vectorcombine = dtype_forward(_source("vectorcombine"))
 get_active_lane_mask = dtype_forward(_source("get_active_lane_mask"))
 dp4a = dtype_forward(_source("dp4a"))
 
-__all__ = list(OP_WRAPPED) + list(DTYPE_FORWARD)
+
+
+def llvm_lookup_intrinsic_id(name: str) -> str:
+    """``T.llvm_lookup_intrinsic_id("llvm.x86.avx512.pmaddubs.w.512")``, as TVM v0.20's test
+    suite writes the first argument of ``T.call_llvm_(pure_)intrin``. TVM asks LLVM for the
+    numeric id (it varies across LLVM versions); tirkit keeps intrinsics by name (see
+    :func:`tirkit.tir.call_llvm_intrin`), so this returns ``name`` itself.
+
+    Raises:
+        ValueError: ``name`` is not a string starting with ``llvm.``.
+    """
+    if not isinstance(name, str) or not name.startswith("llvm."):
+        raise ValueError(f"an LLVM intrinsic name starts with 'llvm.', got {name!r}")
+    return name
+
+
+__all__ = list(OP_WRAPPED) + list(DTYPE_FORWARD) + ["llvm_lookup_intrinsic_id"]

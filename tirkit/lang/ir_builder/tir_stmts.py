@@ -267,11 +267,13 @@ def iter_var(v: Any, dom: Any, iter_type: str, thread_tag: str) -> tir.IterVar:
 def launch_thread(thread: Any, extent: Any) -> F.LaunchThreadFrame:
     """Launch a GPU thread axis over the rest of the scope (``T.launch_thread``).
 
-    ``thread`` is an IterVar from ``T.env_thread`` or a tag string like ``"threadIdx.x"``.
+    ``thread`` is an IterVar from ``T.env_thread`` or a tag string like ``"threadIdx.x"``; a
+    tag's var takes the extent's dtype (``T.launch_thread("blockIdx.x", T.int64(1))`` is an
+    int64 var, as TVM's ``LaunchThread(thread_tag, extent)``; a Python int gives int32).
     """
     if isinstance(thread, str):
         _check_thread_tag(thread, (0, "thread"))
-        thread = env_thread(thread)
+        thread = env_thread(thread, str(extent.dtype) if isinstance(extent, PrimExpr) else "int32")
     extent = tir.convert(extent, thread.var.dtype)
     iv = thread.with_changes(dom=Range.from_min_extent(tir.convert(0, extent.dtype), extent))
     object.__setattr__(iv, "var", thread.var)

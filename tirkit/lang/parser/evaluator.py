@@ -263,6 +263,38 @@ def _name(ev: Evaluator, node: Any) -> Any:
     return ev.lookup(node, node.id)
 
 
+@register("JoinedStr")
+def _joined_str(ev: Evaluator, node: Any) -> Any:
+    """An f-string (TVM evaluates it with Python): its fields may name values known statically
+    (str, int, float, bool); any other field is not static (``f"{a.b}"``, a call)."""
+    import ast  # pylint: disable=import-outside-toplevel
+
+    tree = ast.parse(node.source, mode="eval").body
+    return "".join(_fstring_part(ev, node, part) for part in getattr(tree, "values", [tree]))
+
+
+def _fstring_part(ev: Evaluator, node: Any, part: Any) -> str:
+    import ast  # pylint: disable=import-outside-toplevel
+
+    if isinstance(part, ast.Constant):
+        return str(part.value)
+    if not isinstance(part, ast.FormattedValue) or not isinstance(part.value, ast.Name):
+        raise EvalError(node, "an f-string field other than a name is not known statically: "
+                        "tirkit does not run user code when it reads a file", code="not-static")
+    value = ev.lookup(node, part.value.id)
+    if not isinstance(value, (str, int, float)):
+        raise EvalError(node, f"an f-string formats '{part.value.id}', which is a "
+                        f"{type(value).__name__}, not a Python value known statically")
+    if part.conversion != -1:
+        value = {"r": repr, "s": str, "a": ascii}[chr(part.conversion)](value)
+    spec = "" if part.format_spec is None else _joined_spec(ev, node, part.format_spec)
+    return format(value, spec)
+
+
+def _joined_spec(ev: Evaluator, node: Any, spec: Any) -> str:
+    return "".join(_fstring_part(ev, node, p) for p in spec.values)
+
+
 @register("Attribute")
 def _attribute(ev: Evaluator, node: Any) -> Any:
     value = ev.eval(node.value)
@@ -333,7 +365,12 @@ def _elements(ev: Evaluator, elts: Any) -> list[Any]:
     out: list[Any] = []
     for e in elts:
         if type(e).__name__ == "Starred":
-            out.extend(star_items(ev.eval(e.value)))
+            value = ev.eval(e.value)
+            if isinstance(value, tir.SizeVar) and type(e.value).__name__ == "Name" and \
+                    ev.table.lookup(e.value.id) is MISSING:  # a generator's captured size
+                raise EvalError(e, f"cannot unpack '{e.value.id}': its length is not known "
+                                "statically")
+            out.extend(star_items(value))
         else:
             out.append(ev.eval(e))
     return out

@@ -193,13 +193,15 @@ def macro(*args: Any, hygienic: bool = True) -> Any:
 
 
 def static_macros(text: str, line_index: LineIndex, aliases: dict[str, str],
-                  env: dict[str, Any]) -> None:
+                  env: dict[str, Any], tree: ast.Module | None = None) -> None:
     """Bind every module-level ``@T.macro`` function of ``text`` in ``env`` (static mode: its
-    source, not its execution); ``env`` itself is their hygienic environment."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # the host layer reports it
-        return
+    source, not its execution); ``env`` itself is their hygienic environment. ``tree`` is
+    ``text``'s ``ast`` module when the caller has it already."""
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):  # the host layer reports it
+            return
     tir_aliases = {a for a, mod in aliases.items() if mod in ("tir", "tirx")}
     for stmt in tree.body:
         if not isinstance(stmt, ast.FunctionDef):

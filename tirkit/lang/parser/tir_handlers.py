@@ -383,7 +383,7 @@ def _store(self: Parser, target: Any, value: Any, node: Any) -> None:
         raise ParseError(target.value, f"{name!r} is not a buffer: only buffer elements can be "
                          "assigned to", code="bad-store")
     index = self.eval_expr(target.slice)
-    indices = list(index) if isinstance(index, tuple) else [index]
+    indices = list(index) if isinstance(index, (tuple, list)) else [index]  # TVM: a list too
     if len(indices) != len(buffer.shape):
         raise ParseError(target, f"buffer {buffer.name!r} has {len(buffer.shape)} dimension(s) "
                          f"but {len(indices)} index(es) are given", code="rank-mismatch")

@@ -854,7 +854,9 @@ def iter_var(v: Any, dom: Any, iter_type: str, thread_tag: str) -> IterVar:
 def launch_thread(thread: Any, extent: Any) -> VarFrame:
     """Launch a GPU thread axis over the rest of the scope (``T.launch_thread``).
 
-    ``thread`` is an IterVar from ``T.env_thread`` or a tag string like ``"threadIdx.x"``.
+    ``thread`` is an IterVar from ``T.env_thread`` or a tag string like ``"threadIdx.x"``; a
+    tag's var takes the extent's dtype (``T.launch_thread("blockIdx.x", T.int64(1))`` is an
+    int64 var, as TVM's ``LaunchThread(thread_tag, extent)``; a Python int gives int32).
     """
     ...
 
@@ -873,6 +875,17 @@ def let(v: Var, value: ExprLike, body: ExprLike) -> PrimExpr: ...
 def likely(cond: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """Mark ``cond`` as likely true (mirrors ``tvm.tir.likely``): constants are returned as they
     are, else a ``tir.likely`` call of ``cond``'s dtype.
+    """
+    ...
+
+def llvm_lookup_intrinsic_id(name: str) -> str:
+    """``T.llvm_lookup_intrinsic_id("llvm.x86.avx512.pmaddubs.w.512")``, as TVM v0.20's test
+    suite writes the first argument of ``T.call_llvm_(pure_)intrin``. TVM asks LLVM for the
+    numeric id (it varies across LLVM versions); tirkit keeps intrinsics by name (see
+    :func:`tirkit.tir.call_llvm_intrin`), so this returns ``name`` itself.
+
+    Raises:
+        ValueError: ``name`` is not a string starting with ``llvm.``.
     """
     ...
 
