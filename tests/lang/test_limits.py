@@ -201,3 +201,13 @@ def test_time_budget_is_per_thread_nests_shorter_and_restores():
             check_budget()
         check_budget()  # the outer hour is back
     check_budget()
+
+
+@pytest.mark.parametrize("store, message", [
+    ("A[0:4:0] = T.Broadcast(T.float32(1), 4)", "slice step cannot be zero"),  # make fuzz
+    ("A[4:0] = T.Broadcast(T.float32(1), 4)", "the slice 4:0:1 selects no element"),
+])
+def test_a_vector_store_through_an_empty_slice_is_a_diagnostic(store, message):
+    source = unit(store)
+    diag = the_error(source, code="parse")
+    assert diag.message == message and text_at(source, diag).startswith(store)

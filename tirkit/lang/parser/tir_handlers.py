@@ -424,10 +424,14 @@ def _slice_to_ramp(index: Any) -> Any:
 
     start = tir.convert(index.start if index.start is not None else 0)
     step = index.step if index.step is not None else 1
+    if isinstance(step, (int, tir.IntImm)) and int(step) == 0:  # found by make fuzz
+        raise ValueError("slice step cannot be zero")
     # TVM's buffer_store: ceil((stop - start) / step) lanes; one lane stores at ``start``
     lanes = Analyzer().simplify((tir.convert(index.stop) - start + (step - 1)) // step)
     if not isinstance(lanes, tir.IntImm):
         raise ValueError("a vector store needs a constant-length slice")
+    if lanes.value < 1:
+        raise ValueError(f"the slice {index.start}:{index.stop}:{step} selects no element")
     if lanes.value == 1:
         return start
     return tir.Ramp(start, tir.convert(step, start.dtype), lanes.value)
