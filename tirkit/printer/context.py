@@ -30,8 +30,8 @@ P_TUPLE, P_IF, P_OR, P_AND, P_NOT, P_CMP = 0, 1, 2, 3, 4, 5
 P_BOR, P_BXOR, P_BAND, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM = 6, 7, 8, 9, 10, 11, 12, 13, 14
 
 
-@dataclass(frozen=True)
-class E:
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: made per printed expression, and a
+class E:  # frozen dataclass's __init__ costs twice as much
     """An expression doc with its precedence (``P_ATOM`` for names, calls, literals)."""
 
     doc: Doc

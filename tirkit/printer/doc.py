@@ -30,28 +30,31 @@ class Doc:
         return concat(other, self)
 
 
-@dataclass(frozen=True, slots=True)
+# The doc classes are not ``frozen`` (nothing mutates a doc once built): a frozen dataclass's
+# ``__init__`` sets its fields through ``object.__setattr__`` and costs twice as much, and the
+# printer makes hundreds of docs per printed line. ``unsafe_hash`` keeps them hashable.
+@dataclass(slots=True, unsafe_hash=True)
 class Text(Doc):
     """Literal text without newlines."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Concat(Doc):
     """Docs one after the other."""
 
     parts: tuple[Doc, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Group(Doc):
     """Print ``doc`` flat when it fits in the remaining width, else break its lines."""
 
     doc: Doc
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Nest(Doc):
     """Indent the lines broken inside ``doc`` by ``indent`` more columns."""
 
@@ -59,14 +62,14 @@ class Nest(Doc):
     doc: Doc
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Line(Doc):
     """A possible line break: ``flat`` (``" "`` or ``""``) when the enclosing group is flat."""
 
     flat: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Mark(Doc):
     """Record the extent of ``doc`` in the output under ``key`` (for underlining)."""
 
@@ -77,11 +80,19 @@ class Mark(Doc):
 EMPTY = Text("")
 SOFTLINE = Line("")
 LINE = Line(" ")
+COMMA = Text(",")
+
+#: shared docs of the separators and brackets the printers spell as strings (a dict lookup
+#: instead of a new :class:`Text` per use)
+_TEXTS: dict[str, Text] = {t: Text(t) for t in (
+    ",", ", ", " = ", ": ", ":", "(", ")", "[", "]", "{", "}", "=", ".", " ", "()", "[()]",
+    "for ", " in ", "with ", " as ", "if ", "while ", "not ", "~", " + ", " - ", " * ", " // ",
+    " % ", " / ", " < ", " <= ", " > ", " >= ", " == ", " != ", " and ", " or ", ".data")}
 
 
 def as_doc(value: "Doc | str") -> Doc:
     """A doc for ``value`` (strings become :class:`Text`)."""
-    return Text(value) if isinstance(value, str) else value
+    return (_TEXTS.get(value) or Text(value)) if isinstance(value, str) else value
 
 
 def concat(*parts: "Doc | str") -> Doc:
@@ -91,7 +102,7 @@ def concat(*parts: "Doc | str") -> Doc:
         cls = type(p)
         if cls is str:
             if p:
-                out.append(Text(p))
+                out.append(_TEXTS.get(p) or Text(p))  # type: ignore[arg-type]
         elif cls is Concat:
             out.extend(p.parts)  # type: ignore[union-attr]
         elif cls is not Text or p.text:  # type: ignore[union-attr]
@@ -113,9 +124,21 @@ def bracket(open_: str, items: Sequence[Doc], close: str, indent: int = 4,
             trailing: str = "") -> Doc:
     """``open_ item, item close`` that wraps one item per line, indented, when too long."""
     if not items:
-        return Text(open_ + trailing + close)
-    body = concat(join(concat(",", LINE), items), trailing)
-    return Group(concat(open_, Nest(indent, concat(SOFTLINE, body)), SOFTLINE, close))
+        return as_doc(open_ + trailing + close)
+    # built directly (the items are not flattened into the body: :func:`render` lays a nested
+    # Concat out as the flat one), the same doc as
+    # Group(concat(open_, Nest(indent, concat(SOFTLINE, join(concat(",", LINE), items),
+    # trailing)), SOFTLINE, close))
+    body: list[Doc] = [SOFTLINE]
+    for i, d in enumerate(items):
+        if i:
+            body.append(COMMA)
+            body.append(LINE)
+        body.append(as_doc(d))
+    if trailing:
+        body.append(as_doc(trailing))
+    return Group(Concat((as_doc(open_), Nest(indent, Concat(tuple(body))), SOFTLINE,
+                         as_doc(close))))
 
 
 @dataclass
@@ -209,7 +232,7 @@ def render(doc: Doc, width: int) -> Rendered:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class _EndMark(Doc):
     key: int
 
