@@ -123,6 +123,9 @@ class Printer:
         self.defined_names: set[str] = {cfg.tir_prefix, cfg.ir_prefix} | _RESERVED
         self.keep: list[Any] = []
         self.common_prefix: dict[int, tuple[int, ...]] = {}
+        #: Var id -> how often set_common_prefix met it (at least once per place it occurs;
+        #: occurrences inside a Buffer met again under the same frames are not recounted)
+        self.var_visits: dict[int, int] = {}
         self.root: Any = None  # the node set_common_prefix walked
         self.ir_usage: set[str] = set()
         self.metadata: dict[str, list[Any]] = {}
@@ -214,7 +217,7 @@ class Printer:
     def set_common_prefix(self, root: Any) -> None:
         """Record for each Var/Buffer the chain of frame-opening nodes enclosing all its uses
         (TVM ``IRDocsifier::SetCommonPrefix``)."""
-        _PrefixFinder(self.common_prefix).visit(root, ())
+        _PrefixFinder(self.common_prefix, self.var_visits).visit(root, ())
         self.root = root
 
     # --------------------------------------------------------------------------- dispatch
@@ -334,8 +337,9 @@ class _PrefixFinder:
     #: node of that class (read once per class instead of per node)
     _PLANS: dict[type, tuple[bool, bool, bool, tuple[tuple[str, bool], ...]]] = {}
 
-    def __init__(self, out: dict[int, tuple[int, ...]]) -> None:
+    def __init__(self, out: dict[int, tuple[int, ...]], var_visits: dict[int, int]) -> None:
         self.out = out
+        self.var_visits = var_visits
         # (buffer id, path) pairs walked: walking a node again under the same path records
         # nothing new (the common prefix of a path with itself is the path)
         self.seen_at: set[tuple[int, tuple[int, ...]]] = set()
@@ -378,6 +382,8 @@ class _PrefixFinder:
                 self.seen_at.add(key)
             self._record(obj, path)
             if stops:
+                key = id(obj)
+                self.var_visits[key] = self.var_visits.get(key, 0) + 1
                 return
         inner = path + (id(obj),) if opens else path
         for name, into in fields:

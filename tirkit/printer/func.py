@@ -57,13 +57,24 @@ def _used_vars(func: PrimFunc) -> set[int]:
     return used
 
 
+def _maybe_used(p: Printer, func: PrimFunc) -> bool:
+    """Whether a param with a buffer may occur in the body or the buffers (else
+    :func:`_used_vars`, a walk of the whole function, has nothing to say about the params).
+    :meth:`Printer.set_common_prefix` walked every field of the function, a superset of what
+    ``_used_vars`` walks, and met each param in ``params`` and as a ``buffer_map`` key: a param
+    met no more than those two times occurs nowhere else."""
+    visits = p.var_visits
+    return any(visits.get(id(var), 0) > 2 for var in func.buffer_map)
+
+
 def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
     data_count: dict[int, int] = {}
     for buf in func.buffer_map.values():
         data_count[id(buf.data)] = data_count.get(id(buf.data), 0) + 1
     args: list[Doc] = []
     inlined: set[int] = set()
-    used = _used_vars(func) if p.cfg.syntax_sugar and func.buffer_map else set()
+    used = _used_vars(func) if p.cfg.syntax_sugar and func.buffer_map \
+        and _maybe_used(p, func) else set()
     for var in func.params:
         buf = func.buffer_map.get(var)
         if not (p.cfg.syntax_sugar and buf is not None and id(var) not in used
