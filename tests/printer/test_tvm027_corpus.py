@@ -26,24 +26,12 @@ KNOWN: dict[str, str] = {
         'TVM 0.27 names the buffer A_1 after the ported handle A (tirkit keeps the name stable)',
     "20_buffers__strided_param":
         'TVM 0.27 names the buffer A_1 after the ported handle A (tirkit keeps the name stable)',
-    "03_matmul_int64__scale_i64":
-        'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
-    "04_matmul_symbolic__matmul_dyn":
-        'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
-    "04_matmul_symbolic__upsample_dyn":
-        'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
     "15_gpu_reduction__tree_reduce":
         'TVM 0.27 simplifies or orders differently while parsing (not a printer difference)',
     "20_buffers__decl_buffers":
         "TVM 0.27 prints a decl_buffer over another buffer's data as A.view(...)",
-    "23_loops__grid_symbolic":
-        'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
     "23_loops__triangular":
         'TVM 0.27 simplifies or orders differently while parsing (not a printer difference)',
-    "27_slices__slice_symbolic":
-        'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
-    "29_assert__checked_copy":
-        'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
     "29_assert__t_assert":
         'TVM 0.27 asserts have no body: an assert scoped over part of a sequence is flattened',
     "32_meta_var__meta_expr":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tirkit.ir.expr import IntImm
-from tirkit.ir.type import TupleType
+from tirkit.ir.type import PointerType, TupleType
 from tirkit.tir import stmt as S
 from tirkit.tir.analysis import undefined_vars
 from tirkit.tir.buffer import DEFAULT_ALIGNMENT, Buffer, BufferType
@@ -23,7 +23,7 @@ from .block import alloc_buffers, implicit_root
 from .compute_sugar import plan_compute_sugar, print_compute
 from .buffer import VarDef, buffer_attrs, buffer_call, buffer_decl, define_buffer
 from .context import Frame, Printer, register
-from .doc import Doc, Text, concat
+from .doc import Doc, Text, bracket, concat, render
 from .expr import call, str_lit, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 
@@ -75,6 +75,8 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
     inlined: set[int] = set()
     used = _used_vars(func) if p.cfg.syntax_sugar and func.buffer_map \
         and _maybe_used(p, func) else set()
+    seen: set[int] = set()  # tirx: vars a later annotation may name (see _quoted_dims)
+    later = {id(v): v for v in func.params if v not in func.buffer_map} if p.tirx else {}
     for var in func.params:
         buf = func.buffer_map.get(var)
         if not (p.cfg.syntax_sugar and buf is not None and id(var) not in used
@@ -87,41 +89,77 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
             args.append(concat(lhs, ": ", ann))
             inlined.add(id(buf))
             continue
-        elif p.tirx and _annotatable(p, buf):
-            args.append(_tirx_buffer_param(p, var, buf, f))
+        elif p.tirx and _annotatable(p, buf, later):
+            args.append(_tirx_buffer_param(p, buf, f, seen, later))
             inlined.add(id(buf))
             continue
         ann = type_doc(p, var.type_annotation).doc
-        args.append(concat(p.define(var, f, var.name_hint), ": ", ann))
+        doc = p.var_doc(var)  # defined already when an earlier quoted dim names it
+        args.append(concat(doc if doc is not None else p.define(var, f, var.name_hint), ": ",
+                           ann))
+        seen.add(id(var))
     return args, inlined
 
 
-def _annotatable(p: Printer, buf: Buffer) -> bool:
+def _annotatable(p: Printer, buf: Buffer, later: dict[int, Var]) -> bool:
     """tirx: whether a matched buffer param prints as a ``T.Buffer(...)`` annotation with every
-    attribute (TVM 0.27, whose params are buffers): its shape uses only vars defined before it
-    (earlier scalar params) and each new stride var appears once in the buffer (printed as
-    ``"s0"``, defined as ``A.strides[0]``). Symbolic shapes keep the ``T.match_buffer`` form."""
+    attribute (TVM 0.27, whose params are buffers): each new var of its shape is a later scalar
+    param or a var of the index dtype (named by a quoted dim, see :func:`_quoted_dims`; the body
+    defines it as ``n = T.int32()``) and each new stride
+    var appears once in the buffer (printed as ``"s0"``, defined as ``A.strides[0]``)."""
     def new_vars(e: Any) -> list[Any]:
         out: list[Any] = []
         post_order_visit(e, lambda n: out.append(n)
                          if isinstance(n, Var) and not p.is_defined(n) else None)
         return out
 
-    if any(new_vars(e) for e in buf.shape):
+    shape_vars = [v for e in buf.shape for v in new_vars(e)]
+    if any(id(v) not in later and (v.dtype != p.cfg.int_dtype
+                                   or isinstance(v.type_annotation, PointerType))
+           for v in shape_vars):
         return False
     uses = [v for e in (*buf.strides, buf.elem_offset) for v in new_vars(e)]
     inline = [s for s in buf.strides if isinstance(s, Var)] + [buf.elem_offset]
-    return all(any(v is x for x in inline) and sum(u is v for u in uses) == 1 for v in uses)
+    return all(any(v is x for x in inline) and sum(u is v for u in uses) == 1
+               and not any(v is s for s in shape_vars) and id(v) not in later for v in uses)
 
 
-def _tirx_buffer_param(p: Printer, var: Var, buf: Buffer, f: Frame) -> Doc:
+def _tirx_buffer_param(p: Printer, buf: Buffer, f: Frame, seen: set[int],
+                       later: dict[int, Var]) -> Doc:
     """``A: T.Buffer(shape, dtype, strides=..., ...)`` for a matched param (tirx), under the
     buffer's name (the handle is not printed; naming it first would rename the buffer at every
     format, so tirfmt would not be stable)."""
-    del var
+    quoted = _quoted_dims(buf, seen)
+    for e in buf.shape:  # a later scalar param a quoted dim names is defined by that param
+        post_order_visit(e, lambda n: p.define(n, f, n.name_hint)
+                         if id(n) in later and not p.is_defined(n) else None)
     lhs = define_buffer(p, buf, f)
     attrs = buffer_attrs(p, buf, f, VarDef.MATCH_BUFFER, force_dtype=True)
+    if any(quoted):
+        attrs["shape"] = _tirx_shape(p, buf, quoted)
     return concat(lhs, ": ", buffer_call(p, "Buffer", attrs, []).doc)
+
+
+def _quoted_dims(buf: Buffer, seen: set[int]) -> list[bool]:
+    """Which dims of a param's shape print quoted (TVM 0.27): a dim naming a var that no
+    earlier param or quoted dim of the signature names is a forward reference, spelled as a
+    string (``T.Buffer(("n", "k"))``; the var is a later param or is defined in the body as
+    ``n = T.int32()``, the parser reads the string as the expression it holds)."""
+    out: list[bool] = []
+    for e in buf.shape:
+        names: list[int] = []
+        post_order_visit(e, lambda n: names.append(id(n)) if isinstance(n, Var) else None)
+        out.append(any(v not in seen for v in names))
+        seen.update(names)
+    return out
+
+
+def _tirx_shape(p: Printer, buf: Buffer, quoted: list[bool]) -> Doc:
+    items: list[Doc] = []
+    for e, q in zip(buf.shape, quoted):
+        doc = p.expr(e).doc
+        items.append(str_lit("".join(render(doc, 1 << 30).lines)) if q else doc)
+    return bracket("(", items, ")", 4, "," if len(items) == 1 else "")
 
 
 def _func_attrs(p: Printer, func: PrimFunc, name: str, f: Frame) -> None:

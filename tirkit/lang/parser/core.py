@@ -60,6 +60,7 @@ class Parser:
         self.recovering = 0  # > 0 while visiting a body whose scope header failed
         self.iter_binding_nodes: dict[int, tuple[str, Any]] = {}  # iter var -> (name, node)
         self.check_well_formed = self.unit_check_well_formed = True  # check_well_formed=
+        self.forward_vars: dict[str, Any] = {}  # vars quoted dims named (forward_dims.py)
         self.macro_returns: list[type] = []  # ``return`` inside a T.macro raises the last
         self.evaluator.on_name = self._check_block_scope
         from ..ir_builder import tir_api  # pylint: disable=import-outside-toplevel

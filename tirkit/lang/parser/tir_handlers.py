@@ -16,6 +16,7 @@ from ..ir_builder import tir_stmts as TS
 from ..ir_builder.base import IRBuilder, IRBuilderFrame
 from ..ir_builder.tir_frames import BlockFrame, ForFrame, PrimFuncFrame
 from .core import ParseError, Parser
+from . import forward_dims
 from .dispatch import register
 from .evaluator import POISON, EvalError, attach_span
 from tirkit.ir.node import fill_missing_spans
@@ -47,6 +48,7 @@ def visit_function_def(self: Parser, node: Any) -> None:
     for value in self.evaluator.env.values():
         if type(value).__name__ == "TirxNamespace":
             value.s_tir = self.s_tir
+    self.forward_vars = {}
     with self.table.frame():
         self.table.add("range", TS.range_)
         frame = TB.prim_func(is_private=bool(flags.get("private", False)))
@@ -116,18 +118,32 @@ def _visit_params(self: Parser, node: Any) -> None:
             self.eval_expr(default)  # TVMScript ignores defaults; they must still be static
         except EvalError as err:
             self.report(err.node, err.message, err.code, err.notes)
-    for a in list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs):
+    params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
+    early: dict[int, Any] = {}  # scalar params a quoted dim named, evaluated early
+
+    def param_var(arg: Any) -> Any:
+        if arg.annotation is not None:
+            early[id(arg)] = _annotation_value(self, arg.annotation)
+            return early[id(arg)]
+        return None
+
+    for k, a in enumerate(params):
         if a.annotation is None:
             self.report(a, f"parameter {a.arg!r} has no type annotation: use `T.handle`, "
                         "`T.int32` or `T.Buffer((n,), \"float32\")`", code="missing-annotation")
             self.table.add(a.arg, POISON)
             continue
         try:
-            value = _annotation_value(self, a.annotation)
-        except EvalError as err:
-            self.report(err.node, err.message, err.code, err.notes)
+            ann = forward_dims.resolve(self, a.annotation, params[k + 1:], param_var)
+            value = early.pop(id(a)) if id(a) in early else _annotation_value(self, ann)
+        except (EvalError, ValueError) as err:
+            if isinstance(err, EvalError):
+                self.report(err.node, err.message, err.code, err.notes)
+            else:
+                self.report(a.annotation, str(err))
             self.table.add(a.arg, POISON)
             continue
+        value = forward_dims.claim(self, a.arg, value)
         if not isinstance(value, (tir.Var, tir.Buffer)):
             self.report(a.annotation, f"parameter {a.arg!r}: expected a Buffer or a scalar type, "
                         f"got {type(value).__name__}", code="bad-annotation")
@@ -358,6 +374,10 @@ def bind_assign_value(self: Parser, target: Any, value: Any) -> Any:
         result = self.enter_concise(value)
         self.bind(target, result)
         return result
+    claimed = forward_dims.claim(self, name, value)  # ``n = T.int32()`` after a quoted "n"
+    if claimed is not value:
+        self.bind(target, claimed)
+        return claimed
     if isinstance(value, (tir.Buffer, tir.IterVar)) or (
             isinstance(value, tir.Var) and not self.table.exist(value)):
         self.bind(target, value)
