@@ -85,6 +85,8 @@ BODY_FIELDS = {"body", "then_case", "else_case", "init"}
 
 def sanitize(name: str) -> str:
     """``name`` as a Python identifier (TVM's ``GenerateUniqueName`` rules, empty → ``v``)."""
+    if name.isascii() and name.isidentifier():  # the usual name: nothing to replace
+        return name
     out = "".join(c if c == "_" or c.isalnum() else "_" for c in name)
     if not out:
         return "v"
@@ -134,13 +136,17 @@ class Printer:
         self.gvar_docs: dict[int, Doc] = {}
         self._comment_index: dict[tuple[str, Any], Any] | None = None
         self._comments_used: set[tuple[str, Any]] = set()
+        self._t_docs: dict[str, Doc] = {}  # name -> the doc of T.name (shared, docs are immutable)
         self.define_free = True  # define free vars/buffers where used (False: expression root)
 
     # ------------------------------------------------------------------------- prefixes
     def T(self, name: str) -> Doc:  # pylint: disable=invalid-name
         """``T.name`` (records that the tir namespace is used)."""
         self.ir_usage.add("tir")
-        return Text(f"{self.cfg.tir_prefix}.{name}")
+        doc = self._t_docs.get(name)
+        if doc is None:
+            doc = self._t_docs[name] = Text(f"{self.cfg.tir_prefix}.{name}")
+        return doc
 
     def I(self, name: str) -> Doc:  # pylint: disable=invalid-name
         """``I.name``."""
@@ -361,36 +367,61 @@ class _PrefixFinder:
         """Record the frame path of every Var/Buffer under ``obj`` (``path``: the frame-opening
         nodes enclosing it)."""
         cls = type(obj)
-        if cls is list or cls is tuple or isinstance(obj, (list, tuple)):
-            for x in obj:
-                self.visit(x, path)
-            return
-        if isinstance(obj, dict):
-            for k, v in obj.items():
-                self.visit(k, path)
-                self.visit(v, path)
-            return
-        if not isinstance(obj, Node):
-            _LEAVES.add(cls)
-            return
-        records, stops, opens, fields = self._plan(cls)
-        if records:
-            if not stops:  # a Buffer, met at every access: its fields once per path suffice
-                key = (id(obj), path)
-                if key in self.seen_at:
-                    return
-                self.seen_at.add(key)
-            self._record(obj, path)
-            if stops:
-                key = id(obj)
-                self.var_visits[key] = self.var_visits.get(key, 0) + 1
+        plan = self._PLANS.get(cls)  # node classes only
+        if plan is None:
+            if cls is list or cls is tuple or isinstance(obj, (list, tuple)):
+                self._items(obj, path)
                 return
+            if isinstance(obj, dict):
+                self._items(obj.keys(), path)
+                self._items(obj.values(), path)
+                return
+            if not isinstance(obj, Node):
+                _LEAVES.add(cls)
+                return
+            plan = self._plan(cls)
+        records, stops, opens, fields = plan
+        if records:
+            if stops:  # a Var
+                self._var(obj, path)
+                return
+            # a Buffer, met at every access: its fields once per path suffice
+            key = (id(obj), path)
+            if key in self.seen_at:
+                return
+            self.seen_at.add(key)
+            self._record(obj, path)
         inner = path + (id(obj),) if opens else path
         for name, into in fields:
             value = getattr(obj, name, None)
-            if value is None or type(value) in _LEAVES:
+            vcls = type(value)
+            if value is None or vcls in _LEAVES:
                 continue
-            self.visit(value, inner if into else path)
+            if vcls is Var:
+                self._var(value, inner if into else path)
+            else:
+                self.visit(value, inner if into else path)
+
+    def _items(self, items: Any, path: tuple[int, ...]) -> None:
+        """Visit the items of a list/tuple/dict view (Vars and leaves without a call: they are
+        most of the items, e.g. a shape's dims or a block's iter values)."""
+        for x in items:
+            cls = type(x)
+            if cls in _LEAVES:
+                continue
+            if cls is Var:
+                self._var(x, path)
+            else:
+                self.visit(x, path)
+
+    def _var(self, var: Any, path: tuple[int, ...]) -> None:
+        key = id(var)
+        self.var_visits[key] = self.var_visits.get(key, 0) + 1
+        old = self.out.get(key)
+        if old is None:
+            self.out[key] = path
+        elif path[:len(old)] != old:  # else the usual case: a use under the recorded frames
+            self._record(var, path)
 
     def _record(self, obj: Any, path: tuple[int, ...]) -> None:
         key = id(obj)
