@@ -31,6 +31,14 @@ def _loops_in_scope(p: Printer) -> dict[int, S.For]:
     return out
 
 
+def _same(a: Any, b: Any) -> bool:
+    """``structural_equal(a, b)``, answered without the general comparison for two constants
+    (a loop's and an iter var's bounds, nearly always)."""
+    if type(a) is IntImm and type(b) is IntImm:
+        return a.value == b.value and a.dtype == b.dtype
+    return structural_equal(a, b)
+
+
 class _IterVars:
     """Prints a block's iter vars, folding runs of plain loop-var bindings into
     ``T.axis.remap``."""
@@ -48,7 +56,7 @@ class _IterVars:
             return False
         loop = self.loops.get(id(value)) if isinstance(value, Var) else None
         return loop is not None and iv.dom is not None and \
-            structural_equal(loop.min, iv.dom.min) and structural_equal(loop.extent, iv.dom.extent)
+            _same(loop.min, iv.dom.min) and _same(loop.extent, iv.dom.extent)
 
     def single(self, i: int) -> None:
         p, iv = self.p, self.block.iter_vars[i]

@@ -183,7 +183,9 @@ def _flat(doc: Doc, parts: list[str], grouped: bool) -> bool:
         parts.append(doc.text)  # type: ignore[attr-defined]
     elif cls is Concat:
         for d in doc.parts:  # type: ignore[attr-defined]
-            if not _flat(d, parts, grouped):
+            if type(d) is Text:  # most parts: no call
+                parts.append(d.text)  # type: ignore[attr-defined]
+            elif not _flat(d, parts, grouped):
                 return False
     elif cls is Group:
         return _flat(doc.doc, parts, True)  # type: ignore[attr-defined]

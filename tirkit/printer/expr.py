@@ -25,7 +25,15 @@ from .doc import Doc, Text, bracket, concat, join
 # ------------------------------------------------------------------------------- literals
 def str_lit(s: str) -> Doc:
     """A double-quoted Python string literal (TVM ``LiteralDoc::Str``)."""
-    return Text(json.dumps(s, ensure_ascii=False))
+    doc = _STR_LITS.get(s)
+    if doc is None:
+        doc = Text(json.dumps(s, ensure_ascii=False))
+        if len(_STR_LITS) < 4096:  # dtypes, scopes, block names, axis kinds: a small set
+            _STR_LITS[s] = doc
+    return doc
+
+
+_STR_LITS: dict[str, Doc] = {}
 
 
 def float_lit(v: float) -> str:

@@ -33,8 +33,8 @@ def is_simple_buffer(buf: Buffer) -> bool:
     ``IsSimpleBuffer``): no strides, no vars in shape/offset, zero offset, default attrs."""
     if buf.strides:
         return False
-    if any(undefined_vars(s) for s in buf.shape) or undefined_vars(buf.elem_offset):
-        return False
+    if any(type(s) is not IntImm and undefined_vars(s) for s in buf.shape):
+        return False  # (a constant dim, the usual one, has no vars: no walk)
     if not isinstance(buf.elem_offset, IntImm) or buf.elem_offset.value != 0:
         return False
     return (buf.scope() == "global" and buf.data_alignment == DEFAULT_ALIGNMENT
