@@ -28,8 +28,6 @@ KNOWN: dict[str, str] = {
         'TVM 0.27 names the buffer A_1 after the ported handle A (tirkit keeps the name stable)',
     "15_gpu_reduction__tree_reduce":
         'TVM 0.27 simplifies or orders differently while parsing (not a printer difference)',
-    "20_buffers__decl_buffers":
-        "TVM 0.27 prints a decl_buffer over another buffer's data as A.view(...)",
     "23_loops__triangular":
         'TVM 0.27 simplifies or orders differently while parsing (not a printer difference)',
     "29_assert__t_assert":

@@ -70,6 +70,7 @@ class _Attrs:
         if _is_new_var(self.p, data):
             if self.mode >= VarDef.DATA_POINTER:
                 self.p.define_as(data, self.frame, concat(self.self_doc(), ".data"))
+                self.p.data_owner[id(data)] = self.buf
                 return
             self.out_of_line(data)
         self.kw["data"] = self.p.expr(data).doc

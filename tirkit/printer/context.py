@@ -138,6 +138,7 @@ class Printer:
         self._comments_used: set[tuple[str, Any]] = set()
         self._t_docs: dict[str, Doc] = {}  # name -> the doc of T.name (shared, docs are immutable)
         self.define_free = True  # define free vars/buffers where used (False: expression root)
+        self.data_owner: dict[int, Any] = {}  # data var id -> the buffer it prints as X.data of
 
     # ------------------------------------------------------------------------- prefixes
     def T(self, name: str) -> Doc:  # pylint: disable=invalid-name

@@ -152,6 +152,23 @@ def _decl_buffer(p: Printer, s: S.DeclBuffer) -> Any:
     return _declare(p, s, "decl_buffer")
 
 
+#: keyword attrs a tirx ``A.view(...)`` spells (TVM 0.27: a buffer over another's data)
+_VIEW_ATTRS = {"shape", "dtype", "data"}
+
+
+def _view(p: Printer, buf: Any, attrs: dict[str, Doc]) -> Doc | None:
+    """tirx ``A.view(8, 8)`` / ``A.view(8, 8, dtype="float16")`` for a DeclBuffer over the data
+    of a buffer ``A`` printed as ``A.data``, with no other attribute than its shape and dtype
+    and ``A``'s scope (as TVM 0.27 prints it), else None."""
+    owner = p.data_owner.get(id(buf.data))
+    if not p.tirx or owner is None or not set(attrs) <= _VIEW_ATTRS \
+            or owner.scope() != buf.scope() or not p.is_defined(owner):
+        return None
+    kwargs = [("dtype", dtype_lit(buf.dtype))] if buf.dtype != owner.dtype else []
+    return call(p, concat(p.expr(owner).doc, ".view"),
+                [p.expr(e).doc for e in buf.shape], kwargs).doc
+
+
 #: tirx spellings of an allocation by storage scope (TVM 0.27 ``BufferDecl``)
 _TIRX_ALLOC = {"local": "alloc_local", "shared": "alloc_shared"}
 
@@ -165,7 +182,8 @@ def _declare(p: Printer, s: S.DeclBuffer, method: str) -> Any:
         if method == "alloc_buffer" and s.buffer.scope() in _TIRX_ALLOC:
             method = _TIRX_ALLOC[s.buffer.scope()]
             attrs.pop("scope", None)
-        rhs = buffer_call(p, method, attrs, []).doc
+        view = _view(p, s.buffer, attrs) if method == "decl_buffer" else None
+        rhs = view if view is not None else buffer_call(p, method, attrs, []).doc
         p.body(s.body, f)
     return concise(lhs, rhs, f, is_concise)
 

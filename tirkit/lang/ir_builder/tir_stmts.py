@@ -238,6 +238,20 @@ def decl_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: A
     return F.DeclBufferFrame(buf, allocated)
 
 
+def buffer_view(buffer: tir.Buffer, *shape: Any, dtype: Any = None) -> F.DeclBufferFrame:
+    """``A.view(8, 8)`` / ``A.view((8, 8), dtype="float16")``: a buffer over ``A``'s data (TVM
+    0.27 tirx ``Buffer.view``; classic ``T.decl_buffer((8, 8), data=A.data)``), in ``A``'s
+    scope; ``dtype`` defaults to ``A``'s."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    return decl_buffer(shape, buffer.dtype if dtype is None else dtype, buffer.data,
+                       scope=buffer.scope())
+
+
+#: methods of a Buffer in TVMScript that build statements (``A.view(...)``), by name
+BUFFER_METHODS = {"view": buffer_view}
+
+
 def realize(buffer_slice: tir.BufferRegion, scope: str, condition: Any = True) -> F.RealizeFrame:
     """Realize a buffer region (``T.realize``)."""
     return F.RealizeFrame(buffer_slice, scope, tir.convert(condition))

@@ -23,6 +23,7 @@ from tirkit.ir import GlobalVar, Node, PrimExpr
 from tirkit.ir.span import Span
 
 from ..ir_builder.base import ScriptError
+from ..ir_builder.tir_stmts import BUFFER_METHODS
 from ..limits import MAX_SEQUENCE, MAX_WORK, LimitExceeded, check_budget, check_value
 from .var_table import MISSING, VarTable
 
@@ -302,6 +303,9 @@ def _attribute(ev: Evaluator, node: Any) -> Any:
         raise EvalError(node, f"attribute {node.attr!r} cannot be read", code="not-static")
     if ev.on_attribute is not None:
         ev.on_attribute(node, value, node.attr)
+    if isinstance(value, tir.Buffer) and node.attr in BUFFER_METHODS:
+        method = BUFFER_METHODS[node.attr]
+        return lambda *args, **kwargs: method(value, *args, **kwargs)  # a tirkit callable
     try:
         return getattr(value, node.attr)
     except AttributeError as err:
