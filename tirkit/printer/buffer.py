@@ -63,7 +63,8 @@ class _Attrs:
             if _is_new_var(self.p, e):
                 self.out_of_line(e)
         items = [self.p.expr(e).doc for e in self.buf.shape]
-        self.kw["shape"] = bracket("(", items, ")", 4, "," if len(items) == 1 else "")
+        self.kw["shape"] = bracket("(", items, ")", 4, "," if len(items) == 1 else "",
+                                   self.p.wrap)
 
     def data(self) -> None:
         data = self.buf.data
@@ -88,7 +89,8 @@ class _Attrs:
             if _is_new_var(self.p, e):
                 self.out_of_line(e)
             items.append(self.p.expr(e).doc)
-        self.kw["strides"] = bracket("(", items, ")", 4, "," if len(items) == 1 else "")
+        self.kw["strides"] = bracket("(", items, ")", 4, "," if len(items) == 1 else "",
+                                     self.p.wrap)
 
     def elem_offset(self) -> bool:
         off = self.buf.elem_offset
@@ -196,7 +198,7 @@ def subscript(p: Printer, buf: Doc, items: list[Doc]) -> Doc:
     rank-0 access is ``A[()]``, as TVM writes it."""
     if not items:
         return concat(buf, "[()]")
-    return concat(buf, bracket("[", items, "]", p.cfg.indent_spaces))
+    return concat(buf, bracket("[", items, "]", p.cfg.indent_spaces, wrap=p.wrap))
 
 
 @register(BufferLoad)

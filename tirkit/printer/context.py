@@ -137,6 +137,8 @@ class Printer:
         self._comment_index: dict[tuple[str, Any], Any] | None = None
         self._comments_used: set[tuple[str, Any]] = set()
         self._t_docs: dict[str, Doc] = {}  # name -> the doc of T.name (shared, docs are immutable)
+        #: whether docs may break lines (``line_length`` set); else brackets are built flat
+        self.wrap = bool(cfg.line_length)
         self.define_free = True  # define free vars/buffers where used (False: expression root)
         self.data_owner: dict[int, Any] = {}  # data var id -> the buffer it prints as X.data of
 

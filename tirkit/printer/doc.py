@@ -96,18 +96,36 @@ def as_doc(value: "Doc | str") -> Doc:
 
 
 def concat(*parts: "Doc | str") -> Doc:
-    """Concatenate docs and strings (nested concatenations are flattened)."""
-    out: list[Doc] = []
+    """Concatenate docs and strings (nested concatenations are flattened, adjacent texts
+    joined into one :class:`Text`: a doc without groups, e.g. any doc of a printer that does not
+    wrap, ends up as one Text, which :func:`render` lays out without a walk)."""
+    out: list[Doc | str] = []  # str: a text still open for joining
     for p in parts:
         cls = type(p)
+        if cls is Text:
+            p = p.text  # type: ignore[union-attr]
+            cls = str
         if cls is str:
             if p:
-                out.append(_TEXTS.get(p) or Text(p))  # type: ignore[arg-type]
+                if out and type(out[-1]) is str:
+                    out[-1] += p  # type: ignore[operator]
+                else:
+                    out.append(p)
         elif cls is Concat:
-            out.extend(p.parts)  # type: ignore[union-attr]
-        elif cls is not Text or p.text:  # type: ignore[union-attr]
+            for q in p.parts:  # type: ignore[union-attr]
+                if type(q) is not Text:
+                    out.append(q)
+                elif out and type(out[-1]) is str:
+                    out[-1] += q.text  # type: ignore[operator,union-attr]
+                elif q.text:  # type: ignore[union-attr]
+                    out.append(q.text)  # type: ignore[union-attr]
+        else:
             out.append(p)  # type: ignore[arg-type]
-    return out[0] if len(out) == 1 else Concat(tuple(out))
+    if len(out) == 1:
+        d = out[0]
+        return (_TEXTS.get(d) or Text(d)) if type(d) is str else d  # type: ignore[arg-type,return-value]
+    return Concat(tuple((_TEXTS.get(d) or Text(d)) if type(d) is str else d  # type: ignore
+                        for d in out))
 
 
 def join(sep: "Doc | str", docs: Iterable["Doc | str"]) -> Doc:
@@ -121,10 +139,16 @@ def join(sep: "Doc | str", docs: Iterable["Doc | str"]) -> Doc:
 
 
 def bracket(open_: str, items: Sequence[Doc], close: str, indent: int = 4,
-            trailing: str = "") -> Doc:
-    """``open_ item, item close`` that wraps one item per line, indented, when too long."""
+            trailing: str = "", wrap: bool = True) -> Doc:
+    """``open_ item, item close`` that wraps one item per line, indented, when too long;
+    ``wrap=False`` (a printer whose lines never wrap): the same text, built flat."""
     if not items:
         return as_doc(open_ + trailing + close)
+    if not wrap:
+        if all(type(d) is Text for d in items):  # the usual case: one Text
+            return Text(open_ + ", ".join([d.text for d in items])  # type: ignore[attr-defined]
+                        + trailing + close)
+        return concat(open_, join(", ", items), trailing, close)
     # built directly (the items are not flattened into the body: :func:`render` lays a nested
     # Concat out as the flat one), the same doc as
     # Group(concat(open_, Nest(indent, concat(SOFTLINE, join(concat(",", LINE), items),
@@ -177,20 +201,27 @@ def _fits(rest: list[tuple[int, bool, Doc]], first: tuple[int, bool, Doc], width
 
 def _flat(doc: Doc, parts: list[str], grouped: bool) -> bool:
     """Append the flat text of ``doc`` to ``parts``; False when the doc has a mark or a line
-    break outside every group (those need the full layout)."""
+    break outside every group (those need the full layout). Groups and nests are unwrapped and
+    a Concat's texts and lines appended in a loop, so a call is made per Concat only."""
     cls = type(doc)
+    while cls is Group or cls is Nest:
+        if cls is Group:
+            grouped = True
+        doc = doc.doc  # type: ignore[attr-defined]
+        cls = type(doc)
     if cls is Text:
         parts.append(doc.text)  # type: ignore[attr-defined]
     elif cls is Concat:
         for d in doc.parts:  # type: ignore[attr-defined]
-            if type(d) is Text:  # most parts: no call
+            dcls = type(d)
+            if dcls is Text:
                 parts.append(d.text)  # type: ignore[attr-defined]
+            elif dcls is Line:
+                if not grouped:
+                    return False
+                parts.append(d.flat)  # type: ignore[attr-defined]
             elif not _flat(d, parts, grouped):
                 return False
-    elif cls is Group:
-        return _flat(doc.doc, parts, True)  # type: ignore[attr-defined]
-    elif cls is Nest:
-        return _flat(doc.doc, parts, grouped)  # type: ignore[attr-defined]
     elif cls is Line and grouped:
         parts.append(doc.flat)  # type: ignore[attr-defined]
     else:

@@ -54,7 +54,7 @@ def call(p: Printer, fn: Doc | str, args: list[Doc], kwargs: list[tuple[str, Doc
     """``fn(args..., key=value...)`` that wraps its arguments when too long."""
     items = list(args) + [concat(k, "=", v) for k, v in kwargs]
     head = Text(fn) if isinstance(fn, str) else fn
-    return E(concat(head, bracket("(", items, ")", p.cfg.indent_spaces)))
+    return E(concat(head, bracket("(", items, ")", p.cfg.indent_spaces, wrap=p.wrap)))
 
 
 def tcall(p: Printer, name: str, args: list[Any], kwargs: list[tuple[str, Any]] = ()) -> E:
@@ -97,13 +97,14 @@ def _py_enum(p: Printer, v: Enum) -> E:
 
 @register(list)
 def _py_list(p: Printer, v: list) -> E:
-    return E(bracket("[", [p.expr(x).doc for x in v], "]", p.cfg.indent_spaces))
+    return E(bracket("[", [p.expr(x).doc for x in v], "]", p.cfg.indent_spaces, wrap=p.wrap))
 
 
 @register(tuple)
 def _py_tuple(p: Printer, v: tuple) -> E:
     items = [p.expr(x).doc for x in v]
-    return E(bracket("(", items, ")", p.cfg.indent_spaces, "," if len(items) == 1 else ""))
+    return E(bracket("(", items, ")", p.cfg.indent_spaces, "," if len(items) == 1 else "",
+                     p.wrap))
 
 
 @register(dict)
@@ -112,7 +113,7 @@ def _py_dict(p: Printer, v: dict) -> E:
     if all(isinstance(k, str) for k in keys):
         keys.sort()
     items = [concat(p.expr(k).doc, ": ", p.expr(v[k]).doc) for k in keys]
-    return E(bracket("{", items, "}", p.cfg.indent_spaces))
+    return E(bracket("{", items, "}", p.cfg.indent_spaces, wrap=p.wrap))
 
 
 # ---------------------------------------------------------------------------- constants

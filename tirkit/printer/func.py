@@ -23,7 +23,7 @@ from .block import alloc_buffers, implicit_root
 from .compute_sugar import plan_compute_sugar, print_compute
 from .buffer import VarDef, buffer_attrs, buffer_call, buffer_decl, define_buffer
 from .context import Frame, Printer, register
-from .doc import Doc, Text, bracket, concat, render
+from .doc import LINE, SOFTLINE, Doc, Group, Nest, Text, bracket, concat, join, render
 from .expr import call, str_lit, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 
@@ -159,7 +159,7 @@ def _tirx_shape(p: Printer, buf: Buffer, quoted: list[bool]) -> Doc:
     for e, q in zip(buf.shape, quoted):
         doc = p.expr(e).doc
         items.append(str_lit("".join(render(doc, 1 << 30).lines)) if q else doc)
-    return bracket("(", items, ")", 4, "," if len(items) == 1 else "")
+    return bracket("(", items, ")", 4, "," if len(items) == 1 else "", p.wrap)
 
 
 def _func_attrs(p: Printer, func: PrimFunc, name: str, f: Frame) -> None:
@@ -238,7 +238,7 @@ def print_prim_func(p: Printer, func: PrimFunc) -> SDoc:
         _func_attrs(p, func, name, f)
         _match_buffers(p, func, f, args, inlined)
         _body(p, func, f)
-    header = concat("def ", name, "(", _join_args(args), ")")
+    header = concat("def ", name, "(", _join_args(p, args), ")")
     ret = func.ret_type
     if not (isinstance(ret, TupleType) and not ret.fields) and ret is not None:
         header = concat(header, " -> ", type_doc(p, ret).doc)
@@ -246,11 +246,11 @@ def print_prim_func(p: Printer, func: PrimFunc) -> SDoc:
     return ScopeDoc(header, f.stmts, decorators=[_decorator(p, func)])
 
 
-def _join_args(args: list[Doc]) -> Doc:
-    from .doc import LINE, SOFTLINE, Group, Nest, join  # pylint: disable=import-outside-toplevel
-
+def _join_args(p: Printer, args: list[Doc]) -> Doc:
     if not args:
         return Text("")
+    if not p.wrap:
+        return join(", ", args)
     return Group(concat(Nest(4, concat(SOFTLINE, join(concat(",", LINE), args))), SOFTLINE))
 
 
