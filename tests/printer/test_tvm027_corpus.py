@@ -40,14 +40,6 @@ KNOWN: dict[str, str] = {
         'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
     "35_dtypes__int_ctors":
         'TVM 0.27 simplifies or orders differently while parsing (not a printer difference)',
-    "35_dtypes__scalar_params":
-        'TVM 0.27 reads shape-(1,) buffers as scalars',
-    "35_dtypes__vector_dtypes":
-        'TVM 0.27 reads shape-(1,) buffers as scalars',
-    "45_tirx_dialect__find_first":
-        'TVM 0.27 reads shape-(1,) buffers as scalars',
-    "45_tirx_dialect__while_break":
-        'TVM 0.27 reads shape-(1,) buffers as scalars',
     "52_tvm_v020_spellings__mixed_operands":
         'TVM 0.27 declares symbolic shapes in parameter annotations (TypeVar)',
 }

@@ -201,8 +201,19 @@ def subscript(p: Printer, buf: Doc, items: list[Doc]) -> Doc:
     return concat(buf, bracket("[", items, "]", p.cfg.indent_spaces, wrap=p.wrap))
 
 
+def is_scalar(p: Printer, buf: Buffer, indices: Any) -> bool:
+    """Whether an access ``buf[indices]`` prints as ``buf`` alone: tirx, in a function without
+    blocks (not ``s_tir``), element 0 of a buffer of shape ``(1,)`` -- TVM 0.27 reads such a
+    buffer as a scalar (``out = v``, ``if A > 100``)."""
+    return (p.scalar_buffers and len(buf.shape) == 1 and isinstance(buf.shape[0], IntImm)
+            and buf.shape[0].value == 1 and len(indices) == 1
+            and isinstance(indices[0], IntImm) and indices[0].value == 0)
+
+
 @register(BufferLoad)
 def _buffer_load(p: Printer, load: BufferLoad) -> E:
+    if load.predicate is None and is_scalar(p, load.buffer, load.indices):
+        return E(p.expr(load.buffer).doc)
     if load.predicate is not None:
         return call(p, concat(p.expr(load.buffer).doc, ".vload"),
                     [p.expr(list(load.indices)).doc],

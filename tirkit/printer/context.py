@@ -141,6 +141,9 @@ class Printer:
         self.wrap = bool(cfg.line_length)
         self.define_free = True  # define free vars/buffers where used (False: expression root)
         self.data_owner: dict[int, Any] = {}  # data var id -> the buffer it prints as X.data of
+        # tirx, in a function without blocks: a shape-(1,) buffer's element 0 prints as the
+        # buffer's name (``out = v``, ``A + 1``), as TVM 0.27 prints it (see buffer.is_scalar)
+        self.scalar_buffers = False
 
     # ------------------------------------------------------------------------- prefixes
     def T(self, name: str) -> Doc:  # pylint: disable=invalid-name

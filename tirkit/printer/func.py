@@ -232,6 +232,14 @@ def function_name(p: Printer, func: PrimFunc) -> str:
 def print_prim_func(p: Printer, func: PrimFunc) -> SDoc:
     """``@T.prim_func def name(params) -> ret: body`` (TVM's PrimFunc printer)."""
     name = function_name(p, func)
+    outer_scalar, p.scalar_buffers = p.scalar_buffers, p.tirx and not _has_block(func)
+    try:
+        return _print_prim_func(p, func, name)
+    finally:
+        p.scalar_buffers = outer_scalar
+
+
+def _print_prim_func(p: Printer, func: PrimFunc, name: str) -> SDoc:
     with p.frame(func) as f:
         p.set_common_prefix(func)
         args, inlined = _params(p, func, f)

@@ -17,7 +17,7 @@ from tirkit.tir.analysis import expr_deep_equal
 from tirkit.tir.stmt_functor import post_order_visit
 
 from .buffer import (VarDef, buffer_attrs, buffer_call, buffer_indices, define_buffer,
-                     subscript)
+                     is_scalar, subscript)
 from .context import E, Frame, Printer, count_uses, register
 from .doc import Doc, Text, concat, join
 from .expr import call, dtype_lit, str_lit, tcall, type_doc
@@ -64,6 +64,8 @@ def _store(p: Printer, s: S.BufferStore) -> SDoc:
                             [("predicate", p.expr(s.predicate).doc)]).doc)
     buf = p.expr(s.buffer).doc
     value = p.expr(s.value).doc
+    if is_scalar(p, s.buffer, s.indices):  # tirx: ``out = v`` (TVM 0.27)
+        return LineDoc(concat(buf, " = ", value))
     lhs = subscript(p, buf, buffer_indices(p, s.indices, p.cfg.syntax_sugar))
     return LineDoc(concat(lhs, " = ", value))
 
@@ -175,6 +177,8 @@ _TIRX_ALLOC = {"local": "alloc_local", "shared": "alloc_shared"}
 
 def _declare(p: Printer, s: S.DeclBuffer, method: str) -> Any:
     is_concise = p.allow_concise()
+    if is_concise and method == "alloc_buffer" and _scalar_init(p, s) is not None:
+        return _scalar_local(p, s)
     outer = p.frames[-1]
     with p.frame(s) as f:
         lhs = define_buffer(p, s.buffer, f)
@@ -186,6 +190,40 @@ def _declare(p: Printer, s: S.DeclBuffer, method: str) -> Any:
         rhs = view if view is not None else buffer_call(p, method, attrs, []).doc
         p.body(s.body, f)
     return concise(lhs, rhs, f, is_concise)
+
+
+def _scalar_init(p: Printer, s: S.DeclBuffer) -> S.BufferStore | None:
+    """tirx without blocks: the first statement of a local shape-(1,) allocation's scope when it
+    stores element 0 and a later statement stores it again (TVM 0.27 prints that buffer as a
+    mutable scalar, ``i: T.int32 = 0`` ... ``i = i + 1``; the parser reads an annotated name
+    that is assigned again as that allocation, any other as a LetStmt), else None."""
+    buf = s.buffer
+    if buf.scope() != "local" or not is_scalar(p, buf, [IntImm("int32", 0)]):
+        return None
+    items = s.body.seq if isinstance(s.body, S.SeqStmt) else (s.body,)
+    first = items[0]
+    if not isinstance(first, S.BufferStore) or first.buffer is not buf \
+            or first.predicate is not None or not is_scalar(p, buf, first.indices):
+        return None
+    later: list[Any] = []
+    for item in items[1:]:
+        post_order_visit(item, lambda n: later.append(n)
+                         if isinstance(n, S.BufferStore) and n.buffer is buf else None)
+    return first if later else None
+
+
+def _scalar_local(p: Printer, s: S.DeclBuffer) -> list[SDoc]:
+    """``i: T.int32 = v`` and the rest of the allocation's scope (see :func:`_scalar_init`)."""
+    first = _scalar_init(p, s)
+    assert first is not None
+    items = s.body.seq if isinstance(s.body, S.SeqStmt) else (s.body,)
+    with p.frame(s) as f:
+        p.define_as(s.buffer.data, f, concat(define_buffer(p, s.buffer, f), ".data"))
+        head = LineDoc(concat(p.expr(s.buffer).doc, ": ", type_doc(p, s.buffer.dtype).doc,
+                              " = ", p.expr(first.value).doc))
+        rest = items[1:]
+        p.body(rest[0] if len(rest) == 1 else S.SeqStmt(list(rest)), f)
+    return [head] + f.stmts
 
 
 def is_allocate_decl_buffer(s: S.Allocate) -> bool:

@@ -127,6 +127,8 @@ class Evaluator:
         self.binding_funcs: set[Any] = set()
         self.binding_depth = 0
         self.work = 0  # expression nodes evaluated, bounded by limits.MAX_WORK
+        # tirx without blocks: a shape-(1,) buffer named as a value is its element 0 (TVM 0.27)
+        self.scalar_buffers = False
 
     def eval(self, node: Any) -> Any:
         """Evaluate ``node``; IR built from it gets its span.
@@ -154,6 +156,13 @@ class Evaluator:
             raise EvalError(node, str(err) or type(err).__name__) from err
         attach_span(value, self.span_of(node))
         return value
+
+    def eval_base(self, node: Any) -> Any:
+        """Evaluate the base of ``A[i]`` / ``A.data`` / a store target: a name is looked up as
+        it is bound (a shape-(1,) buffer stays a buffer, see ``scalar_buffers``)."""
+        if type(node).__name__ == "Name":
+            return self.lookup(node, node.id)
+        return self.eval(node)
 
     def lookup(self, node: Any, name: str) -> Any:
         """Resolve a name: parser scopes, then the environment, then safe builtins."""
@@ -194,7 +203,7 @@ class Evaluator:
         elts = list(sl.elts) if type(sl).__name__ == "Tuple" else [sl]
         if not any(_bounded_slice(e) for e in elts):
             return self.eval(node)
-        value = self.eval(node.value)
+        value = self.eval_base(node.value)
         if not isinstance(value, tir.Buffer):
             return self.eval(node)
         index = [slice(self.eval(e.lower), self.eval(e.upper), 1) if _bounded_slice(e)
@@ -261,7 +270,17 @@ def _constant(ev: Evaluator, node: Any) -> Any:
 
 @register("Name")
 def _name(ev: Evaluator, node: Any) -> Any:
-    return ev.lookup(node, node.id)
+    value = ev.lookup(node, node.id)
+    if ev.scalar_buffers and is_scalar_buffer(value):
+        return value[0]  # tirx: ``out`` is ``out[0]`` (TVM 0.27 reads the buffer as a scalar)
+    return value
+
+
+def is_scalar_buffer(value: Any) -> bool:
+    """A buffer of shape ``(1,)``: in a tirx function without blocks, its name alone reads and
+    writes element 0."""
+    return isinstance(value, tir.Buffer) and len(value.shape) == 1 \
+        and isinstance(value.shape[0], tir.IntImm) and value.shape[0].value == 1
 
 
 @register("JoinedStr")
@@ -298,7 +317,7 @@ def _joined_spec(ev: Evaluator, node: Any, spec: Any) -> str:
 
 @register("Attribute")
 def _attribute(ev: Evaluator, node: Any) -> Any:
-    value = ev.eval(node.value)
+    value = ev.eval_base(node.value)
     if node.attr.startswith("__"):
         raise EvalError(node, f"attribute {node.attr!r} cannot be read", code="not-static")
     if ev.on_attribute is not None:
@@ -406,7 +425,7 @@ def _slice(ev: Evaluator, node: Any) -> Any:
 
 @register("Subscript")
 def _subscript(ev: Evaluator, node: Any) -> Any:
-    value = ev.eval(node.value)
+    value = ev.eval_base(node.value)
     if isinstance(value, PrimExpr):
         name = dotted_name(node.value) or "this expression"
         raise EvalError(node.value, f"{name!r} is not a buffer", code="type")

@@ -18,7 +18,7 @@ from ..ir_builder.tir_frames import BlockFrame, ForFrame, PrimFuncFrame
 from .core import ParseError, Parser
 from . import forward_dims
 from .dispatch import register
-from .evaluator import POISON, EvalError, attach_span
+from .evaluator import POISON, EvalError, attach_span, is_scalar_buffer
 from tirkit.ir.node import fill_missing_spans
 from .evaluator_ops import binary, op_name, unpack_pairs
 
@@ -48,6 +48,8 @@ def visit_function_def(self: Parser, node: Any) -> None:
     for value in self.evaluator.env.values():
         if type(value).__name__ == "TirxNamespace":
             value.s_tir = self.s_tir
+    self.evaluator.scalar_buffers = self.dialect == "tirx" and not self.s_tir
+    self.reassigned = assigned_names(node.body) if self.evaluator.scalar_buffers else set()
     self.forward_vars = {}
     with self.table.frame():
         self.table.add("range", TS.range_)
@@ -313,6 +315,12 @@ def _assign(self: Parser, target: Any, value: Any, node: Any) -> None:
     if kind == "Subscript":
         _store(self, target, value, node)
     elif kind == "Name":
+        current = self.table.lookup(target.id)
+        if self.evaluator.scalar_buffers and is_scalar_buffer(current) \
+                and isinstance(value, (PrimExpr, int, float)):
+            TS.buffer_store(current, value, [tir.IntImm("int32", 0)])  # tirx ``out = v``
+            attach_span(self.builder.last_frame().stmts[-1], self.span_of(node))  # type: ignore[union-attr]
+            return
         self.table.add(target.id, bind_assign_value(self, target, value))
         _note_iter_binding(self, target.id, value, node.value)
     elif kind in ("Tuple", "List"):
@@ -397,7 +405,7 @@ def bind_assign_value(self: Parser, target: Any, value: Any) -> Any:
 
 
 def _store(self: Parser, target: Any, value: Any, node: Any) -> None:
-    buffer = self.eval_expr(target.value)
+    buffer = self.evaluator.eval_base(target.value)
     if not isinstance(buffer, tir.Buffer):
         name = getattr(target.value, "id", None) or type(buffer).__name__
         raise ParseError(target.value, f"{name!r} is not a buffer: only buffer elements can be "
@@ -475,12 +483,36 @@ def visit_ann_assign(self: Parser, node: Any) -> None:
         raise ParseError(node, "an annotated name needs a value: `x: T.int32 = ...`")
     ann = _annotation_value(self, node.annotation)
     value = self.eval_expr(node.value)
+    if isinstance(ann, tir.Var) and type(node.target).__name__ == "Name" \
+            and node.target.id in self.reassigned:  # tirx: a mutable scalar (TVM 0.27)
+        buf = self.enter_concise(TS.decl_buffer((1,), ann.dtype, scope="local"))
+        self.bind(node.target, buf)
+        TS.buffer_store(buf, value, [tir.IntImm("int32", 0)])
+        return
     if isinstance(ann, tir.Var) and type(node.target).__name__ == "Name":
         frame = TS.LetStmt(value, var=ann)
         var = self.enter_concise(frame)
         self.bind(node.target, var)
         return
     _assign(self, node.target, value, node)
+
+
+def assigned_names(body: Sequence[Any]) -> set[str]:
+    """Names a plain ``name = ...`` assigns anywhere in ``body`` (tirx: an annotated name that
+    is assigned again is a mutable scalar, a local shape-(1,) buffer, not a LetStmt)."""
+    out: set[str] = set()
+    stack: list[Any] = list(body)
+    while stack:
+        n = stack.pop()
+        kind = type(n).__name__
+        if kind == "Assign":
+            stack.extend(t for t in n.targets if type(t).__name__ in ("Tuple", "List"))
+            out.update(t.id for t in n.targets if type(t).__name__ == "Name")
+        elif kind in ("Tuple", "List"):
+            out.update(e.id for e in n.elts if type(e).__name__ == "Name")
+        for field in ("body", "orelse"):
+            stack.extend(getattr(n, field, None) or ())
+    return out
 
 
 @register("tir", "Assert")
