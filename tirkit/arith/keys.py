@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir.dtype import DataType
-from ..ir.expr import FloatImm, IntImm
+from ..ir.expr import FloatImm, IntImm, PrimExpr
 from ..ir.node import Node, init_field_names, node_fields
 from ..ir.op import Op
 from ..tir.expr import Var
@@ -43,13 +43,20 @@ def _compute(e: Any, cache: dict | None) -> Key:
     if isinstance(e, Op):
         return ("op", e.name)
     if isinstance(e, Node):
-        names = init_field_names(type(e))
-        parts: list[Any] = [type(e).__name__, str(getattr(e, "dtype", ""))]
-        for f in node_fields(type(e)):
-            if f.name in names:
-                parts.append(_field_key(getattr(e, f.name), cache))
+        cls = type(e)
+        names = _KEY_FIELDS.get(cls)
+        if names is None:
+            init = init_field_names(cls)
+            names = _KEY_FIELDS[cls] = tuple(f.name for f in node_fields(cls) if f.name in init)
+        parts: list[Any] = [cls.__name__, str(getattr(e, "dtype", ""))]
+        for name in names:
+            parts.append(_field_key(getattr(e, name), cache))
         return tuple(parts)
     return ("obj", id(e))
+
+
+#: node class -> the constructor fields its key is made of, in declaration order
+_KEY_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _field_key(v: Any, cache: dict | None) -> Any:
@@ -69,6 +76,4 @@ def _field_key(v: Any, cache: dict | None) -> Any:
 
 
 def _is_expr_like(v: Node) -> bool:
-    from ..ir.expr import PrimExpr  # pylint: disable=import-outside-toplevel
-
     return isinstance(v, PrimExpr)

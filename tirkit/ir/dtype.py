@@ -83,7 +83,13 @@ class DataType:
         return _parse(text)
 
     def __str__(self) -> str:
-        return _to_str(self)
+        # the IR's keys, hashes and printers ask for a dtype's text millions of times a
+        # compile; there are only a few dozen distinct dtypes
+        key = (self.code, self.bits, self.lanes)
+        text = _STR.get(key)
+        if text is None:
+            text = _STR[key] = _to_str(self)
+        return text
 
     def __repr__(self) -> str:
         return f"DataType({str(self)!r})"
@@ -209,6 +215,9 @@ def _checked(t: DataType, text: str) -> DataType:
     if t.lanes < 1:
         raise ValueError(f"unknown dtype {text!r}: lanes must be >= 1")
     return t
+
+
+_STR: dict[tuple[TypeCode, int, int], str] = {}
 
 
 def _to_str(t: DataType) -> str:

@@ -33,6 +33,8 @@ from ..ir.op import CallEffectKind  # noqa: E402  (re-export, TVM has it in tvm.
 
 
 def _as_expr(value: Any, like: PrimExpr | None = None) -> PrimExpr:
+    if isinstance(value, PrimExpr):
+        return value  # what convert returns for it, without the relative import per node
     from .op import convert  # pylint: disable=import-outside-toplevel
 
     return convert(value, like.dtype if like is not None else None)

@@ -17,6 +17,8 @@ def _set(obj: Any, name: str, value: Any) -> None:
 
 
 def _expr(value: Any, dtype: Any = None) -> PrimExpr:
+    if isinstance(value, PrimExpr):
+        return value  # what convert returns for it, without the relative import per node
     from .op import convert  # pylint: disable=import-outside-toplevel
 
     return convert(value, dtype)
