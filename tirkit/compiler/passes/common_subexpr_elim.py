@@ -19,7 +19,7 @@ from tirkit.tir import stmt as S
 from tirkit.tir.analysis import undefined_vars
 from tirkit.tir.function import PrimFunc
 from tirkit.tir.functor import EXPR_CHILDREN
-from tirkit.tir.stmt_functor import StmtExprMutator, post_order_visit
+from tirkit.tir.stmt_functor import STMT_CHILDREN, StmtExprMutator, post_order_visit
 from tirkit.arith.keys import expr_key
 
 from ..transform import register_pass, prim_func_pass
@@ -255,9 +255,61 @@ def _stmt_children(stmt: S.Stmt) -> list[S.Stmt]:
     return [body] if isinstance(body, S.Stmt) and not isinstance(stmt, S.Block) else []
 
 
+_IN: dict[int, tuple[Any, frozenset | None]] = {}
+_LEAF_FIELDS = {"expr", "exprs"}
+
+
+def _leaf_keys(stmt: S.Stmt) -> frozenset | None:
+    """The keys (:func:`_key`) of every expression :class:`_Replace` would visit in ``stmt``, a
+    statement without sub-statements (a store, an evaluate), or None (a statement with a body,
+    an expression class with other kinds of children)."""
+    children = STMT_CHILDREN.get(type(stmt))
+    if children is None:
+        return None
+    stack: list[Any] = []
+    for name, kind in children:
+        if kind not in _LEAF_FIELDS:
+            return None
+        value = getattr(stmt, name)
+        if kind == "exprs":
+            stack.extend(v for v in value if isinstance(v, PrimExpr))
+        elif value is not None:
+            if not isinstance(value, PrimExpr):
+                return None
+            stack.append(value)
+    out: set[int] = set()
+    seen: set[int] = set()
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        kids = _kids(e)
+        if kids is None:
+            return None
+        out.add(_key(e))
+        stack.extend(kids)
+    return frozenset(out)
+
+
 class _Replace(StmtExprMutator):
     def __init__(self, key: Any, size: int, var: E.Var) -> None:
         self.key, self.size, self.var = key, size, var
+
+    def visit_stmt(self, stmt: S.Stmt) -> S.Stmt:
+        """A leaf statement a previous replacement left as it was gets the set of its
+        expressions' keys; the next replacements skip it unless its set holds their target.
+        Eliminating k computations from a sequence of n stores then costs about k * n set
+        lookups instead of k walks of every store (TVM walks them all)."""
+        hit = _IN.get(id(stmt))
+        if hit is not None and hit[0] is stmt:
+            if hit[1] is not None and self.key not in hit[1]:
+                return stmt
+            return super().visit_stmt(stmt)
+        out = super().visit_stmt(stmt)
+        if out is stmt:
+            _IN[id(stmt)] = (stmt, _leaf_keys(stmt))
+        return out
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
         size = _memo(_SIZE, expr, _tree_size)
@@ -298,9 +350,11 @@ class CommonSubexpressionEliminator(StmtExprMutator):
             comp, count = entries[i]
             if count > 1 and self._in_context(comp):
                 var = self._new_var(comp)
-                result = replace(result, comp, var)
-                for entry in entries[i + 1:]:
-                    entry[0] = replace(entry[0], comp, var)
+                rep = _Replace(_key(comp), _memo(_SIZE, comp, _tree_size), var)
+                result = rep(result)
+                for entry in entries[i + 1:]:  # one mutator for all; a smaller entry is
+                    if _memo(_SIZE, entry[0], _tree_size) >= rep.size:  # left as it is
+                        entry[0] = rep(entry[0])
                 result = wrap(var, comp, result)
             else:
                 _insert_sorted(entries, direct_subexprs(comp), count)
@@ -373,7 +427,7 @@ def _make_pass(name: str) -> Any:
             body = CommonSubexpressionEliminator(_context(func))(func.body)
         finally:
             for table in (_KEYS, _COMPLEXITY, _ELIGIBLE, _INTERNED, _IDS, _DONE, _FREE, _NOLOAD,
-                          _SIZE, _DIRECT):
+                          _SIZE, _DIRECT, _IN):
                 table.clear()
         if _same(body, func.body):
             return func
