@@ -39,8 +39,17 @@ def as_target(target: Any, opt_level: int = 2) -> Any:
     ``"llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72"``) or a Target, with ``opt_level``."""
     from .target import Target  # pylint: disable=import-outside-toplevel
 
-    tgt = target if isinstance(target, Target) else Target.parse(target or "llvm")
-    return dataclasses.replace(tgt, opt_level=opt_level)
+    if not isinstance(target, (str, type(None))):
+        tgt = target if isinstance(target, Target) else Target.parse(target)
+        return dataclasses.replace(tgt, opt_level=opt_level)
+    key = (target or "llvm", opt_level)
+    tgt = _TARGETS.get(key)  # a Target is immutable; parsing one checks the triple with LLVM
+    if tgt is None:
+        tgt = _TARGETS[key] = dataclasses.replace(Target.parse(key[0]), opt_level=opt_level)
+    return tgt
+
+
+_TARGETS: dict[tuple[str, int], Any] = {}
 
 
 @dataclass
