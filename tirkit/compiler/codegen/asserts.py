@@ -45,6 +45,8 @@ def _inline_temporaries(cg: CodeGenLLVM, expr: Any) -> Any:
     from ...tir.analysis import undefined_vars  # pylint: disable=import-outside-toplevel
 
     lets = let_exprs(cg)
+    if not isinstance(expr, E.Let) and not any(v.name.startswith("cse_var") for v in lets):
+        return expr  # nothing to inline (the packed API's checks): spare the walks below
     for _ in range(16):
         while isinstance(expr, E.Let):
             expr = substitute(expr.body, {expr.var: expr.value})

@@ -119,7 +119,8 @@ class ArgBinder:
         """``cond`` as TVM's printer shows it, dotted buffer names made identifiers."""
         text = script(cond)
         for name in sorted(self._names, key=len, reverse=True):
-            text = re.sub(re.escape(name) + r"\b", name.replace(".", "_"), text)
+            if name in text:  # (most checks name no field buffer)
+                text = re.sub(re.escape(name) + r"\b", name.replace(".", "_"), text)
         return text
 
     def add_assert(self, cond: PrimExpr, arg_name: str, span: Any = None) -> None:
