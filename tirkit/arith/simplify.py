@@ -235,21 +235,28 @@ def _simplify_field(s: Simplifier, v: Any) -> Any:
 
 def _generic(s: Simplifier, e: Node) -> PrimExpr:
     """Simplify the (non-definition) expression fields, then fold constants."""
-    names = init_field_names(type(e))
+    names = _GENERIC_FIELDS.get(type(e))
+    if names is None:
+        init = init_field_names(type(e))
+        names = _GENERIC_FIELDS[type(e)] = tuple(
+            f.name for f in fields(e)  # type: ignore[arg-type]
+            if f.name in init and f.name != "span" and field_kind(f) != "def")
     changes = {}
-    for f in fields(e):  # type: ignore[arg-type]
-        if f.name not in names or f.name == "span" or field_kind(f) == "def":
-            continue
-        old = getattr(e, f.name)
+    for name in names:
+        old = getattr(e, name)
         new = _simplify_field(s, old)
         if new is not old:
-            changes[f.name] = new
+            changes[name] = new
     out = e.with_changes(**changes) if changes else e
     if isinstance(out, (E.BinaryOpExpr, E.CmpExpr, E.And, E.Or)):
         folded = try_const_fold(type(out), out.a, out.b)
         if folded is not None:
             return folded
     return out  # type: ignore[return-value]
+
+
+#: node class -> the fields :func:`_generic` simplifies (constructor fields, no definitions)
+_GENERIC_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 @register(E.Var)

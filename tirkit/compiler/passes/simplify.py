@@ -15,7 +15,7 @@ from typing import Any
 from tirkit.arith import Analyzer
 from tirkit.ir.expr import FloatImm, IntImm, PrimExpr, Range
 from tirkit.tir import stmt as S
-from tirkit.tir.expr import NE, Call, IterVar, Not, Var
+from tirkit.tir.expr import NE, Call, IterVar, Not, StringImm, Var
 from tirkit.tir.stmt_functor import StmtExprMutator, ir_transform
 
 from ..transform import register_pass, prim_func_pass
@@ -39,6 +39,8 @@ class StmtSimplifier(StmtExprMutator):
         self.analyzer = analyzer or Analyzer()
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
+        if isinstance(expr, _CONSTANTS):
+            return expr  # what the analyzer returns for them, without a simplification run
         out = self.analyzer.simplify(expr)
         if isinstance(out, Call) or any(isinstance(a, Call) for a in getattr(out, "args", ())):
             out = _strip_const_likely(out)
@@ -116,6 +118,9 @@ class StmtSimplifier(StmtExprMutator):
             return op
         out = S.SeqStmt.flatten(*seq)
         return out.with_changes(span=op.span) if isinstance(out, S.SeqStmt) else out
+
+
+_CONSTANTS = (IntImm, FloatImm, StringImm)
 
 
 def _nop(op: S.Stmt) -> S.Stmt:
