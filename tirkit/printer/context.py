@@ -235,14 +235,14 @@ class Printer:
     # --------------------------------------------------------------------------- dispatch
     def expr(self, obj: Any) -> E:
         """Print ``obj`` as an expression (TVM ``AsDoc<ExprDoc>``)."""
-        fn = lookup(obj)
+        fn = _RESOLVED.get(type(obj)) or lookup(obj)
         if fn is None:
             result = self.meta_ref(obj)
         else:
             result = fn(self, obj)
-        if not isinstance(result, E):
+        if type(result) is not E:
             result = E(result)
-        if id(obj) in self.underline and isinstance(obj, Node):
+        if self.underline and id(obj) in self.underline and isinstance(obj, Node):
             return E(Mark(id(obj), result.doc), result.prec)
         return result
 
@@ -262,12 +262,12 @@ class Printer:
         if not docs or not isinstance(obj, Node):
             return
         if id(obj) in self.underline:
-            docs[0].keys.append(id(obj))
+            docs[0].keys = [*docs[0].keys, id(obj)]
         com = self.comments_of(obj)
         if com is not None:
-            docs[0].leading[:0] = com.leading
-            docs[0].trailing.extend(com.trailing)
-            docs[-1].after.extend(com.after)
+            docs[0].leading = [*com.leading, *docs[0].leading]
+            docs[0].trailing = [*docs[0].trailing, *com.trailing]
+            docs[-1].after = [*docs[-1].after, *com.after]
 
     def comments_of(self, obj: Any) -> Comments | None:
         """Comments configured for ``obj`` (by node identity, then by span); each entry of the
@@ -405,6 +405,8 @@ class _PrefixFinder:
                 continue
             if vcls is Var:
                 self._var(value, inner if into else path)
+            elif vcls is tuple or vcls is list:
+                self._items(value, inner if into else path)
             else:
                 self.visit(value, inner if into else path)
 

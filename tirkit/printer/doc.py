@@ -145,10 +145,12 @@ def bracket(open_: str, items: Sequence[Doc], close: str, indent: int = 4,
     if not items:
         return as_doc(open_ + trailing + close)
     if not wrap:
-        if all(type(d) is Text for d in items):  # the usual case: one Text
-            return Text(open_ + ", ".join([d.text for d in items])  # type: ignore[attr-defined]
-                        + trailing + close)
-        return concat(open_, join(", ", items), trailing, close)
+        texts = []
+        for d in items:
+            if type(d) is not Text:
+                return concat(open_, join(", ", items), trailing, close)
+            texts.append(d.text)  # type: ignore[attr-defined]
+        return Text(open_ + ", ".join(texts) + trailing + close)  # the usual case: one Text
     # built directly (the items are not flattened into the body: :func:`render` lays a nested
     # Concat out as the flat one), the same doc as
     # Group(concat(open_, Nest(indent, concat(SOFTLINE, join(concat(",", LINE), items),

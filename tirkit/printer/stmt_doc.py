@@ -16,12 +16,14 @@ from .doc import Doc, Mark, Text, render
 class SDoc:
     """Base of statement docs. ``keys``: ids of IR objects whose whole statement is underlined;
     ``leading``/``trailing``: comments printed before / after the (header) line; ``after``:
-    comment lines printed after the whole statement."""
+    comment lines printed after the whole statement. They are empty tuples by default (shared:
+    most statements have none, and four new lists per line cost more than the line's text);
+    :meth:`tirkit.printer.context.Printer.stmts` replaces them when it attaches some."""
 
-    keys: list[int] = field(default_factory=list, kw_only=True)
-    leading: list[str] = field(default_factory=list, kw_only=True)
-    trailing: list[str] = field(default_factory=list, kw_only=True)
-    after: list[str] = field(default_factory=list, kw_only=True)
+    keys: Sequence[int] = field(default=(), kw_only=True)
+    leading: Sequence[str] = field(default=(), kw_only=True)
+    trailing: Sequence[str] = field(default=(), kw_only=True)
+    after: Sequence[str] = field(default=(), kw_only=True)
 
 
 @dataclass
@@ -71,7 +73,11 @@ class _Ctx:
 
     def emit_doc(self, doc: Doc, level: int, suffix: str = "", keys: Sequence[int] = ()) -> None:
         pad = " " * (self.indent * level)
-        r = render(doc, max(self.width - len(pad) - len(suffix), 20))
+        width = max(self.width - len(pad) - len(suffix), 20)
+        if type(doc) is Text and len(doc.text) <= width and not keys:  # most lines: one text
+            self.out.lines.append(pad + doc.text + suffix)
+            return
+        r = render(doc, width)
         first = len(self.out.lines)
         for i, text in enumerate(r.lines):
             self.out.lines.append(pad + text + (suffix if i == len(r.lines) - 1 else ""))
@@ -94,7 +100,7 @@ class _Ctx:
 
 
 def _trailing(sdoc: SDoc) -> str:
-    return "".join(f"  # {c}" for c in sdoc.trailing)
+    return "".join([f"  # {c}" for c in sdoc.trailing]) if sdoc.trailing else ""
 
 
 def _emit(ctx: _Ctx, docs: Iterable[SDoc], level: int) -> None:
