@@ -20,7 +20,7 @@ from .parser import ir_handlers, tir_handlers  # noqa: F401  (register handlers)
 from .parser import legacy_handlers  # noqa: F401  (the legacy dialect's table)
 from .parser import evaluator_ops  # noqa: F401  (register operator handlers)
 from .parser.core import Parser
-from .parser.evaluator import Captured, EvalError, Evaluator, NotStatic
+from .parser.evaluator import Captured, EvalError, Evaluator, NotStatic, TypeVarName
 from .parser.macro import static_macros
 from .generators import captured_names, parse_generator_unit
 from .limits import BudgetExceeded, deep_recursion, time_budget
@@ -83,7 +83,10 @@ def module_constants(text: str, aliases: dict[str, str], tree: Any = None) -> di
         return env
     ev = Evaluator(VarTable(), env, static=True, span_of=lambda n: None)
     for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+        type_var = _type_var(stmt)
+        if type_var is not None:
+            env[type_var.name] = type_var
+        elif isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
             try:
                 value = ev.eval(stmt.value)
             except EvalError:
@@ -94,6 +97,22 @@ def module_constants(text: str, aliases: dict[str, str], tree: Any = None) -> di
             for name in _bound_names(stmt):
                 env.setdefault(name, NotStatic())
     return env
+
+
+def _type_var(stmt: ast.stmt) -> TypeVarName | None:
+    """``n = TypeVar("n")`` (or ``typing.TypeVar``; imported or not, as TVM 0.27 prints it with
+    the import commented out): a symbolic shape var of the file's units."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)):
+        return None
+    fn, args = stmt.value.func, stmt.value.args
+    named = (isinstance(fn, ast.Name) and fn.id == "TypeVar") or (
+        isinstance(fn, ast.Attribute) and fn.attr == "TypeVar"
+        and isinstance(fn.value, ast.Name) and fn.value.id == "typing")
+    if not named or len(args) != 1 or stmt.value.keywords or not isinstance(args[0], ast.Constant) \
+            or args[0].value != stmt.targets[0].id:
+        return None
+    return TypeVarName(stmt.targets[0].id)
 
 
 def _fresh_namespaces(env: dict[str, Any]) -> dict[str, Any]:

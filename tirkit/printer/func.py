@@ -104,8 +104,9 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
 def _annotatable(p: Printer, buf: Buffer, later: dict[int, Var]) -> bool:
     """tirx: whether a matched buffer param prints as a ``T.Buffer(...)`` annotation with every
     attribute (TVM 0.27, whose params are buffers): each new var of its shape is a later scalar
-    param or a var of the index dtype (named by a quoted dim, see :func:`_quoted_dims`; the body
-    defines it as ``n = T.int32()``) and each new stride
+    param, a var of the index dtype (named by a quoted dim, see :func:`_quoted_dims`; the body
+    defines it as ``n = T.int32()``) or an ``int64`` var (a module ``n = TypeVar("n")``, see
+    :func:`_type_vars`) and each new stride
     var appears once in the buffer (printed as ``"s0"``, defined as ``A.strides[0]``)."""
     def new_vars(e: Any) -> list[Any]:
         out: list[Any] = []
@@ -114,7 +115,7 @@ def _annotatable(p: Printer, buf: Buffer, later: dict[int, Var]) -> bool:
         return out
 
     shape_vars = [v for e in buf.shape for v in new_vars(e)]
-    if any(id(v) not in later and (v.dtype != p.cfg.int_dtype
+    if any(id(v) not in later and (str(v.dtype) not in (str(p.cfg.int_dtype), "int64")
                                    or isinstance(v.type_annotation, PointerType))
            for v in shape_vars):
         return False
@@ -129,7 +130,8 @@ def _tirx_buffer_param(p: Printer, buf: Buffer, f: Frame, seen: set[int],
     """``A: T.Buffer(shape, dtype, strides=..., ...)`` for a matched param (tirx), under the
     buffer's name (the handle is not printed; naming it first would rename the buffer at every
     format, so tirfmt would not be stable)."""
-    quoted = _quoted_dims(buf, seen)
+    type_vars = _type_vars(p, buf, later)
+    quoted = _quoted_dims(buf, seen, type_vars)
     for e in buf.shape:  # a later scalar param a quoted dim names is defined by that param
         post_order_visit(e, lambda n: p.define(n, f, n.name_hint)
                          if id(n) in later and not p.is_defined(n) else None)
@@ -140,16 +142,33 @@ def _tirx_buffer_param(p: Printer, buf: Buffer, f: Frame, seen: set[int],
     return concat(lhs, ": ", buffer_call(p, "Buffer", attrs, []).doc)
 
 
-def _quoted_dims(buf: Buffer, seen: set[int]) -> list[bool]:
+def _type_vars(p: Printer, buf: Buffer, later: dict[int, Var]) -> set[int]:
+    """Define each new ``int64`` var of a param's shape at module level, printed as ``n =
+    TypeVar("n")`` before the function (TVM 0.27); the ids of the shape's TypeVar vars."""
+    found: list[Any] = []
+    for e in buf.shape:
+        post_order_visit(e, lambda n: found.append(n) if isinstance(n, Var) else None)
+    for v in found:
+        if not p.is_defined(v) and id(v) not in later and str(v.dtype) == "int64" \
+                and str(p.cfg.int_dtype) != "int64":
+            p.define(v, p.frames[0], v.name_hint)
+            p.type_vars.append(p.names[id(v)])
+            p.type_var_ids.add(id(v))
+    return {id(v) for v in found if id(v) in p.type_var_ids}
+
+
+def _quoted_dims(buf: Buffer, seen: set[int], type_vars: set[int]) -> list[bool]:
     """Which dims of a param's shape print quoted (TVM 0.27): a dim naming a var that no
     earlier param or quoted dim of the signature names is a forward reference, spelled as a
     string (``T.Buffer(("n", "k"))``; the var is a later param or is defined in the body as
-    ``n = T.int32()``, the parser reads the string as the expression it holds)."""
+    ``n = T.int32()``, the parser reads the string as the expression it holds); a module
+    TypeVar alone is not quoted, an expression of one is (``T.Buffer(("m * T.int64(2)",))``)."""
     out: list[bool] = []
     for e in buf.shape:
         names: list[int] = []
         post_order_visit(e, lambda n: names.append(id(n)) if isinstance(n, Var) else None)
-        out.append(any(v not in seen for v in names))
+        alone = isinstance(e, Var) and id(e) in type_vars
+        out.append(not alone and any(v not in seen for v in names))
         seen.update(names)
     return out
 

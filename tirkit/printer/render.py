@@ -14,6 +14,7 @@ from tirkit.tir.stmt import MatchBufferRegion, Stmt
 from . import block, buffer, expr, func, index_map, module, stmt  # noqa: F401  (register printers)
 from .config import PrinterConfig
 from .context import Printer
+from .doc import Text
 from .stmt_doc import CommentDoc, LineDoc, SDoc, layout, to_text
 
 _STATEMENTS = (Stmt, PrimFunc, IRModule, MatchBufferRegion)
@@ -67,13 +68,17 @@ def to_docs(node: Any, cfg: PrinterConfig) -> tuple[list[SDoc], Printer]:
 def _header(p: Printer, cfg: PrinterConfig) -> list[SDoc]:
     tir_mod = "tirx" if cfg.dialect == "tirx" else "tir"
     out: list[SDoc] = []
+    if p.type_vars:
+        out.append(CommentDoc("from typing import TypeVar"))
     if "ir" in p.ir_usage:
         out.append(CommentDoc(f"from tvm.script import ir as {cfg.ir_prefix}"))
     if "tir" in p.ir_usage:
         out.append(CommentDoc(f"from tvm.script import {tir_mod} as {cfg.tir_prefix}"))
     if "relax" in p.ir_usage:
         out.append(CommentDoc("from tvm.script import relax as R"))
-    return out + [CommentDoc("")] if out else out
+    out = out + [CommentDoc("")] if out else out
+    # tirx: symbolic int64 shape vars of signatures, declared as TVM 0.27 prints them
+    return out + [LineDoc(Text(f'{name} = TypeVar("{name}")')) for name in sorted(p.type_vars)]
 
 
 def _metadata(p: Printer, cfg: PrinterConfig) -> list[SDoc]:

@@ -89,6 +89,18 @@ class Captured(NotStatic):
         return f"depends on the caller's `{self.name}`: checked when the generator runs"
 
 
+class TypeVarName:
+    """A module-level ``n = TypeVar("n")``: TVM 0.27 declares a symbolic shape var that is not
+    ``int32`` that way (``def f(A: T.Buffer((n, m), "float16"))``); each unit naming it gets one
+    ``int64`` var of that name (TVM's other index dtype)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"TypeVar({self.name!r})"
+
+
 class EvalError(Exception):
     """A parse-time expression could not be evaluated; carries the syntax ``node`` to blame."""
 
@@ -129,6 +141,7 @@ class Evaluator:
         self.work = 0  # expression nodes evaluated, bounded by limits.MAX_WORK
         # tirx without blocks: a shape-(1,) buffer named as a value is its element 0 (TVM 0.27)
         self.scalar_buffers = False
+        self.type_vars: dict[str, Any] = {}  # the unit's var of each module TypeVar by name
 
     def eval(self, node: Any) -> Any:
         """Evaluate ``node``; IR built from it gets its span.
@@ -175,6 +188,8 @@ class Evaluator:
             return value
         if name in self.env:
             value = self.env[name]
+            if isinstance(value, TypeVarName):
+                return self.type_vars.setdefault(name, tir.Var(value.name, "int64"))
             if isinstance(value, Captured):
                 raise EvalError(node, value.message(), code="captured")
             if isinstance(value, NotStatic):

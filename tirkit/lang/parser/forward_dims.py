@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 from tirkit import tir
 
 from ..grammar import parse_module
+from ..syntax import Node as SyntaxNode
 from .var_table import MISSING
 
 
@@ -82,7 +83,7 @@ def _parse_expr(node: Any) -> Any:
 def _respan(node: Any, span: Any) -> Any:
     if isinstance(node, tuple):
         return tuple(_respan(n, span) for n in node)
-    if not dataclasses.is_dataclass(node) or isinstance(node, type):
+    if not isinstance(node, SyntaxNode):
         return node
     changes = {f.name: _respan(getattr(node, f.name), span)
                for f in dataclasses.fields(node) if f.name != "span"}
