@@ -44,7 +44,7 @@ def _emit_text(mod: "IRModule | PrimFunc", target: "Target | str | None",
     target = _as_target(target)
     mod = _as_module(mod)
     cg = CodeGenLLVM(target, module_name)
-    cg.module.data_layout = str(target.target_machine().target_data)
+    cg.module.data_layout = data_layout(target)
     funcs = [(gv, f) for gv, f in mod.functions.items() if isinstance(f, PrimFunc)]
     for gv, func in funcs:
         declare_function(cg, gv, func)
@@ -54,6 +54,18 @@ def _emit_text(mod: "IRModule | PrimFunc", target: "Target | str | None",
         except CodegenError as exc:
             raise CodegenError(f"in function {gv.name_hint!r}: {exc}") from None
     return str(cg.module)
+
+
+_LAYOUTS: dict[Target, str] = {}
+
+
+def data_layout(target: Target) -> str:
+    """LLVM's data layout string of ``target`` (memoized: a Target is immutable, and making the
+    TargetMachine that knows it costs 0.2 ms)."""
+    text = _LAYOUTS.get(target)
+    if text is None:
+        text = _LAYOUTS[target] = str(target.target_machine().target_data)
+    return text
 
 
 def emit_llvm(mod: "IRModule | PrimFunc", target: "Target | str | None" = None,
