@@ -4,6 +4,7 @@ behind ``@T.prim_func`` / ``@I.ir_module`` (mirrors ``tvm.script.from_source`` a
 from __future__ import annotations
 
 import ast
+import warnings
 import os
 import re
 import inspect
@@ -221,7 +222,8 @@ def _over_budget(unit: Any, err: BudgetExceeded) -> ParsedUnit:
 def _parse_file(source: str, path: str, unit_budget: float | None = None) -> list[ParsedUnit]:
     from .host import HostFile  # pylint: disable=import-outside-toplevel
 
-    host = HostFile.parse(source, path)
+    trees: list = []  # the file's ``ast`` tree, parsed once (see _cached_ast)
+    host = HostFile.locate(source, path, lambda: _cached_ast(source, trees))
     line_index = LineIndex(source, path)
     if any(d.code == "limit" for d in host.diagnostics):
         return [ParsedUnit("<file>", "file", None, list(host.diagnostics))]
@@ -232,7 +234,6 @@ def _parse_file(source: str, path: str, unit_budget: float | None = None) -> lis
     if host_diags:
         out.append(ParsedUnit("<file>", "file", None, host_diags))
     constants: dict[tuple, dict[str, Any]] = {}
-    trees: list = []  # the file's ``ast`` tree, parsed once (see _cached_ast)
     for unit in host.units:
         aliases = dict(unit.aliases) or {"T": "tir", "I": "ir"}
         key = tuple(sorted(aliases.items()))
@@ -272,9 +273,12 @@ def _parse_one(source: str, unit: Any, env: dict[str, Any], trees: list,
 
 def file_ast(text: str) -> ast.Module | None:
     """``ast.parse(text)``, or ``None`` for text Python cannot parse (the host layer reports
-    it). Runs nothing."""
+    it). Runs nothing; Python's ``SyntaxWarning`` messages (``1if x``, invalid escapes) are not printed.
+    """
     try:
-        return ast.parse(text)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

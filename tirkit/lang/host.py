@@ -23,13 +23,14 @@ import warnings
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterator, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from ..ir.diagnostics import Diagnostic, Note
 from ..ir.span import LineIndex, Span
+from .host_ast import locate_with_ast
 from .host_imports import UNIT_DECORATORS, HostImports, ImportBinding
 from .limits import check_text, deep_recursion
 from .host_scan import (FoundUnit, extend_over_comments, indent_width, line_start, scan_imports,
@@ -415,7 +416,7 @@ class HostFile:
     """
 
     __slots__ = ("path", "text", "module", "imports", "units", "diagnostics", "line_index",
-                 "_code")
+                 "_code", "_recovered")
 
     def __init__(self, path: str, text: str, module: cst.Module | None, imports: HostImports,
                  units: Sequence[Unit], diagnostics: Sequence[Diagnostic],
@@ -424,6 +425,7 @@ class HostFile:
         self.imports, self.units = imports, tuple(units)
         self.diagnostics, self.line_index = tuple(diagnostics), line_index
         self._code: str | None = None
+        self._recovered = module is None
 
     @classmethod
     def parse(cls, text: str, path: str = "<string>") -> "HostFile":
@@ -458,6 +460,27 @@ class HostFile:
         return host
 
     @classmethod
+    def locate(cls, text: str, path: str = "<string>",
+               tree: Callable[[], ast.Module | None] | None = None) -> "HostFile":
+        """The units and imports :meth:`parse` finds, located from Python's ``ast`` (``tree()``
+        gives ``ast.parse(text)`` or ``None`` when the caller caches it; it is called only after
+        the size limits passed) without building the lossless tree: for readers
+        of the units (``parse_file``, ``tirc``), not for tools that rewrite the file. ``module``
+        is ``None`` and :attr:`code` is the text as given. Text ``ast`` cannot take, or that the
+        ``ast`` locator does not cover (BOM, ``\\r``, form feed), goes through :meth:`parse`.
+        Raises ``TypeError`` if ``text`` is not a ``str``."""
+        if not isinstance(text, str):
+            raise TypeError(f"HostFile.locate expects str source, got {type(text).__name__}")
+        index = LineIndex(text, path)
+        too_big = check_text(text, index)
+        if too_big is not None:
+            return cls._build(path, text, None, HostImports(()), [], [too_big], index)
+        located = locate_with_ast(text, tree)
+        if located is None:
+            return cls.parse(text, path)
+        return cls._build(path, text, None, located[0], located[1], (), index, recovered=False)
+
+    @classmethod
     def scan(cls, text: str, path: str = "<string>") -> "HostFile":
         """Locate units with the line-based fallback only, without libcst: what :meth:`parse` does
         for a file that is not valid Python, and a cheap scan for editors. ``module`` is ``None``,
@@ -471,20 +494,22 @@ class HostFile:
     @classmethod
     def _build(cls, path: str, text: str, module: cst.Module | None, imports: HostImports,
                found: list[FoundUnit], diagnostics: Sequence[Diagnostic],
-               index: LineIndex) -> "HostFile":
+               index: LineIndex, recovered: bool | None = None) -> "HostFile":
         top, members = _nest(found)
-        recovered = module is None
+        recovered = module is None if recovered is None else recovered
         units = []
         for unit in top:
             subunits = [_make_unit(m, text, index, imports, (), recovered)
                         for m in members.get(id(unit), ())]
             units.append(_make_unit(unit, text, index, imports, subunits, recovered))
-        return cls(path, text, module, imports, units, diagnostics, index)
+        host = cls(path, text, module, imports, units, diagnostics, index)
+        host._recovered = recovered  # pylint: disable=protected-access
+        return host
 
     @property
     def recovered(self) -> bool:
         """True when libcst could not parse the file and units come from the fallback."""
-        return self.module is None
+        return self._recovered
 
     @property
     def code(self) -> str:
