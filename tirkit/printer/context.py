@@ -125,8 +125,9 @@ class Printer:
         self.defined_names: set[str] = {cfg.tir_prefix, cfg.ir_prefix} | _RESERVED
         self.keep: list[Any] = []
         self.common_prefix: dict[int, tuple[int, ...]] = {}
-        #: Var id -> how often set_common_prefix met it (at least once per place it occurs;
-        #: occurrences inside a Buffer met again under the same frames are not recounted)
+        #: Var id -> how often set_common_prefix met it, for the vars it was asked to count
+        #: (at least once per place it occurs; occurrences inside a Buffer met again under the
+        #: same frames are not recounted)
         self.var_visits: dict[int, int] = {}
         self.root: Any = None  # the node set_common_prefix walked
         self.ir_usage: set[str] = set()
@@ -228,10 +229,11 @@ class Printer:
                     return by_node[key]
         return self.frames[0] if self.frames else None
 
-    def set_common_prefix(self, root: Any) -> None:
+    def set_common_prefix(self, root: Any, count: Any = ()) -> None:
         """Record for each Var/Buffer the chain of frame-opening nodes enclosing all its uses
-        (TVM ``IRDocsifier::SetCommonPrefix``)."""
-        _PrefixFinder(self.common_prefix, self.var_visits).visit(root, ())
+        (TVM ``IRDocsifier::SetCommonPrefix``), and in :attr:`var_visits` how often each var of
+        ``count`` was met."""
+        _PrefixFinder(self.common_prefix, self.var_visits, {id(v) for v in count}).visit(root, ())
         self.root = root
 
     # --------------------------------------------------------------------------- dispatch
@@ -351,9 +353,11 @@ class _PrefixFinder:
     #: node of that class (read once per class instead of per node)
     _PLANS: dict[type, tuple[bool, bool, bool, tuple[tuple[str, bool], ...]]] = {}
 
-    def __init__(self, out: dict[int, tuple[int, ...]], var_visits: dict[int, int]) -> None:
+    def __init__(self, out: dict[int, tuple[int, ...]], var_visits: dict[int, int],
+                 count: set[int]) -> None:
         self.out = out
         self.var_visits = var_visits
+        self.count = count
         # (buffer id, path) pairs walked: walking a node again under the same path records
         # nothing new (the common prefix of a path with itself is the path)
         self.seen_at: set[tuple[int, tuple[int, ...]]] = set()
@@ -426,11 +430,12 @@ class _PrefixFinder:
 
     def _var(self, var: Any, path: tuple[int, ...]) -> None:
         key = id(var)
-        self.var_visits[key] = self.var_visits.get(key, 0) + 1
+        if key in self.count:
+            self.var_visits[key] = self.var_visits.get(key, 0) + 1
         old = self.out.get(key)
         if old is None:
             self.out[key] = path
-        elif path[:len(old)] != old:  # else the usual case: a use under the recorded frames
+        elif old is not path and path[:len(old)] != old:  # else: a use under the recorded frames
             self._record(var, path)
 
     def _record(self, obj: Any, path: tuple[int, ...]) -> None:

@@ -260,7 +260,7 @@ def print_prim_func(p: Printer, func: PrimFunc) -> SDoc:
 
 def _print_prim_func(p: Printer, func: PrimFunc, name: str) -> SDoc:
     with p.frame(func) as f:
-        p.set_common_prefix(func)
+        p.set_common_prefix(func, count=func.buffer_map)
         args, inlined = _params(p, func, f)
         _func_attrs(p, func, name, f)
         _match_buffers(p, func, f, args, inlined)

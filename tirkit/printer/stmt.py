@@ -380,6 +380,8 @@ def _is_zero(e: Any) -> bool:
 
 
 def _uses(e: Any, var_ids: set[int]) -> bool:
+    if type(e) is IntImm or not var_ids:  # a constant extent, the first loop: no walk
+        return False
     found = []
     post_order_visit(e, lambda n: found.append(n) if id(n) in var_ids else None)
     return bool(found)
