@@ -7,11 +7,15 @@ call in CPU time of the calling thread (``time.thread_time``, as compare.py time
 baseline side runs in a subprocess that imports tirkit from ``git archive BASELINE tirkit`` (the
 same virtual environment); the two sides run in alternating rounds (baseline, head, head,
 baseline, ...) so a load change during the run favours neither. Reported per kernel: the median
-and the best over all calls of all rounds, and head / baseline of the medians.
+and the best over all calls of all rounds, and head / baseline of the medians. With ``--tvm
+PYTHON`` (a Python with apache-tvm, as ``TIRKIT_BENCH_TVM`` for compare.py) TVM's ``.script()``
+of the same texts is timed too, in each round after the two sides (bench/tvm_worker.py), and
+head / TVM of the medians is reported: issue 18's print ratio, measured in the same command.
 
 Usage::
 
     .venv/bin/python bench/bench_print.py --baseline main [--rounds 6] [--repeat 40]
+        [--tvm /work/tvm-venv/bin/python]
 
 Not run by ``make test`` (timings are measured here only, never asserted).
 """
@@ -81,6 +85,8 @@ def main() -> int:
     ap.add_argument("--baseline", default="main", help="commit to compare with")
     ap.add_argument("--rounds", type=int, default=6, help="child processes per side")
     ap.add_argument("--repeat", type=int, default=40, help="calls per kernel per round")
+    ap.add_argument("--tvm", default=os.environ.get("TIRKIT_BENCH_TVM", ""),
+                    help="a Python with apache-tvm: time TVM's print too")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -94,7 +100,16 @@ def main() -> int:
                                                                   "tirkit") else "")
     texts = kernel_texts()
     load0 = os.getloadavg()
-    runs: dict[str, list[dict]] = {"base": [], "head": []}
+    runs: dict[str, list[dict]] = {"base": [], "head": [], "tvm": []}
+    tvm = None
+    if args.tvm:
+        from tvm_side import TVMWorker  # pylint: disable=import-outside-toplevel
+
+        tvm = TVMWorker(args.tvm, REPO / "bench" / "tvm_worker.py")
+        for k, text in texts.items():
+            tvm.load(k, text)
+            for _ in range(3):
+                tvm.timed("print", k)
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(["git", "-C", str(REPO), "archive", base, "tirkit"],
                                  check=True, capture_output=True).stdout
@@ -104,16 +119,29 @@ def main() -> int:
             order = ("base", "head") if r % 2 == 0 else ("head", "base")
             for side in order:
                 runs[side].append(_run_side(sides[side], texts, args.repeat))
+            if tvm is not None:
+                times: dict[str, list[float]] = {k: [] for k in texts}
+                for _ in range(args.repeat):
+                    for k in texts:
+                        times[k].append(tvm.timed("print", k))
+                runs["tvm"].append(times)
+    if tvm is not None:
+        tvm.close()
     print(f"print (.script()) CPU ms per call, {args.rounds} rounds x {args.repeat} calls per "
           f"side, alternating; baseline {base}, head {head}; load {load0} -> {os.getloadavg()}")
+    tvm_cols = f" {'tvm med':>8} {'base/tvm':>8} {'head/tvm':>8}" if tvm is not None else ""
     print(f"{'kernel':18} {'base med':>9} {'head med':>9} {'base best':>10} {'head best':>10} "
-          f"{'head/base':>9}")
+          f"{'head/base':>9}" + tvm_cols)
     for k in texts:
         b = [t for run in runs["base"] for t in run[k]]
         h = [t for run in runs["head"] for t in run[k]]
         bm, hm = statistics.median(b), statistics.median(h)
-        print(f"{k:18} {bm * 1e3:9.3f} {hm * 1e3:9.3f} {min(b) * 1e3:10.3f} "
-              f"{min(h) * 1e3:10.3f} {hm / bm:9.3f}")
+        row = (f"{k:18} {bm * 1e3:9.3f} {hm * 1e3:9.3f} {min(b) * 1e3:10.3f} "
+               f"{min(h) * 1e3:10.3f} {hm / bm:9.3f}")
+        if tvm is not None:
+            tm = statistics.median([t for run in runs["tvm"] for t in run[k]])
+            row += f" {tm * 1e3:8.3f} {bm / tm:8.2f} {hm / tm:8.2f}"
+        print(row)
     return 0
 
 
