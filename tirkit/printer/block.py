@@ -10,6 +10,7 @@ from tirkit.ir.structural import structural_equal
 from tirkit.tir import op as O
 from tirkit.tir import stmt as S
 from tirkit.tir.expr import IterVarType, Var
+from tirkit.tir.stmt_functor import pre_order_visit
 
 from .buffer import VarDef, buffer_decl, define_buffer
 from .context import Frame, Printer, register
@@ -183,8 +184,6 @@ def implicit_root(func_body: Any) -> S.Block | None:
 
 
 def _contains_realize(stmt: Any) -> bool:
-    from tirkit.tir.stmt_functor import pre_order_visit  # pylint: disable=import-outside-toplevel
-
     found: list[Any] = []
 
     def visit(n: Any) -> bool:

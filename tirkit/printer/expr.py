@@ -20,6 +20,7 @@ from tirkit.tir.const_fold import try_const_fold
 from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_MUL, P_NOT, P_OR,
                       P_SHIFT, P_UNARY, Printer, register)
 from .doc import Doc, Text, bracket, concat, join
+from .stmt_doc import LineDoc
 
 
 # ------------------------------------------------------------------------------- literals
@@ -146,8 +147,6 @@ def _var(p: Printer, v: X.Var) -> E:
     if doc is None and p.define_free:
         frame = p.lowest_def_frame(v)
         if frame is not None:
-            from .stmt_doc import LineDoc  # pylint: disable=import-outside-toplevel
-
             lhs = p.define(v, frame, v.name_hint)
             frame.stmts.append(LineDoc(concat(lhs, " = ", var_creation(p, v).doc)))
             doc = lhs
