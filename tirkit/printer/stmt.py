@@ -47,8 +47,20 @@ def _seq(p: Printer, s: S.SeqStmt) -> list[SDoc]:
     return out
 
 
+def _return_value(s: S.Evaluate) -> Any:
+    """The value of ``T.evaluate(T.ret(v))`` (TVM ``FindReturnValue``), else None."""
+    value = s.value
+    if isinstance(value, Call) and getattr(value.op, "name", None) == "tir.ret" \
+            and len(value.args) == 1:
+        return value.args[0]
+    return None
+
+
 @register(S.Evaluate)
 def _evaluate(p: Printer, s: S.Evaluate) -> SDoc:
+    ret = _return_value(s) if p.tirx and p.cfg.syntax_sugar else None
+    if ret is not None:  # tirx: ``return v`` (TVM 0.27 has no T.ret)
+        return LineDoc(concat("return ", p.expr(ret).doc))
     value = p.expr(s.value).doc
     if isinstance(s.value, Call):
         return LineDoc(value)

@@ -18,7 +18,7 @@ class Module:
 class Module:
     @T.prim_func(private=True)
     def add_one(a: T.int32) -> T.int32:
-        T.ret(a + 1)
+        return a + 1
 
     @T.prim_func
     def main(A: T.Buffer((16,), "int32")):
