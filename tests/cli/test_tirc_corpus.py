@@ -77,6 +77,17 @@ def test_tvm_027_assert_message_tuple_compiles(tmp_path: Path) -> None:
     assert code == 0, err
 
 
+def test_tvm_027_quoted_shape_dim_compiles(tmp_path: Path) -> None:
+    """TVM 0.27 names a symbolic dim a signature has not defined yet as a string
+    (``A: T.Buffer(("n", 4, 8)), n: T.int32``): it once crashed tirc, then was a diagnostic, and
+    now parses as the later param ``n`` (issue 10) and compiles."""
+    path = _unit_file(ROOT / "tests/printer/tvm_reference/expected/23_loops__grid_symbolic.py",
+                      tmp_path)
+    code, err = _tirc([str(path), "--target", "x86_64-unknown-linux-gnu", "-o", os.devnull])
+    assert code == 0, err
+    assert "Traceback" not in err and "error" not in err
+
+
 def test_exit_2_for_usage_and_io_errors(tmp_path: Path) -> None:
     assert _tirc([str(tmp_path / "missing.py")])[0] == 2
     assert _tirc([str(ROOT / "examples/matmul.py"), "--emit", "nonsense"])[0] == 2
