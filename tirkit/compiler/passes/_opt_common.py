@@ -85,3 +85,40 @@ def with_body(func: PrimFunc, body: S.Stmt) -> PrimFunc:
     """``func`` itself when ``body`` is its body, else a copy with the new body (the
     copy-on-write of TVM's ``PrimFuncNode::CopyOnWrite``)."""
     return func if body is func.body else func.with_changes(body=body)
+
+
+class DeferredBinds:
+    """An :class:`~tirkit.arith.Analyzer` whose ``bind`` calls are made when it is first asked
+    anything else, in the order they came (no TVM counterpart; TVM's ``IRMutatorWithAnalyzer``
+    binds every loop and let variable at once, which is cheap in C++). A bind simplifies the
+    value and analyses its bounds and modular set; passes that bind every loop but query only
+    for some statements (LowerIntrin, CompactBufferAllocation, LowerMatchBuffer) skip that work
+    when they never query. The answers are those of an analyzer bound eagerly.
+
+    Raises:
+        TypeError: at ``bind``, as ``Analyzer.bind`` does, when ``var`` is not a Var.
+    """
+
+    def __init__(self) -> None:
+        from tirkit.arith import Analyzer  # pylint: disable=import-outside-toplevel
+
+        self._analyzer = Analyzer()
+        self._pending: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    def bind(self, var: Any, *args: Any, **kwargs: Any) -> None:
+        """Record ``Analyzer.bind(var, ...)`` (made before the next query)."""
+        if not isinstance(var, Var):
+            self.analyzer.bind(var, *args, **kwargs)  # raises as Analyzer.bind does
+        self._pending.append(((var, *args), kwargs))
+
+    @property
+    def analyzer(self) -> Any:
+        """The analyzer with every recorded bind made."""
+        if self._pending:
+            pending, self._pending = self._pending, []
+            for args, kwargs in pending:
+                self._analyzer.bind(*args, **kwargs)
+        return self._analyzer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.analyzer, name)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tirkit.arith.analyzer import Analyzer
 from tirkit.arith.bound import ConstIntBound
 from tirkit.arith.int_set import IntervalSet, eval_set
 from tirkit.compiler.transform import Pass, prim_func_pass, register_pass
@@ -28,6 +27,7 @@ from tirkit.tir.function import PrimFunc
 from tirkit.tir.stmt import Block, BufferRegion, BufferStore, For, ForKind, LetStmt, Stmt
 from tirkit.tir.stmt_functor import StmtExprMutator, StmtExprVisitor, post_order_visit
 
+from ._opt_common import DeferredBinds
 from .lower_opaque_block import collect_storage_align
 
 _STORAGE_RANK = {"global": 0, "shared": 1, "shared.dyn": 1, "warp": 2, "local": 3}
@@ -63,7 +63,7 @@ class _AccessRegionCollector(StmtExprVisitor):
     def __init__(self, is_strict: bool) -> None:
         self.loops: list[For] = []
         self.dom: dict[Var, IntervalSet] = {}
-        self.ana = Analyzer()
+        self.ana = DeferredBinds()
         self.in_scope: dict[Var, tuple[Buffer, int]] = {}
         self.relaxed: dict[Buffer, list[IntervalSet]] = {}
         self.annotated: dict[Buffer, list[BufferRegion]] = {}

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tirkit.arith import Analyzer
 from tirkit.ir import Range
 from tirkit.ir.dtype import DataType, dtype as _dtype
 from tirkit.ir.expr import IntImm, PrimExpr
@@ -35,6 +34,7 @@ from tirkit.tir.builtin import libm_symbol
 from tirkit.tir.stmt_functor import StmtExprMutator
 
 from ..transform import prim_func_pass, register_pass
+from ._opt_common import DeferredBinds
 
 __all__ = ["LowerIntrin", "IntrinInjecter", "LEGALIZE_LLVM", "LEGALIZE_DEFAULT"]
 
@@ -187,31 +187,20 @@ class IntrinInjecter(StmtExprMutator):
     ``IRMutatorWithAnalyzer``: loop and let variables are bound in its analyzer)."""
 
     def __init__(self) -> None:
-        self._analyzer = Analyzer()
-        #: binds not yet made: most functions have no division to lower, and a bind (a
-        #: simplify, a bound and a modular analysis) costs more than the rest of the pass; they
-        #: are replayed in order before the analyzer's first query, so it answers the same
-        self._pending: list[tuple[Var, Any]] = []
+        # binds are made at the first query: most functions have no division to lower, and a
+        # bind (a simplify, a bound and a modular analysis) costs more than the rest of the pass
+        self.analyzer = DeferredBinds()
         self._rules: dict[str, list[_Rule]] = {}
-
-    @property
-    def analyzer(self) -> Analyzer:
-        """The analyzer with every loop and let variable met so far bound."""
-        if self._pending:
-            pending, self._pending = self._pending, []
-            for var, value in pending:
-                self._analyzer.bind(var, value)
-        return self._analyzer
 
     # ------------------------------------------------------------ analyzer scopes
     def visit_for_(self, op: For) -> Any:
-        self._pending.append((op.loop_var, Range.from_min_extent(op.min, op.extent)))
+        self.analyzer.bind(op.loop_var, Range.from_min_extent(op.min, op.extent))
         return super().visit_for_(op)
 
     def visit_let_stmt_(self, op: LetStmt) -> Any:
         value = self.visit_expr(op.value)
         if not op.var.dtype.is_handle() and value.dtype == op.var.dtype:
-            self._pending.append((op.var, value))
+            self.analyzer.bind(op.var, value)
         body = self.visit_stmt(op.body)
         if value is op.value and body is op.body:
             return op

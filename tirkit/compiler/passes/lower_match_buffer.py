@@ -22,6 +22,8 @@ from tirkit.tir.function import PrimFunc
 from tirkit.tir.stmt import Block, BufferRegion, BufferStore, For, MatchBufferRegion, Stmt
 from tirkit.tir.stmt_functor import StmtExprMutator, substitute
 
+from ._opt_common import DeferredBinds
+
 
 class MatchBufferError(ValueError):
     """A ``match_buffer`` whose constraints cannot hold (TVM's ``CHECK`` failures in
@@ -68,7 +70,7 @@ class _MatchBufferLower(StmtExprMutator):
         self.var_map: dict[Var, PrimExpr] = {p: p for p in func.params
                                              if not p.dtype.is_handle()}
         self.matches: dict[Buffer, MatchBufferRegion] = {}
-        self.ana = Analyzer()
+        self.ana = DeferredBinds()
 
     def visit_block_(self, op: Block) -> Stmt:
         for m in op.match_buffers:
