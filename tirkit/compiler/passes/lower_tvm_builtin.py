@@ -24,7 +24,7 @@ from tirkit import tir
 from tirkit.tir import (NE, Allocate, AttrStmt, Buffer, BufferLoad, BufferStore, Call, Cast,
                         Evaluate, For, ForKind, IfThenElse, LetStmt, PrimFunc, SeqStmt, Stmt,
                         StringImm, Var)
-from tirkit.tir.stmt_functor import StmtExprMutator
+from tirkit.tir.stmt_functor import StmtExprMutator, post_order_visit
 
 from ..runtime.abi import DeviceType, StructField, TypeCode
 from ..transform import prim_func_pass, register_pass
@@ -120,6 +120,8 @@ class BuiltinLower(StmtExprMutator):
         return self._visit_body_and_realize_alloca(stmt)
 
     def _max_stack(self, stmt: Stmt) -> _Sizes:
+        if not _calls_a_builtin(stmt):  # the precheck walk would find nothing to count
+            return _Sizes()
         pre = BuiltinLower(True, self.device_type, self.device_id)
         pre.scopes.append(_AllocaScope())
         pre.visit_stmt(stmt)
@@ -337,6 +339,19 @@ _CALL_LOWERING: dict[str, Callable[[BuiltinLower, Call], PrimExpr]] = {
     "tir.tvm_stack_make_array": BuiltinLower._make_array,  # pylint: disable=protected-access
     "tir.tvm_context_id": BuiltinLower._context_id,  # pylint: disable=protected-access
 }
+
+
+def _calls_a_builtin(stmt: Stmt) -> bool:
+    """Whether ``stmt`` calls a builtin this pass lowers (the only calls that take stack
+    space): a plain walk, cheaper than the precheck mutator it spares (TVM runs the precheck
+    always; here the compute body of a kernel without packed calls was walked three times)."""
+    found = [False]
+
+    def visit(node: Any) -> None:
+        if isinstance(node, Call) and getattr(node.op, "name", "") in _CALL_LOWERING:
+            found[0] = True
+    post_order_visit(stmt, visit)
+    return found[0]
 
 
 @register_pass("LowerTVMBuiltin")
