@@ -1,5 +1,7 @@
 """tirkit.te and create_prim_func (issue 16): the block-form PrimFuncs TVM makes, symbolic shapes
 lifted to int64 parameters, compiled and run against NumPy."""
+import gc
+
 import numpy as np
 import pytest
 
@@ -65,6 +67,36 @@ def test_intermediate_tensor_is_root_alloc_and_names_are_fresh():
     assert [b.name for b in root.alloc_buffers] == ["T"]
     text = func.script()
     assert 'T.block("T")' in text and 'T.block("T_1")' in text
+    a = np.arange(8, dtype="float32")
+    c = np.empty_like(a)
+    build(func)(a, c)
+    np.testing.assert_allclose(c, (a + 1) * 2)
+
+
+def test_intermediate_nothing_else_holds_survives_a_gc_before_create_prim_func():
+    """An intermediate tensor only the next op's body reads (through its buffer) must stay in
+    the graph after a cyclic GC: once it was collected, create_prim_func silently dropped its
+    block and alloc_buffer, and a Relax build failed in MakePackedAPI with "variables
+    [T_softmax_maxelem] are used, but are not passed in as API arguments" whenever a GC ran
+    between legalizing softmax and creating its PrimFunc (a flaky test)."""
+    from tirkit import topi
+
+    x = te.placeholder((3, 4), name="x")
+    y = topi.nn.softmax(x)
+    A = te.placeholder((8,), name="A")
+    C = te.compute((8,), lambda i: te.compute((8,), lambda j: A[j] + 1.0, name="B")[i] * 2.0,
+                   name="C")
+    gc.collect()
+    soft = te.create_prim_func([x, y])
+    assert [b.name for b in soft.body.block.alloc_buffers] == \
+        ["T_softmax_maxelem", "T_softmax_exp", "T_softmax_expsum"]
+    xs = np.random.default_rng(0).standard_normal((3, 4)).astype("float32")
+    out = np.empty_like(xs)
+    build(soft)(xs, out)
+    e = np.exp(xs - xs.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(out, e / e.sum(axis=1, keepdims=True), rtol=1e-6)
+    func = te.create_prim_func([A, C])
+    assert [b.name for b in func.body.block.alloc_buffers] == ["B"]
     a = np.arange(8, dtype="float32")
     c = np.empty_like(a)
     build(func)(a, c)

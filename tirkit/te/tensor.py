@@ -85,10 +85,16 @@ class ComputeOp(Operation):
         self.axis, self.body = tuple(axis), tuple(body)
         first = self.body[0]
         self.reduce_axis = tuple(first.axis) if isinstance(first, tir.Reduce) else ()
+        # Strong references, taken while the tensors read are certainly alive: the body holds
+        # only their buffers, and _BY_BUFFER only weak references, so an intermediate tensor
+        # (softmax's maxelem) nothing else holds would vanish at the next cyclic GC and
+        # create_prim_func would drop its computation and alloc_buffer (TVM's ProducerLoad
+        # holds the tensor itself).
+        self._inputs = tuple(_tensors_read(self.body))
 
     @property
     def input_tensors(self) -> list["Tensor"]:
-        return _tensors_read(self.body)
+        return list(self._inputs)
 
 
 class ExternOp(Operation):
