@@ -46,7 +46,7 @@ from tirkit.cli.tirfmt_format import Mode, format_source  # noqa: E402
 from tirkit.compiler import build  # noqa: E402
 from tirkit.lang import from_source  # noqa: E402
 
-KERNELS = ["vector_add", "matmul_scheduled", "conv2d_nchw", "softmax", "rowsum", "int8_matmul"]
+KERNELS = ["vector_add", "matmul_scheduled", "matmul_packed", "conv2d_nchw", "softmax", "rowsum", "int8_matmul"]
 STAGES = ["parse", "print", "compile", "rebuild", "run"]
 
 

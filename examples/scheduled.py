@@ -27,6 +27,7 @@ class Scheduled:
 
 SCHEDULES = [
     Scheduled("matmul_naive.py", "matmul_naive", "schedule_matmul.py", "matmul_scheduled"),
+    Scheduled("matmul_naive.py", "matmul_naive", "schedule_matmul_packed.py", "matmul_packed"),
     Scheduled("conv2d_nchw.py", "conv2d_nchw", "schedule_conv2d.py", "conv2d_nchw"),
     Scheduled("softmax.py", "softmax", "schedule_softmax.py", "softmax"),
     Scheduled("rowsum.py", "rowsum", "schedule_rowsum.py", "rowsum"),

@@ -1,6 +1,6 @@
-"""The schedule scripts of examples/: the matmul schedule reproduces the hand-written
-matmul_scheduled.py, every scheduled kernel compiles and gives the unscheduled kernel's numbers
-(the NumPy reference of examples/references.py, which the unscheduled kernels are checked
+"""The schedule scripts of examples/: the matmul schedules reproduce the hand-written
+matmul_scheduled.py and matmul_packed.py, every scheduled kernel compiles and gives the
+unscheduled kernel's numbers (the NumPy reference of examples/references.py, which the unscheduled kernels are checked
 against in tests/compiler/test_examples.py), and every trace replays."""
 import numpy as np
 import pytest
@@ -13,9 +13,11 @@ from tirkit.lang import from_source
 from tirkit.schedule.testing import verify_trace_roundtrip
 
 
-def test_matmul_schedule_reproduces_the_hand_written_kernel():
-    sch = scheduled.apply(scheduled.SCHEDULES[0])
-    path = scheduled.HERE / "matmul_scheduled.py"
+@pytest.mark.parametrize("index,kernel", [(0, "matmul_scheduled.py"), (1, "matmul_packed.py")])
+def test_matmul_schedule_reproduces_the_hand_written_kernel(index, kernel):
+    assert scheduled.SCHEDULES[index].reference + ".py" == kernel
+    sch = scheduled.apply(scheduled.SCHEDULES[index])
+    path = scheduled.HERE / kernel
     hand = from_source(path.read_text(), str(path))
     got = sch.mod["matmul_naive"]
     assert_structural_equal(got.with_changes(attrs=hand.attrs), hand)

@@ -1,0 +1,66 @@
+"""C = A @ B over 1024x1024 float32 matrices, scheduled like a BLAS GEMM by
+``schedule_matmul_packed.py`` (which says how): A and B packed into panels, 8 x 16 micro-tiles of
+C accumulated in registers over all of k, 64-row blocks in parallel.
+"""
+try:
+    from tvm.script import tir as T
+except ImportError:  # no TVM: tirkit's front end parses the kernel (python examples/x.py)
+    from tirkit.lang import tir as T
+
+
+@T.prim_func
+def matmul_packed(
+    A: T.Buffer((1024, 1024), "float32"),
+    B: T.Buffer((1024, 1024), "float32"),
+    C: T.Buffer((1024, 1024), "float32")
+):
+    T.func_attr({"global_symbol": "matmul_packed", "tir.noalias": True})
+    C_global = T.alloc_buffer((1024, 1024))
+    B_global = T.alloc_buffer((64, 1024, 16))
+    A_global = T.alloc_buffer((128, 1024, 8))
+    for ax0 in T.parallel(1024):
+        for ax1 in range(1024):
+            with T.block("A_global"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[v0, v1])
+                T.writes(A_global[v0 // 8, v1, v0 % 8])
+                A_global[v0 // 8, v1, v0 % 8] = A[v0, v1]
+    for ax0 in T.parallel(1024):
+        for ax1 in range(1024):
+            with T.block("B_global"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(B[v0, v1])
+                T.writes(B_global[v1 // 16, v0, v1 % 16])
+                B_global[v1 // 16, v0, v1 % 16] = B[v0, v1]
+    for i_0 in T.parallel(16):
+        for j_0, i_1 in T.grid(64, 8):
+            for i_2_init in T.unroll(8):
+                for j_1_init in T.vectorized(16):
+                    with T.block("C_init"):
+                        vi = T.axis.spatial(1024, i_0 * 64 + i_1 * 8 + i_2_init)
+                        vj = T.axis.spatial(1024, j_0 * 16 + j_1_init)
+                        T.reads()
+                        T.writes(C_global[vi, vj])
+                        C_global[vi, vj] = T.float32(0.0)
+            for k in range(1024):
+                for i_2 in T.unroll(8):
+                    for j_1 in T.vectorized(16):
+                        with T.block("C_update"):
+                            vi = T.axis.spatial(1024, i_0 * 64 + i_1 * 8 + i_2)
+                            vj = T.axis.spatial(1024, j_0 * 16 + j_1)
+                            vk = T.axis.reduce(1024, k)
+                            T.reads(C_global[vi, vj], A_global[vi // 8, vk, vi % 8], B_global[vj // 16, vk, vj % 16])
+                            T.writes(C_global[vi, vj])
+                            C_global[vi, vj] = C_global[vi, vj] + A_global[vi // 8, vk, vi % 8] * B_global[vj // 16, vk, vj % 16]
+            for ax0, ax1 in T.grid(8, 16):
+                with T.block("C_global"):
+                    v0 = T.axis.spatial(1024, i_0 * 64 + i_1 * 8 + ax0)
+                    v1 = T.axis.spatial(1024, j_0 * 16 + ax1)
+                    T.reads(C_global[v0, v1])
+                    T.writes(C[v0, v1])
+                    C[v0, v1] = C_global[v0, v1]
+
+
+if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time
+    import run_example
+    raise SystemExit(run_example.main(matmul_packed, __file__))
