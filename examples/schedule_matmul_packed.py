@@ -33,10 +33,16 @@ def schedule(sch):
     sch.parallel(i0)
     pack_b = sch.cache_read(c, 1, "global")
     sch.transform_layout(c, ("read", 1), lambda kk, jj: (jj // NR, kk, jj % NR))
-    sch.parallel(sch.get_loops(pack_b)[0])
+    bk, bj = sch.get_loops(pack_b)
+    sch.parallel(bk)
+    sch.vectorize(sch.split(bj, [None, NR])[1])  # NR contiguous floats in and out
     pack_a = sch.cache_read(c, 0, "global")
     sch.transform_layout(c, ("read", 0), lambda ii, kk: (ii // MR, kk, ii % MR))
-    sch.parallel(sch.get_loops(pack_a)[0])
+    ai, ak = sch.get_loops(pack_a)
+    ai0, ai1 = sch.split(ai, [None, MR])
+    sch.reorder(ai0, ak, ai1)  # MR rows' k-th floats stored side by side
+    sch.parallel(ai0)
+    sch.unroll(ai1)
     sch.decompose_reduction(c, k)
 
 
