@@ -52,9 +52,6 @@ KNOWN: dict[str, str] = {
         'T.bool(False), -1), and prints the trailing T.attr("default", "device_scope", 0) as a '
         'with-scope where tirkit prints the last statement of a body concisely, as TVM 0.27\'s '
         'printer source does (so its parse nests that AttrStmt differently; not established)',
-    "35_dtypes__int_ctors":
-        'TVM 0.27 folds T.int64(1) << T.int64(40) to T.int64(1099511627776) while parsing (TVM\'s '
-        'left_shift folds two constants); the IR keeps the shift (a parse difference)',
     "52_tvm_v020_spellings__mixed_operands":
         'TVM 0.27 prints the statement (A[0:4] > 0) & (A[4:8] > 0) as T.evaluate(...): its parse '
         'of & on two bool vectors is not a Call, where the IR holds a tir.bitwise_and Call (a '

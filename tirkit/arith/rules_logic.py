@@ -124,6 +124,8 @@ def _not(s: Simplifier, e: E.Not) -> PrimExpr:
     folded = try_const_fold(E.Not, a)
     if folded is not None:
         return folded
+    if isinstance(a, E.Not):  # TVM's rewrite rule !(!x) -> x (not a constant fold)
+        return a.a
     if isinstance(a, E.CmpExpr) and (is_index(a.a) or isinstance(a, (E.EQ, E.NE))):
         cls, swap = _NEGATE[type(a)]
         return s.simplify(cls(a.b, a.a) if swap else cls(a.a, a.b))

@@ -224,11 +224,11 @@ def _rebuilds(fn: Callable[..., Any], node: Any) -> bool:
     if fn in _PLAIN_BINARY and node.a.dtype == node.b.dtype:
         try:
             return try_const_fold(type(node), node.a, node.b) is None
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, ZeroDivisionError):
             return False
     try:
         out = fn(node.a, node.b)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, ZeroDivisionError):
         return False
     return type(out) is type(node) and out.a is node.a and out.b is node.b
 
@@ -313,6 +313,9 @@ def _call(p: Printer, node: X.Call) -> E:
             ea = p.expr(node.args[0])
             return E(concat("~", ea.doc if ea.prec >= P_UNARY else _paren(ea.doc)), P_UNARY)
         return binop(p, sugar[0], sugar[1], node.args[0], node.args[1])
+    if sugar is not None and _call_folds(node, sugar[2]):
+        # T.shift_left(1, 2) would fold while parsing (as in TVM): spell the call itself
+        return call(p, p.T("call_intrin"), [dtype_lit(node.dtype), str_lit(op.name), *args])
     name = op.attrs.get("TScriptPrinterName") or op.name
     loc = op.attrs.get("TScriptDtypePrintLocation")
     if loc in ("first", "last"):
@@ -340,6 +343,15 @@ def _call_rebuilds(node: X.Call, fn_name: str) -> bool:
         return False
     return isinstance(out, X.Call) and out.op is node.op and out.dtype == node.dtype and all(
         x is y for x, y in zip(out.args, node.args))
+
+
+def _call_folds(node: X.Call, fn_name: str) -> bool:
+    """Whether the op function folds this call's operands away (constants TVM folds)."""
+    try:
+        out = getattr(O, fn_name)(*node.args)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+    return not isinstance(out, X.Call)
 
 
 @register(GlobalVar)

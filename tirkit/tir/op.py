@@ -366,21 +366,27 @@ def _int_binary_call(name: str, a: Any, b: Any, span: Any) -> PrimExpr:
     a, b = match_types(a, b)
     if a.dtype.is_floating():
         raise TypeError(f"{name}: operands must be integers, got {a.dtype}")
+    folded = try_const_fold(f"tir.{name}", a, b)
+    if folded is not None:
+        return folded
     return E.Call(a.dtype, f"tir.{name}", (a, b), span=span)
 
 
 def bitwise_and(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a & b`` on integers (a ``tir.bitwise_and`` call; ``tvm.tir.bitwise_and``)."""
+    """``a & b`` on integers (a ``tir.bitwise_and`` call; ``tvm.tir.bitwise_and``); two int32/int64
+    constants fold, as in TVM."""
     return _int_binary_call("bitwise_and", a, b, span)
 
 
 def bitwise_or(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a | b`` on integers (a ``tir.bitwise_or`` call; mirrors ``tvm.tir.bitwise_or``)."""
+    """``a | b`` on integers (a ``tir.bitwise_or`` call; mirrors ``tvm.tir.bitwise_or``); two
+    int32/int64 constants fold."""
     return _int_binary_call("bitwise_or", a, b, span)
 
 
 def bitwise_xor(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a ^ b`` on integers (a ``tir.bitwise_xor`` call; mirrors ``tvm.tir.bitwise_xor``)."""
+    """``a ^ b`` on integers (a ``tir.bitwise_xor`` call; mirrors ``tvm.tir.bitwise_xor``); two
+    int32/int64 constants fold."""
     return _int_binary_call("bitwise_xor", a, b, span)
 
 
@@ -393,13 +399,22 @@ def bitwise_not(a: Any, span: Any = None) -> PrimExpr:
 
 
 def shift_left(a: Any, b: Any, span: Any = None) -> PrimExpr:
-    """``a << b`` (a ``tir.shift_left`` call; mirrors ``tvm.tir.shift_left``)."""
+    """``a << b`` (a ``tir.shift_left`` call; mirrors ``tvm.tir.shift_left``). On int32/int64, two
+    constants fold (wrapping) and a shift by 0 is ``a``, as in TVM's ``left_shift``.
+
+    Raises:
+        ValueError: on a constant shift amount outside ``[0, bits)`` (int32/int64).
+    """
     return _int_binary_call("shift_left", a, b, span)
 
 
 def shift_right(a: Any, b: Any, span: Any = None) -> PrimExpr:
     """``a >> b``, arithmetic for signed types (a ``tir.shift_right`` call; mirrors
-    ``tvm.tir.shift_right``)."""
+    ``tvm.tir.shift_right``). On int32/int64, two constants fold and a shift by 0 is ``a``.
+
+    Raises:
+        ValueError: on a constant shift amount outside ``[0, bits)`` (int32/int64).
+    """
     return _int_binary_call("shift_right", a, b, span)
 
 
