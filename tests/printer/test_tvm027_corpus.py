@@ -36,17 +36,15 @@ KNOWN: dict[str, str] = {
         'TVM 0.27 fills in T.tvm_storage_sync\'s optional arguments while parsing ("shared", '
         'T.bool(False), -1); the IR holds the one argument the unit wrote (a parse difference: '
         'printing them would not read back to the same IR)',
-    "23_loops__triangular":
-        'TVM 0.27 simplifies the loop extent i * -1 + 31 to 31 - i while parsing (its operators '
-        'fold); the IR holds i * -1 + 31 (a parse difference)',
     "29_assert__t_assert":
         'TVM 0.27\'s AssertStmt has no body, so an assert scoped over part of a sequence prints '
         'flat (assert c, m then its body then the statements after it); that text reads back as '
         'an assert over the rest of the scope, a different IR, so tirkit keeps with T.Assert(...)',
     "32_meta_var__meta_expr":
-        'TVM 0.27 builds the T.reads extent of the meta-var slice as T.max(vj, 15 - vj) + 1 - '
-        'T.min(vj, 15 - vj) while parsing; the IR holds T.max(vj, vj * -1 + 15) - T.min(vj, '
-        'vj * -1 + 15) + 1 (a parse difference)',
+        'TVM 0.27 leaves the min of the inferred T.reads region of the meta-var slice as '
+        'T.min(vj, vj * -1 + 15) (its rewrite simplifier\'s form, kept by IntSet::CoverRange) '
+        'where tirkit\'s simplifier gives T.min(vj, 15 - vj); the extent matches (a parse '
+        'difference)',
     "33_attr_evaluate__thread_extent_attr":
         'TVM 0.27 fills in T.tvm_storage_sync\'s optional arguments while parsing ("global", '
         'T.bool(False), -1), and prints the trailing T.attr("default", "device_scope", 0) as a '

@@ -101,25 +101,27 @@ def _term(atom: PrimExpr, coeff: int, dtype: DataType) -> PrimExpr:
 
 
 def to_expr(s: LinearSum) -> PrimExpr:
-    """Rebuild ``s`` as an expression: positive terms first (``a + b*2``), then negative ones as
-    (mirrors TVM's ``SumExprNode::Normalize``)
-    subtractions (``- c*3``), then the constant; all-negative sums start with ``c * -k``."""
+    """Rebuild ``s`` as an expression in TVM's order (mirrors ``SumExprNode::Normalize``):
+    positive terms first (``a + b*2``), then a positive constant, then negative terms as
+    subtractions (``- c*3``), then a negative constant: ``31 - i``, ``a + 1 - b``. A sum with
+    neither positive terms nor a positive constant starts with ``c * -k``."""
     t = s.dtype
     pos = [(a, c) for _, a, c in s.items() if c > 0]
     neg = [(a, -c) for _, a, c in s.items() if c < 0]
-    if pos:
-        acc = _term(*pos[0], t)
-        for a, c in pos[1:]:
-            acc = E.Add(acc, _term(a, c, t))
-    elif neg:
+    is_min = s.base == -(1 << (t.bits - 1))  # TVM adds the minimum value, it cannot negate it
+    base_first = s.base > 0 or (is_min and s.base != 0)
+    acc: PrimExpr | None = None
+    for a, c in pos:
+        acc = _term(a, c, t) if acc is None else E.Add(acc, _term(a, c, t))
+    if base_first:
+        acc = const(t, s.base) if acc is None else E.Add(acc, const(t, s.base))
+    if acc is None:
+        if not neg:
+            return const(t, s.base)
         a, c = neg.pop(0)
         acc = E.Mul(a, const(t, -c))
-    else:
-        return const(t, s.base)
     for a, c in neg:
         acc = E.Sub(acc, _term(a, c, t))
-    if s.base > 0:
-        acc = E.Add(acc, const(t, s.base))
-    elif s.base < 0:
+    if s.base < 0 and not base_first:
         acc = E.Sub(acc, const(t, -s.base))
     return acc

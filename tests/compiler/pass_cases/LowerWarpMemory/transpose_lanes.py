@@ -25,4 +25,4 @@ class Module:
         for x in range(2):
             w_1[x] = A[tx * 2 + x]
         for x in range(2):
-            B[tx * 2 + x] = T.tvm_warp_shuffle(T.tvm_warp_activemask(), w_1[x], tx * -1 + 31, 32, 32) + w_1[x]
+            B[tx * 2 + x] = T.tvm_warp_shuffle(T.tvm_warp_activemask(), w_1[x], 31 - tx, 32, 32) + w_1[x]
