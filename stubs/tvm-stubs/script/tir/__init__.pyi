@@ -390,7 +390,9 @@ bfloat16: DTypeConstructor
 """``T.bfloat16()`` declares a bfloat16 var, ``T.bfloat16(3)`` is a constant, ``T.bfloat16(e)`` casts ``e`` (mirrors TVM's ``T.bfloat16``)."""
 
 def bitwise_and(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
-    """``a & b`` on integers (a ``tir.bitwise_and`` call; ``tvm.tir.bitwise_and``)."""
+    """``a & b`` on integers (a ``tir.bitwise_and`` call; ``tvm.tir.bitwise_and``); two int32/int64
+    constants fold, as in TVM.
+    """
     ...
 
 def bitwise_not(a: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
@@ -398,11 +400,15 @@ def bitwise_not(a: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> 
     ...
 
 def bitwise_or(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
-    """``a | b`` on integers (a ``tir.bitwise_or`` call; mirrors ``tvm.tir.bitwise_or``)."""
+    """``a | b`` on integers (a ``tir.bitwise_or`` call; mirrors ``tvm.tir.bitwise_or``); two
+    int32/int64 constants fold.
+    """
     ...
 
 def bitwise_xor(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
-    """``a ^ b`` on integers (a ``tir.bitwise_xor`` call; mirrors ``tvm.tir.bitwise_xor``)."""
+    """``a ^ b`` on integers (a ``tir.bitwise_xor`` call; mirrors ``tvm.tir.bitwise_xor``); two
+    int32/int64 constants fold.
+    """
     ...
 
 def block(name: str = '', no_realize: builtins.bool = False) -> Frame:
@@ -1192,12 +1198,20 @@ def serial(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[
     ...
 
 def shift_left(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
-    """``a << b`` (a ``tir.shift_left`` call; mirrors ``tvm.tir.shift_left``)."""
+    """``a << b`` (a ``tir.shift_left`` call; mirrors ``tvm.tir.shift_left``). On int32/int64, two
+    constants fold (wrapping) and a shift by 0 is ``a``, as in TVM's ``left_shift``.
+
+    Raises:
+        ValueError: on a constant shift amount outside ``[0, bits)`` (int32/int64).
+    """
     ...
 
 def shift_right(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``a >> b``, arithmetic for signed types (a ``tir.shift_right`` call; mirrors
-    ``tvm.tir.shift_right``).
+    ``tvm.tir.shift_right``). On int32/int64, two constants fold and a shift by 0 is ``a``.
+
+    Raises:
+        ValueError: on a constant shift amount outside ``[0, bits)`` (int32/int64).
     """
     ...
 
