@@ -53,9 +53,17 @@ def matmul_packed(
                             vi = T.axis.spatial(1024, i_0 * 64 + i_1 * 8 + i_2)
                             vj = T.axis.spatial(1024, j_0 * 16 + j_1)
                             vk = T.axis.reduce(1024, k)
-                            T.reads(C_global[vi, vj], A_global[vi // 8, vk, vi % 8], B_global[vj // 16, vk, vj % 16])
+                            T.reads(
+                                C_global[vi, vj],
+                                A_global[vi // 8, vk, vi % 8],
+                                B_global[vj // 16, vk, vj % 16]
+                            )
                             T.writes(C_global[vi, vj])
-                            C_global[vi, vj] = C_global[vi, vj] + A_global[vi // 8, vk, vi % 8] * B_global[vj // 16, vk, vj % 16]
+                            C_global[vi, vj] = C_global[vi, vj] + A_global[
+                                vi // 8,
+                                vk,
+                                vi % 8
+                            ] * B_global[vj // 16, vk, vj % 16]
             for ax0, ax1 in T.grid(8, 16):
                 with T.block("C_global"):
                     v0 = T.axis.spatial(1024, i_0 * 64 + i_1 * 8 + ax0)
