@@ -71,10 +71,12 @@ def _unit(text: str) -> str:
     return "".join(lines[:end]).rstrip() + "\n"
 
 
-def _time(fn) -> float:
+def _time(fn, number: int = 1) -> float:
+    """Mean wall seconds of ``number`` back-to-back calls of ``fn``."""
     t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - t0) / number
 
 
 def _cpu(fn) -> float:
@@ -162,16 +164,17 @@ def _run_stage(entry: str, side: Side, tvm: TVMWorker | None, args: argparse.Nam
     fn = side.module[entry]
     fn(*plain)
     assert_matches(plain[index], expected)
-    timers = {"tirkit": lambda: _time(lambda: fn(*plain))}
+    number = args.run_number
+    timers = {"tirkit": lambda: _time(lambda: fn(*plain), number)}
     np_args = [np.array(a) if isinstance(a, np.ndarray) else a for a in inputs]
-    timers["numpy"] = lambda: _time(lambda: kernel.numpy_op(np_args))
+    timers["numpy"] = lambda: _time(lambda: kernel.numpy_op(np_args), number)
     if tvm is not None:
         files = []
         for i, a in enumerate(inputs):
             np.save(tmp / f"{entry}_{i}.npy", a)
             files.append(str(tmp / f"{entry}_{i}.npy"))
         tvm.inputs(entry, files)
-        timers["tvm"] = lambda: tvm.timed("run", entry)
+        timers["tvm"] = lambda: tvm.timed("run", entry, number=number)
     result = _rounds(args.run_rounds, timers)
     if tvm is not None:
         assert_matches(tvm.output(entry, index, tmp / f"{entry}_out.npy"), expected)
@@ -188,6 +191,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=15, help="rounds of parse/print/rebuild")
     parser.add_argument("--compile-rounds", type=int, default=5)
     parser.add_argument("--run-rounds", type=int, default=15)
+    parser.add_argument("--run-number", type=int, default=10,
+                        help="back-to-back calls per timed run sample, their mean (TVM "
+                             "time_evaluator's number; 1: a single call after the rest)")
     parser.add_argument("--opt-level", type=int, default=3)
     parser.add_argument("--pause", type=float, default=0.02,
                         help="seconds of rest before each timed call (default 0.02)")
@@ -216,6 +222,7 @@ def main() -> int:
                        "run": args.run_rounds}
     facts["opt_level"] = args.opt_level
     facts["pause_s"] = args.pause
+    facts["run_number"] = args.run_number
     print(write_reports(results, facts, args.out))
     return 0
 

@@ -73,7 +73,9 @@ def markdown(results: dict, facts: dict) -> str:
              f"-mcpu={facts['llvm_host_cpu']}; load average {_load(facts)} from other "
              f"processes), tirkit opt_level {facts['opt_level']}, "
              f"{facts.get('pause_s', 0) * 1e3:.0f} ms rest before each timed call; CPU time "
-             "of the calling thread for parse, print, compile and rebuild, wall time for run. "
+             "of the calling thread for parse, print, compile and rebuild, wall time for run "
+             f"(each sample the mean of {facts.get('run_number', 1)} back-to-back calls, as "
+             "TVM's time_evaluator number). "
              f"Cells: tirkit ms / {other} ms = ratio (< 1: tirkit faster).", ""]
     lines.append("| kernel | " + " | ".join(LABELS[s] for s in STAGES) + " | run vs NumPy |")
     lines.append("|---" * (len(STAGES) + 2) + "|")

@@ -40,8 +40,8 @@ class TVMWorker:
     def load(self, name: str, source: str) -> None:
         self.request(op="load", name=name, source=source, target=self.target)
 
-    def timed(self, stage: str, name: str) -> float:
-        return float(self.request(op=stage, name=name)["s"])
+    def timed(self, stage: str, name: str, **extra) -> float:
+        return float(self.request(op=stage, name=name, **extra)["s"])
 
     def inputs(self, name: str, files: list[str]) -> None:
         self.request(op="inputs", name=name, entry=name, files=files)
