@@ -18,15 +18,6 @@ def matmul_packed(
     C_global = T.alloc_buffer((1024, 1024))
     B_global = T.alloc_buffer((64, 1024, 16))
     A_global = T.alloc_buffer((128, 1024, 8))
-    for ax0_0 in T.parallel(128):
-        for ax1 in range(1024):
-            for ax0_1 in T.unroll(8):
-                with T.block("A_global"):
-                    v0 = T.axis.spatial(1024, ax0_0 * 8 + ax0_1)
-                    v1 = T.axis.spatial(1024, ax1)
-                    T.reads(A[v0, v1])
-                    T.writes(A_global[v0 // 8, v1, v0 % 8])
-                    A_global[v0 // 8, v1, v0 % 8] = A[v0, v1]
     for ax0 in T.parallel(1024):
         for ax1_0 in range(64):
             for ax1_1 in T.vectorized(16):
@@ -37,6 +28,14 @@ def matmul_packed(
                     T.writes(B_global[v1 // 16, v0, v1 % 16])
                     B_global[v1 // 16, v0, v1 % 16] = B[v0, v1]
     for i_0 in T.parallel(16):
+        for ax0_0, ax1 in T.grid(8, 1024):
+            for ax0_1 in T.unroll(8):
+                with T.block("A_global"):
+                    v0 = T.axis.spatial(1024, i_0 * 64 + ax0_0 * 8 + ax0_1)
+                    v1 = T.axis.spatial(1024, ax1)
+                    T.reads(A[v0, v1])
+                    T.writes(A_global[v0 // 8, v1, v0 % 8])
+                    A_global[v0 // 8, v1, v0 % 8] = A[v0, v1]
         for j_0, i_1 in T.grid(64, 8):
             for i_2_init in T.unroll(8):
                 for j_1_init in T.vectorized(16):
