@@ -2,9 +2,10 @@
 
 ``tvm_reference/expected/`` holds what TVM 0.27 prints for the units of tests/lang/cases spelled in
 tirx (generated once by ``tvm_reference/generate.py``, which says how; TVM is not needed here).
-tirkit's ``script(ir, dialect="tirx")`` must give the same text. ``KNOWN`` lists the units where
-the texts still differ, by family; a unit that starts matching fails here until it is removed
-from the list (strict xfail), so the list only shrinks.
+tirkit's ``script(ir, dialect="tirx")`` of the same IR -- the IR of the classic text TVM read
+(the unit printed classic and parsed again) -- must give the same text. ``KNOWN`` lists the
+units where the texts still differ, by family; a unit that starts matching fails here until it
+is removed from the list (strict xfail), so the list only shrinks.
 """
 from __future__ import annotations
 
@@ -22,16 +23,6 @@ CASES = HERE.parent / "lang" / "cases"
 
 #: unit -> why tirkit's tirx text still differs from TVM 0.27's
 KNOWN: dict[str, str] = {
-    "04_matmul_symbolic__add_params":
-        'TVM 0.27 read tirkit\'s classic text, where the handle param A makes the matched buffer '
-        'A_1; in the IR both are named A, and reserving the handle\'s name in tirx would '
-        'rename the buffer again at every format (A_1, then A_1_1): tirfmt --dialect tirx '
-        'would not be stable',
-    "20_buffers__strided_param":
-        'TVM 0.27 read tirkit\'s classic text, where the handle param A makes the matched buffer '
-        'A_1; in the IR both are named A, and reserving the handle\'s name in tirx would '
-        'rename the buffer again at every format (A_1, then A_1_1): tirfmt --dialect tirx '
-        'would not be stable',
     "15_gpu_reduction__tree_reduce":
         'TVM 0.27 fills in T.tvm_storage_sync\'s optional arguments while parsing ("shared", '
         'T.bool(False), -1); the IR holds the one argument the unit wrote (a parse difference: '
@@ -70,9 +61,20 @@ def test_the_reference_corpus_is_there():
     assert len(EXPECTED) >= 150
 
 
+def _ported_ir(stem: str):
+    """The IR of the text TVM 0.27 read (generate.py): the unit printed in the classic dialect
+    and parsed again, so names the classic spelling introduces (a ``match_buffer`` of a handle
+    param ``A`` is ``A_1``) are in both IRs."""
+    classic = "from tvm.script import ir as I\nfrom tvm.script import tir as T\n" + script(
+        _unit_ir(stem))
+    units = [u for u in parse_file(classic, "<classic>") if u.kind != "file"]
+    assert len(units) == 1 and units[0].ir is not None, [d.message for d in units[0].diagnostics]
+    return units[0].ir
+
+
 @pytest.mark.parametrize("path", EXPECTED, ids=[p.stem for p in EXPECTED])
 def test_tirx_text_is_what_tvm_027_prints(path: Path):
-    ours = script(_unit_ir(path.stem), dialect="tirx").rstrip("\n")
+    ours = script(_ported_ir(path.stem), dialect="tirx").rstrip("\n")
     same = ours == path.read_text(encoding="utf-8").rstrip("\n")
     if path.stem in KNOWN:
         assert not same, f"{path.stem} now matches TVM 0.27: remove it from KNOWN"
