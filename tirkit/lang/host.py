@@ -475,7 +475,7 @@ class HostFile:
         too_big = check_text(text, index)
         if too_big is not None:
             return cls._build(path, text, None, HostImports(()), [], [too_big], index)
-        located = locate_with_ast(text, tree)
+        located = locate_with_ast(text, tree, index)
         if located is None:
             return cls.parse(text, path)
         return cls._build(path, text, None, located[0], located[1], (), index, recovered=False)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterable
 
+from ..ir.span import LineIndex
 from .host_imports import UNIT_DECORATORS, HostImports, ImportBinding
 from .host_scan import FoundUnit, extend_over_comments, indent_width, line_start
 
@@ -23,31 +24,26 @@ _Defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 class _Offsets:
-    """``(lineno, col_offset)`` of ``ast`` (1-based line, UTF-8 byte column) -> character offset."""
+    """``(lineno, col_offset)`` of ``ast`` (1-based line, UTF-8 byte column) -> character offset,
+    over the file's :class:`~tirkit.ir.span.LineIndex`."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.starts = [0]
-        pos = text.find("\n")
-        while pos >= 0:
-            self.starts.append(pos + 1)
-            pos = text.find("\n", pos + 1)
+    def __init__(self, index: LineIndex) -> None:
+        self.index = index
 
     def at(self, lineno: int, col: int) -> int:
-        start = self.starts[lineno - 1]
-        end = self.starts[lineno] if lineno < len(self.starts) else len(self.text)
-        line = self.text[start:end]
-        if line.isascii():
-            return start + col
-        return start + len(line.encode("utf-8")[:col].decode("utf-8", "replace"))
+        line = self.index.line_text(lineno)
+        if not line.isascii():
+            col = len(line.encode("utf-8")[:col].decode("utf-8", "replace"))
+        return self.index.offset(lineno, col)
 
     def line_end(self, lineno: int) -> int:
         """End of line ``lineno`` without its ``\\n``."""
-        return self.starts[lineno] - 1 if lineno < len(self.starts) else len(self.text)
+        return self.index.offset(lineno, 0) + len(self.index.line_text(lineno))
 
     def source(self, node: ast.AST) -> str:
-        return self.text[self.at(node.lineno, node.col_offset):  # type: ignore[attr-defined]
-                         self.at(node.end_lineno, node.end_col_offset)]  # type: ignore[attr-defined]
+        return self.index.text[self.at(node.lineno, node.col_offset):  # type: ignore[attr-defined]
+                               self.at(node.end_lineno,  # type: ignore[attr-defined]
+                                       node.end_col_offset)]  # type: ignore[attr-defined]
 
 
 def _dotted(node: ast.expr) -> str | None:
@@ -142,17 +138,18 @@ def _last_lineno(node: ast.stmt) -> int:
 
 
 def locate_with_ast(text: str, tree: Callable[[], ast.Module | None] | None = None,
+                    index: LineIndex | None = None,
                     ) -> tuple[HostImports, list[FoundUnit]] | None:
     """Imports and units of ``text`` (what the libcst locator gives), or ``None`` when ``text``
     does not qualify (see the module docstring) or is not valid Python. ``tree()`` returns
-    ``ast.parse(text)`` (``None`` when it failed) where the caller caches it. Never raises on bad
-    input."""
+    ``ast.parse(text)`` (``None`` when it failed) where the caller caches it; ``index`` is the
+    text's ``LineIndex`` when the caller has one. Never raises on bad input."""
     if "\r" in text or "\f" in text or text.startswith("\ufeff"):
         return None
     module = tree() if tree is not None else _parse(text)
     if module is None:
         return None
-    off = _Offsets(text)
+    off = _Offsets(index if index is not None else LineIndex(text))
     collector = _Collector()
     try:
         collector.walk(module.body, "", False)
