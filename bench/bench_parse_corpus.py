@@ -33,6 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from baseline_side import extract_tirkit, run_side  # bench/, the script's directory
 REPO = Path(__file__).resolve().parents[1]
 TVM_REPO = "/work/.mirror/apache+tvm/repo"
 TVM_TAG = "refs/tags/v0.20.0"
@@ -98,19 +99,6 @@ def _child(args) -> int:
     return 0
 
 
-def _run_side(tirkit_parent: Path, corpora: dict, repeat: int) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(tirkit_parent))
-    res = subprocess.run([sys.executable, __file__, "--child", "--repeat", str(repeat)],
-                         input=json.dumps(corpora), capture_output=True, text=True, env=env,
-                         check=False)
-    if res.returncode != 0:
-        raise SystemExit(f"measuring with {tirkit_parent} failed:\n{res.stderr[-3000:]}")
-    side = json.loads(res.stdout)
-    if not side["tirkit"].startswith(str(tirkit_parent)):
-        raise SystemExit(f"the child imported tirkit from {side['tirkit']}, not {tirkit_parent}")
-    return side
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", maxsplit=1)[0])
     ap.add_argument("--baseline", default="5ac6426", help="commit before the conformance work")
@@ -126,13 +114,11 @@ def main() -> int:
     corpora = {"lang": lang_texts(args.texts_rev or base), "tvm020": tvm_texts(args.tvm_files)}
     corpora = {k: v for k, v in corpora.items() if v}
     with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", base, "tirkit"],
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        extract_tirkit(base, tmp)
         # the order alternates so a load change during the run does not favour one side
-        before = _run_side(Path(tmp), corpora, args.repeat)
-        now = _run_side(REPO, corpora, args.repeat)
-        before2 = _run_side(Path(tmp), corpora, args.repeat)
+        before = run_side(__file__, Path(tmp), corpora, args.repeat)
+        now = run_side(__file__, REPO, corpora, args.repeat)
+        before2 = run_side(__file__, Path(tmp), corpora, args.repeat)
     head = _git(REPO, "rev-parse", "--short", "HEAD").strip()
     result = {"baseline": base, "head": head, "repeat": args.repeat, "machine": platform.node(),
               "python": platform.python_version(), "loadavg": os.getloadavg(), "corpora": {}}

@@ -31,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from baseline_side import extract_tirkit, run_side  # bench/, the script's directory
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -55,19 +56,6 @@ def _child(repeat: int) -> int:
     out.update(times)
     json.dump(out, sys.stdout)
     return 0
-
-
-def _run_side(tirkit_parent: Path, texts: dict[str, str], repeat: int) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(tirkit_parent))
-    res = subprocess.run([sys.executable, __file__, "--child", "--repeat", str(repeat)],
-                         input=json.dumps(texts), capture_output=True, text=True, env=env,
-                         check=False)
-    if res.returncode != 0:
-        raise SystemExit(f"measuring with {tirkit_parent} failed:\n{res.stderr[-3000:]}")
-    side = json.loads(res.stdout)
-    if not side["tirkit"].startswith(str(tirkit_parent)):
-        raise SystemExit(f"the child imported tirkit from {side['tirkit']}, not {tirkit_parent}")
-    return side
 
 
 def kernel_texts() -> dict[str, str]:
@@ -111,14 +99,12 @@ def main() -> int:
             for _ in range(3):
                 tvm.timed("print", k)
     with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", base, "tirkit"],
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        extract_tirkit(base, tmp)
         sides = {"base": Path(tmp), "head": REPO}
         for r in range(args.rounds):
             order = ("base", "head") if r % 2 == 0 else ("head", "base")
             for side in order:
-                runs[side].append(_run_side(sides[side], texts, args.repeat))
+                runs[side].append(run_side(__file__, sides[side], texts, args.repeat))
             if tvm is not None:
                 times: dict[str, list[float]] = {k: [] for k in texts}
                 for _ in range(args.repeat):
