@@ -224,20 +224,59 @@ def default_visit(node_cls: type, table: dict[type, Children]) -> Callable[[Any,
     ``node_cls`` (the body of TVM's default ``ExprVisitor::VisitExpr_`` / ``StmtVisitor::
     VisitStmt_``)."""
     children = table[node_cls]
-
-    def method(self: Any, op: Any) -> None:
-        visit_children(self, op, children)
-    return _named(method, node_cls, children, "Visit")
+    return _named(_straight_line(children, "visit"), node_cls, children, "Visit")
 
 
 def default_mutate(node_cls: type, table: dict[type, Children]) -> Callable[[Any, Any], Any]:
     """The default ``visit_<node>_`` of a mutator: mutate the children, copy-on-write (TVM's
     default ``ExprMutator::VisitExpr_`` / ``StmtMutator::VisitStmt_``)."""
     children = table[node_cls]
+    return _named(_straight_line(children, "mutate"), node_cls, children, "Mutate")
 
-    def method(self: Any, op: Any) -> Any:
-        return mutate_children(self, op, children)
-    return _named(method, node_cls, children, "Mutate")
+
+#: per kind, the straight-line code of one child field ``{f}`` (value in ``v{i}``): for a visitor,
+#: the walk of :data:`VISIT_KIND`; for a mutator, the new value ``n{i}`` as :data:`MUTATE_KIND`
+#: computes it. Kinds without an entry call those tables.
+_VISIT_CODE = {
+    "expr": "    v{i} = op.{f}\n    if isinstance(v{i}, PrimExpr):\n        self.visit_expr(v{i})\n",
+    "exprs": "    for v in op.{f}:\n        if isinstance(v, PrimExpr):\n"
+             "            self.visit_expr(v)\n",
+    "stmt": "    v{i} = op.{f}\n    if v{i} is not None:\n        self.visit_stmt(v{i})\n",
+    "stmts": "    for v in op.{f}:\n        if v is not None:\n            self.visit_stmt(v)\n",
+}
+_MUTATE_CODE = {
+    "expr": "    v{i} = op.{f}\n    n{i} = None if v{i} is None else self.visit_expr(v{i})\n",
+    "stmt": "    v{i} = op.{f}\n    n{i} = None if v{i} is None else self.visit_stmt(v{i})\n",
+    "exprs": "    v{i} = op.{f}\n"
+             "    n{i} = [self.visit_expr(v) if isinstance(v, PrimExpr) else v for v in v{i}]\n"
+             "    for a, b in zip(n{i}, v{i}):\n        if a is not b:\n"
+             "            n{i} = tuple(n{i})\n            break\n"
+             "    else:\n        n{i} = v{i}\n",
+}
+
+
+def _straight_line(children: Children, verb: str) -> Callable[[Any, Any], Any]:
+    """The default method for ``children`` as straight-line code, one block per field (what
+    :func:`visit_children` / :func:`mutate_children` do, without their per-field table lookups
+    and calls: every node of every pass goes through one of these)."""
+    lines = ["def method(self, op):\n"]
+    for i, (name, kind) in enumerate(children):
+        if verb == "visit":
+            code = _VISIT_CODE.get(kind, "    VISIT_KIND[{k!r}](self, op.{f})\n")
+        else:
+            code = _MUTATE_CODE.get(kind, "    v{i} = op.{f}\n    n{i} = MUTATE_KIND[{k!r}](self, v{i})\n")
+        lines.append(code.format(i=i, f=name, k=kind))
+    if verb == "visit":
+        lines.append("    return None\n")
+    elif children:
+        same = " and ".join(f"n{i} is v{i}" for i in range(len(children)))
+        args = ", ".join(f"{name}=n{i}" for i, (name, _) in enumerate(children))
+        lines.append(f"    if {same}:\n        return op\n    return op.with_changes({args})\n")
+    else:
+        lines.append("    return op\n")
+    scope = {"PrimExpr": PrimExpr, "VISIT_KIND": VISIT_KIND, "MUTATE_KIND": MUTATE_KIND}
+    exec("".join(lines), scope)  # pylint: disable=exec-used
+    return scope["method"]
 
 
 def _named(method: Callable, node_cls: type, children: Children, verb: str) -> Callable:
@@ -267,7 +306,10 @@ class ExprVisitor(Functor):
 
     def visit_expr(self, expr: PrimExpr) -> Any:
         """Dispatch on the expression's class (``ExprVisitor::VisitExpr``)."""
-        return self._dispatch(expr)
+        fn = self._vtable.get(type(expr))  # _dispatch inlined: one call less per node
+        if fn is None:
+            fn = type(self)._resolve(type(expr))
+        return fn(self, expr)
 
     def visit_size_var_(self, op: E.SizeVar) -> Any:
         """A SizeVar is visited as a Var (``VisitExpr_(const SizeVarNode*)``)."""
@@ -317,7 +359,10 @@ class ExprMutator(Functor):
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
         """Dispatch on the expression's class and return the mutated expression."""
-        return self._dispatch(expr)
+        fn = self._vtable.get(type(expr))  # _dispatch inlined: one call less per node
+        if fn is None:
+            fn = type(self)._resolve(type(expr))
+        return fn(self, expr)
 
     def visit_size_var_(self, op: E.SizeVar) -> PrimExpr:
         """A SizeVar is mutated as a Var (``VisitExpr_(const SizeVarNode*)``)."""
