@@ -23,28 +23,11 @@ CASES = HERE.parent / "lang" / "cases"
 
 #: unit -> why tirkit's tirx text still differs from TVM 0.27's
 KNOWN: dict[str, str] = {
-    "15_gpu_reduction__tree_reduce":
-        'TVM 0.27 fills in T.tvm_storage_sync\'s optional arguments while parsing ("shared", '
-        'T.bool(False), -1); the IR holds the one argument the unit wrote (a parse difference: '
-        'printing them would not read back to the same IR)',
     "29_assert__t_assert":
-        'TVM 0.27\'s AssertStmt has no body, so an assert scoped over part of a sequence prints '
-        'flat (assert c, m then its body then the statements after it); that text reads back as '
-        'an assert over the rest of the scope, a different IR, so tirkit keeps with T.Assert(...)',
-    "32_meta_var__meta_expr":
-        'TVM 0.27 leaves the min of the inferred T.reads region of the meta-var slice as '
-        'T.min(vj, vj * -1 + 15) (its rewrite simplifier\'s form, kept by IntSet::CoverRange) '
-        'where tirkit\'s simplifier gives T.min(vj, 15 - vj); the extent matches (a parse '
-        'difference)',
-    "33_attr_evaluate__thread_extent_attr":
-        'TVM 0.27 fills in T.tvm_storage_sync\'s optional arguments while parsing ("global", '
-        'T.bool(False), -1), and prints the trailing T.attr("default", "device_scope", 0) as a '
-        'with-scope where tirkit prints the last statement of a body concisely, as TVM 0.27\'s '
-        'printer source does (so its parse nests that AttrStmt differently; not established)',
-    "52_tvm_v020_spellings__mixed_operands":
-        'TVM 0.27 prints the statement (A[0:4] > 0) & (A[4:8] > 0) as T.evaluate(...): its parse '
-        'of & on two bool vectors is not a Call, where the IR holds a tir.bitwise_and Call (a '
-        'Call statement prints bare, as TVM prints one; not a printer difference)',
+        'TVM 0.27\'s AssertStmt has no body, so it cannot hold this IR (an assert scoped over part '
+        'of a sequence, T.Assert(...) as a with-scope): printed flat, assert c, m then its body '
+        'then the statements after it read back as an assert over the rest of the scope, a '
+        'different IR, so tirkit keeps with T.Assert(...)',
 }
 
 

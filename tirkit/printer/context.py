@@ -76,6 +76,8 @@ class Frame:
     stmts: list[SDoc] = field(default_factory=list)
     defined: list[int] = field(default_factory=list)
     allow_concise: bool = False
+    #: the statement being printed is the frame's whole body, not an item of a SeqStmt
+    sole: bool = False
 
 
 _RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"range", "metadata"}
@@ -299,6 +301,7 @@ class Printer:
         """Print a statement body into ``frame`` (TVM ``AsDocBody``): a SeqStmt's items one by
         one, the last one allowed concise scoping."""
         items = stmt.seq if isinstance(stmt, S.SeqStmt) else (stmt,)
+        frame.sole = not isinstance(stmt, S.SeqStmt)
         for i, s in enumerate(items):
             frame.allow_concise = i == len(items) - 1
             frame.stmts.extend(self.stmts(s))

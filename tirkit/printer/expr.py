@@ -333,6 +333,11 @@ _BITWISE: dict[str, tuple[str, int, str]] = {
 }
 
 
+#: the ops TVM 0.27 made expression nodes (``BitwiseAnd``, ``LShift``...): not Calls there, so a
+#: statement of one prints as ``T.evaluate(...)`` in tirx
+TIRX_NODE_OPS = frozenset(_BITWISE)
+
+
 def _call_rebuilds(node: X.Call, fn_name: str) -> bool:
     fn = getattr(O, fn_name, None)
     if fn is None:

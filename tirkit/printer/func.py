@@ -215,6 +215,7 @@ def _body(p: Printer, func: PrimFunc, f: Frame) -> None:
     computed = {id(form.buffer) for form in sugar.values()}
     alloc_buffers(p, [b for b in root.alloc_buffers if id(b) not in computed], f)
     items = root.body.seq if isinstance(root.body, S.SeqStmt) else (root.body,)
+    f.sole = not isinstance(root.body, S.SeqStmt)
     for i, stmt in enumerate(items):
         if id(stmt) in sugar:
             print_compute(p, sugar[id(stmt)], f)

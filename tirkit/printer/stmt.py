@@ -20,7 +20,7 @@ from .buffer import (VarDef, buffer_attrs, buffer_call, buffer_indices, define_b
                      is_scalar, subscript)
 from .context import E, Frame, Printer, count_uses, register
 from .doc import Doc, Text, concat, join
-from .expr import call, dtype_lit, str_lit, tcall, type_doc
+from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
 
@@ -62,7 +62,7 @@ def _evaluate(p: Printer, s: S.Evaluate) -> SDoc:
     if ret is not None:  # tirx: ``return v`` (TVM 0.27 has no T.ret)
         return LineDoc(concat("return ", p.expr(ret).doc))
     value = p.expr(s.value).doc
-    if isinstance(s.value, Call):
+    if isinstance(s.value, Call) and not (p.tirx and s.value.op.name in TIRX_NODE_OPS):
         return LineDoc(value)
     return LineDoc(call(p, p.T("evaluate"), [value]).doc)
 
@@ -298,7 +298,9 @@ def _printable(values: list[Any]) -> bool:
 
 @register(S.AttrStmt)
 def _attr(p: Printer, s: S.AttrStmt) -> Any:
-    is_concise = p.allow_concise()
+    # TVM 0.27's tirx printer sets AsDocBody's concise flag only after printing each item of a
+    # SeqStmt, so an AttrStmt there prints concisely only as a frame's whole body
+    is_concise = p.allow_concise() and (p.frames[-1].sole or not p.tirx)
     defines, rhs, body = None, None, s.body
     if s.attr_key == "realize_scope" and isinstance(body, S.BufferRealize) \
             and body.buffer is s.node:  # T.realize(region, scope): both nodes, as TVM prints

@@ -10,10 +10,10 @@ def tree_reduce(A: T.Buffer((8, 256), "float32"), B: T.Buffer((8,), "float32")):
                 T.writes(B[bx])
                 sdata = T.sblock_alloc_buffer((256,), scope="shared")
                 sdata[tx] = A[bx, tx]
-                T.tvm_storage_sync("shared", T.bool(False), -1)
+                T.tvm_storage_sync("shared")
                 for s in T.unroll(8):
                     if tx < 128 >> s:
                         sdata[tx] = sdata[tx] + sdata[tx + (128 >> s)]
-                    T.tvm_storage_sync("shared", T.bool(False), -1)
+                    T.tvm_storage_sync("shared")
                 if tx == 0:
                     B[bx] = sdata[0]

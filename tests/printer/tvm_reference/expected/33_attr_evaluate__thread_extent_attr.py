@@ -6,4 +6,4 @@ def thread_extent_attr(A: T.Buffer((32,), "float32")):
     with T.attr(A.data, "volatile_scope", 1):
         A[tx] = T.float32(0.0)
     with T.attr("default", "device_scope", 0):
-        T.tvm_storage_sync("global", T.bool(False), -1)
+        T.tvm_storage_sync("global")
