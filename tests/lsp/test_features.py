@@ -181,3 +181,26 @@ def test_analyzer_time_limit_stops_a_slow_unit_only():
     assert [d.code for d in diags] == ["budget"] and diags[0].span.line == 4
     assert "took more than 0.2 s of CPU time and was stopped" in diags[0].message
     assert [p.analysis.ir is not None for p in fa.units] == [False, True]
+
+
+# ----------------------------------------------------------------------------- previews
+def test_a_stage_is_printed_once_and_unchanged_stages_share_it() -> None:
+    from tirkit.lsp.previews import (lower_unit, position_map, printed_stage, stage_payload,
+                                     stage_text)
+
+    fa = Analyzer().analyze(KERNELS, "k.py")
+    placed = fa.units[0]
+    lowering = lower_unit(placed.analysis)
+    results = lowering.results
+    same = next(i for i in range(1, len(results)) if results[i].mod is results[i - 1].mod)
+    first = stage_payload(placed, lowering, same - 1)
+    assert first["positionMap"] and set(lowering.printed) == {same - 1}
+    again = stage_payload(placed, lowering, same)
+    assert lowering.printed[same] is lowering.printed[same - 1]  # not printed a second time
+    assert again["text"] == first["text"] and again["positionMap"] == first["positionMap"]
+    for index in (0, same, len(results) - 1):  # what an uncached print gives
+        mod = results[index].mod
+        text = stage_text(mod)
+        assert printed_stage(lowering, index).text == text
+        assert stage_payload(placed, lowering, index)["positionMap"] == \
+            position_map(placed, mod, text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable
 
 from tirkit.ir.node import Node
@@ -21,7 +21,8 @@ from tirkit.ir.span import Span
 from .analysis import PlacedUnit, UnitAnalysis, analyze_unit, shift_span
 
 __all__ = ["PreviewUnavailable", "Cancelled", "Lowering", "lower_unit", "graph_stages",
-           "stage_list", "stage_payload", "stage_text", "position_map", "llvm_payload"]
+           "stage_list", "stage_payload", "stage_text", "position_map", "llvm_payload",
+           "PrintedStage", "printed_stage"]
 
 
 class PreviewUnavailable(Exception):
@@ -61,10 +62,27 @@ def _instrument(cancelled: Callable[[], bool]) -> Any:
 @dataclass
 class Lowering:
     """The recorded stages of one unit (``StageResult`` list, ``"Input"`` first) and a note when
-    the pipeline stopped early because later stages have no registered pass yet."""
+    the pipeline stopped early because later stages have no registered pass yet.
+
+    ``printed`` holds each stage printed so far (index -> :class:`PrintedStage`): a stage is
+    printed once per lowering, and a stage whose module is the one an earlier printed stage
+    holds (its pass changed nothing) shares that stage's text instead of printing it again.
+    """
 
     results: list
     note: str = ""
+    printed: dict[int, "PrintedStage"] = field(default_factory=dict)
+    #: the LLVM payload of the final stage, made on the first request for it
+    llvm: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class PrintedStage:
+    """A stage's TVMScript text and its statement pairs in unit coordinates (source span, stage
+    text span), from which :func:`position_map` makes file coordinates."""
+
+    text: str
+    pairs: tuple[tuple[Span, Span], ...]
 
 
 def _until() -> tuple[int | None, str]:
@@ -177,22 +195,32 @@ def position_map(placed: PlacedUnit, stage_mod: Any, text: str) -> list[dict[str
     """``[{"source": [line, col, end_line, end_col], "stage": [...]}]`` (0-based lines,
     code-point columns) pairing each statement of the stage text with the source statement it
     came from; empty if the text does not parse back."""
+    return _file_map(placed, _stage_pairs(stage_mod, text))
+
+
+def _stage_pairs(stage_mod: Any, text: str) -> tuple[tuple[Span, Span], ...]:
+    """(source span in unit coordinates, span in ``text``) of each statement of the stage."""
     lines = text.split("\n")
     first = next((i for i, ln in enumerate(lines) if ln.startswith("@")), None)
     if first is None:
-        return []
+        return ()
     from tirkit.lang import ir as I, tir as T  # pylint: disable=import-outside-toplevel
 
     back = analyze_unit("\n".join(lines[first:]), {"T": T, "I": I})
     if back.ir is None:
-        return []
+        return ()
     funcs = list(stage_mod.functions.values())
     stage_ir = funcs[0] if len(funcs) == 1 and not hasattr(back.ir, "functions") else stage_mod
     pairs: list[tuple[Span, Span]] = []
     _pairs(stage_ir, back.ir, pairs)
+    return tuple((src, shift_span(dst, first)) for src, dst in pairs)
+
+
+def _file_map(placed: PlacedUnit,
+              pairs: tuple[tuple[Span, Span], ...]) -> list[dict[str, Any]]:
     out: dict[tuple, dict[str, Any]] = {}
     for src, dst in pairs:
-        src, dst = placed.to_file(src), shift_span(dst, first)
+        src = placed.to_file(src)
         entry = {"source": [src.line - 1, src.column, src.end_line - 1, src.end_column],
                  "stage": [dst.line - 1, dst.column, dst.end_line - 1, dst.end_column]}
         out.setdefault((*entry["source"], *entry["stage"]), entry)
@@ -218,6 +246,21 @@ def llvm_payload(final_mod: Any, complete: bool = True) -> dict[str, Any]:
         return {"available": False, "message": f"code generation failed: {err}"}
 
 
+def printed_stage(lowering: Lowering, index: int) -> PrintedStage:
+    """Stage ``index`` of ``lowering`` printed (and parsed back for its position map) once: later
+    requests, and stages whose pass returned the same module, reuse it."""
+    hit = lowering.printed.get(index)
+    if hit is None:
+        mod = lowering.results[index].mod
+        hit = next((p for j, p in lowering.printed.items()
+                    if lowering.results[j].mod is mod), None)
+        if hit is None:
+            text = stage_text(mod)
+            hit = PrintedStage(text, _stage_pairs(mod, text))
+        lowering.printed[index] = hit
+    return hit
+
+
 def stage_payload(placed: PlacedUnit, lowering: Lowering, index: int,
                   with_llvm: bool = False) -> dict[str, Any]:
     """One stage of a unit: name, changed flag, TVMScript text, position map and (on request)
@@ -226,11 +269,13 @@ def stage_payload(placed: PlacedUnit, lowering: Lowering, index: int,
     if not 0 <= index < len(results):
         raise PreviewUnavailable(f"no stage {index}: the pipeline has {len(results)} stages")
     result = results[index]
-    text = stage_text(result.mod)
+    printed = printed_stage(lowering, index)
     payload: dict[str, Any] = {"index": index, "name": result.name,
-                               "changed": bool(result.changed) or index == 0, "text": text,
-                               "unit": placed.unit.name,
-                               "positionMap": position_map(placed, result.mod, text)}
+                               "changed": bool(result.changed) or index == 0,
+                               "text": printed.text, "unit": placed.unit.name,
+                               "positionMap": _file_map(placed, printed.pairs)}
     if with_llvm:
-        payload["llvm"] = llvm_payload(results[-1].mod, not lowering.note)
+        if lowering.llvm is None:
+            lowering.llvm = llvm_payload(results[-1].mod, not lowering.note)
+        payload["llvm"] = lowering.llvm
     return payload
