@@ -45,12 +45,20 @@ def _is_dltensor_data(value: E.PrimExpr) -> bool:
         value.args[2].value == 1
 
 
+def _is_workspace_alloc(value: E.PrimExpr) -> bool:
+    """``T.TVMBackendAllocWorkspace(...)``: fresh memory that no other pointer reaches."""
+    return isinstance(value, E.Call) and getattr(value.op, "name", "") == \
+        "tir.TVMBackendAllocWorkspace"
+
+
 @register(S.LetStmt)
 def _let_stmt(cg: CodeGenLLVM, s: S.LetStmt) -> None:
     value = cg.expr(s.value)
     let_exprs(cg)[s.var] = s.value  # what an assertion's message may need to re-evaluate
     if _is_dltensor_data(s.value):
         cg.alignment[s.var] = EXTERNAL_DATA
+        cg.tbaa.setdefault(s.var, None)
+    elif _is_workspace_alloc(s.value):
         cg.tbaa.setdefault(s.var, None)
     with cg.bind(s.var, value):
         cg.stmt(s.body)
