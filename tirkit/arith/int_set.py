@@ -70,9 +70,10 @@ def eval_set(expr: PrimExpr, dom_map: Mapping[E.Var, IntervalSet | Range]) -> In
     (``tvm.arith.eval_set``). Vars outside ``dom_map`` stay symbolic. Only integer arithmetic
     is followed (``+ - *``, division/modulo by positive constants, min/max, casts); anything
     else is unbounded unless it uses no var of ``dom_map``."""
-    sets = {v: (IntervalSet.from_range(s) if isinstance(s, Range) else s)
-            for v, s in dom_map.items()}
-    return _eval(expr, sets)
+    if any(isinstance(s, Range) for s in dom_map.values()):
+        dom_map = {v: (IntervalSet.from_range(s) if isinstance(s, Range) else s)
+                   for v, s in dom_map.items()}
+    return _eval(expr, dom_map)  # type: ignore[arg-type]
 
 
 def _eval(expr: Any, sets: Mapping[E.Var, IntervalSet]) -> IntervalSet:

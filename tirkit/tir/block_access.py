@@ -20,7 +20,9 @@ from .stmt_functor import StmtExprVisitor, substitute
 class _Detector(StmtExprVisitor):
     def __init__(self, block: S.Block) -> None:
         super().__init__()
-        self.dom: dict[E.Var, Range] = {}
+        # loop var -> its IntervalSet, made once per loop (eval_set would convert every Range of
+        # the map again for each index it relaxes)
+        self.dom: dict[E.Var, Any] = {}
         self.reads: dict[Buffer, list] = {}
         self.writes: dict[Buffer, list] = {}
         self.excluded = set(block.alloc_buffers)
@@ -52,7 +54,9 @@ class _Detector(StmtExprVisitor):
         self._record(self.writes, op.buffer, self._relax(op.indices))
 
     def visit_for_(self, op: S.For) -> None:
-        self.dom[op.loop_var] = Range.from_min_extent(op.min, op.extent)
+        from ..arith.int_set import IntervalSet  # pylint: disable=import-outside-toplevel
+
+        self.dom[op.loop_var] = IntervalSet.from_range(Range.from_min_extent(op.min, op.extent))
         super().visit_for_(op)
 
     def visit_block_realize_(self, op: S.BlockRealize) -> None:
