@@ -15,7 +15,7 @@ from ..ir.expr import FloatImm, IntImm, PrimExpr
 from ..ir.node import Node, node
 from ..tir import expr as E
 from ..tir.const_fold import trunc_div
-from .keys import expr_key
+from .keys import expr_key, key_tag
 from ..ir.dispatch import DispatchTable
 
 INF = math.inf
@@ -186,19 +186,35 @@ class ConstIntBoundAnalyzer:
 
     def __init__(self) -> None:
         self.known: dict[Any, Interval] = {}
+        # the key tags (keys.key_tag) ever entered into ``known`` (None: some key without one),
+        # and a key cache: ``bound`` asks for the key of every sub-expression it meets, and
+        # each key is a walk of its whole sub-tree (nodes are immutable, keys never go stale)
+        self._tags: set[Any] | None = set()
+        self._keys: dict[int, tuple[Any, Any]] = {}
 
     def bound(self, e: PrimExpr) -> Interval:
         """The ``(lo, hi)`` interval of ``e``."""
         base = _lookup(type(e))
         iv = base(self, e) if base is not None else dtype_interval(e.dtype)
-        if self.known:
-            extra = self.known.get(expr_key(e))
+        if self.known and (self._tags is None or key_tag(e) in self._tags):
+            if len(self._keys) > 100_000:
+                self._keys.clear()
+            extra = self.known.get(expr_key(e, self._keys))
             if extra is not None:
                 iv = intersect(iv, extra)
         return iv
 
+    def note_key(self, key: Any) -> None:
+        """Record that ``key`` may be entered into ``known`` (``update`` does it itself)."""
+        if self._tags is not None:
+            if isinstance(key, tuple) and key:
+                self._tags.add(key[0])
+            else:
+                self._tags = None
+
     def update(self, key: Any, iv: Interval) -> None:
         """Intersect the known interval of the expression with key ``key`` with ``iv``."""
+        self.note_key(key)
         old = self.known.get(key)
         self.known[key] = iv if old is None else intersect(old, iv)
 
@@ -304,6 +320,7 @@ def _cast(an: ConstIntBoundAnalyzer, e: Any) -> Interval:
 def _let(an: ConstIntBoundAnalyzer, e: Any) -> Interval:
     key = expr_key(e.var)
     old = an.known.get(key)
+    an.note_key(key)
     an.known[key] = an.bound(e.value)
     try:
         return an.bound(e.body)

@@ -33,6 +33,23 @@ def expr_key(e: Any, cache: dict[int, tuple[Any, Key]] | None = None) -> Key:
     return key
 
 
+def key_tag(e: Any) -> Any:
+    """The first item of ``expr_key(e)``, without computing the rest (what kind of node the key
+    stands for): lets a table of keys skip the expressions none of its keys can match. No TVM
+    counterpart (TVM hashes expressions in C++)."""
+    if isinstance(e, IntImm):
+        return "int"
+    if isinstance(e, FloatImm):
+        return "float"
+    if isinstance(e, Var):
+        return "var"
+    if isinstance(e, Op):
+        return "op"
+    if isinstance(e, Node):
+        return type(e).__name__
+    return "obj"
+
+
 def _compute(e: Any, cache: dict | None) -> Key:
     if isinstance(e, IntImm):
         return ("int", str(e.dtype), e.value)
