@@ -343,21 +343,29 @@ class CommonSubexpressionEliminator(StmtExprMutator):
         return E.Var(f"cse_var_{self.counter}", e.dtype, span=e.span)
 
     def _eliminate(self, result: Any, table: Table, wrap: Any) -> Any:
-        entries = sorted(([e, c] for e, c in table.items.values()),
-                         key=lambda ec: -complexity(ec[0]))
+        # entries: [computation, count, complexity], most complex first; ``index`` finds an
+        # entry by key (keys stay unique: a replacement puts a fresh var into what it changes)
+        entries = sorted(([e, c, complexity(e)] for e, c in table.items.values()),
+                         key=lambda ec: -ec[2])
+        index = {_key(entry[0]): entry for entry in entries}
         i = 0
         while i < len(entries):
-            comp, count = entries[i]
+            comp, count, _ = entries[i]
             if count > 1 and self._in_context(comp):
                 var = self._new_var(comp)
                 rep = _Replace(_key(comp), _memo(_SIZE, comp, _tree_size), var)
                 result = rep(result)
                 for entry in entries[i + 1:]:  # one mutator for all; a smaller entry is
-                    if _memo(_SIZE, entry[0], _tree_size) >= rep.size:  # left as it is
-                        entry[0] = rep(entry[0])
+                    old = entry[0]  # left as it is
+                    if _memo(_SIZE, old, _tree_size) >= rep.size:
+                        new = rep(old)
+                        if new is not old:
+                            del index[_key(old)]
+                            entry[0], entry[2] = new, complexity(new)
+                            index[_key(new)] = entry
                 result = wrap(var, comp, result)
             else:
-                _insert_sorted(entries, direct_subexprs(comp), count)
+                _insert_sorted(entries, index, direct_subexprs(comp), count)
             i += 1
         return result
 
@@ -400,16 +408,21 @@ class CommonSubexpressionEliminator(StmtExprMutator):
         return super().visit_attr_stmt_(op)
 
 
-def _insert_sorted(entries: list[list], subs: list[PrimExpr], count: int) -> None:
+def _insert_sorted(entries: list[list], index: dict[int, list], subs: tuple[PrimExpr, ...],
+                   count: int) -> None:
+    """Add ``count`` to each of ``subs`` already among ``entries``; insert the others before
+    the first less complex entry (TVM's ``InsertVectorToSortedSemanticComputations``)."""
     for sub in subs:
         key = _key(sub)
-        hit = next((e for e in entries if _key(e[0]) == key), None)
+        hit = index.get(key)
         if hit is not None:
             hit[1] += count
             continue
         cx = complexity(sub)
-        pos = next((k for k, e in enumerate(entries) if complexity(e[0]) < cx), len(entries))
-        entries.insert(pos, [sub, count])
+        pos = next((k for k, e in enumerate(entries) if e[2] < cx), len(entries))
+        entry = [sub, count, cx]
+        entries.insert(pos, entry)
+        index[key] = entry
 
 
 def _context(func: PrimFunc) -> list[E.Var]:
