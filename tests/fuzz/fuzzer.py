@@ -149,7 +149,7 @@ def run_targets(text: str) -> tuple[str, str] | None:
     exception, or ``("slow", detail)`` when one entry point took more than ``SLOW_S`` seconds of
     CPU, or ``None``."""
     # pylint: disable=import-outside-toplevel
-    from tirkit.cli.tirc import CompileFailure, UsageError, parse_module
+    from tirkit.cli.tirc_common import CompileFailure, UsageError, parse_module
     from tirkit.cli.tirfmt_format import format_source
     from tirkit.ir.diagnostics import DiagnosticError
     from tirkit.lang import from_source

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tirkit.cli.tirc import parse_module
+from tirkit.cli.tirc_common import parse_module
 from tirkit.ir import structural_equal
 from tirkit.ir.diagnostics import DiagnosticError
 from tirkit.lang import from_source, parse_file

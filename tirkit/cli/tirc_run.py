@@ -32,7 +32,7 @@ import numpy as np
 from tirkit import tir
 from tirkit.ir import IntImm
 
-from .tirc import EXIT_ERRORS, EXIT_OK, UsageError, guarded, parse_module, read_source
+from .tirc_common import EXIT_ERRORS, EXIT_OK, UsageError, guarded, parse_module, read_source
 
 DEFAULT_DIM = 256
 

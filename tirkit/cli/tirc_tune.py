@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from tirkit import tir
 
-from .tirc import EXIT_ERRORS, EXIT_OK, UsageError, guarded, parse_module, read_source
+from .tirc_common import EXIT_ERRORS, EXIT_OK, UsageError, guarded, parse_module, read_source
 
 
 def build_parser() -> argparse.ArgumentParser:
