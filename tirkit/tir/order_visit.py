@@ -68,40 +68,64 @@ _COLLECT: dict[str, Callable[[Any, list], None]] = {
 }
 
 
+#: per kind, the straight-line code collecting the nodes of child field ``{f}`` into ``out``
+#: (what the ``_kid_*`` functions above do); other kinds call them
+_CODE = {
+    "expr": "    v = node.{f}\n    if isinstance(v, PrimExpr):\n        out.append(v)\n",
+    "stmt": "    v = node.{f}\n    if v is not None:\n        out.append(v)\n",
+    "exprs": "    for v in node.{f}:\n        if isinstance(v, PrimExpr):\n            out.append(v)\n",
+    "stmts": "    for v in node.{f}:\n        if v is not None:\n            out.append(v)\n",
+}
+
+
+def _kids_function(children: Children) -> Callable[[Any], list]:
+    """``kids(node)`` for a class with ``children``, as straight-line code (one block per field,
+    no per-field table lookups or calls for the expression and statement kinds)."""
+    lines = ["def kids(node):\n    out = []\n"]
+    for name, kind in children:
+        code = _CODE.get(kind, "    _COLLECT[{k!r}](node.{f}, out)\n")
+        lines.append(code.format(f=name, k=kind))
+    lines.append("    return out\n")
+    scope = {"PrimExpr": PrimExpr, "_COLLECT": _COLLECT}
+    exec("".join(lines), scope)  # pylint: disable=exec-used
+    return scope["kids"]
+
+
 class OrderWalk:
     """Pre- or post-order walks over the node classes of ``table`` (class -> children): TVM's
     ``IRApplyVisit`` behind ``tvm.tir.stmt_functor.post_order_visit`` / ``pre_order_visit``."""
 
     def __init__(self, table: dict[type, Children]) -> None:
         self.table = table
-        self.plans: dict[type, tuple[tuple[str, Callable[[Any, list], None]], ...]] = {}
+        #: node class -> its ``kids`` function (made on first use)
+        self.plans: dict[type, Callable[[Any], list]] = {}
 
-    def _plan(self, cls: type) -> tuple[tuple[str, Callable[[Any, list], None]], ...]:
+    def _plan(self, cls: type) -> Callable[[Any], list]:
         plan = self.plans.get(cls)
         if plan is None:
             children = next((self.table[k] for k in cls.__mro__ if k in self.table), None)
             if children is None:
                 raise TypeError(f"_OrderVisitor: no visit method for {cls.__name__} "
                                 f"(define {method_name(cls)})")
-            plan = tuple((name, _COLLECT[kind]) for name, kind in children)
-            self.plans[cls] = plan
+            plan = self.plans[cls] = _kids_function(children)
         return plan
 
     def kids(self, node: Any) -> list:
         """The Stmt/PrimExpr children of ``node`` in visiting order."""
-        out: list = []
-        for name, collect in self._plan(type(node)):
-            collect(getattr(node, name), out)
-        return out
+        fn = self.plans.get(type(node))
+        if fn is None:
+            fn = self._plan(type(node))
+        return fn(node)
 
     def post(self, root: Any, fvisit: Callable[[Any], Any]) -> None:
         """Call ``fvisit`` on each distinct node under ``root``, children first."""
         seen: set[int] = set()
-        kids = self.kids
+        plans, plan = self.plans, self._plan
 
         def walk(node: Any) -> None:
             seen.add(id(node))
-            for k in kids(node):
+            fn = plans.get(type(node)) or plan(type(node))
+            for k in fn(node):
                 if id(k) not in seen:
                     walk(k)
             fvisit(node)
@@ -111,13 +135,14 @@ class OrderWalk:
         """Call ``fvisit`` on each distinct node under ``root``, parents first; a ``False``
         answer skips the node's children."""
         seen: set[int] = set()
-        kids = self.kids
+        plans, plan = self.plans, self._plan
 
         def walk(node: Any) -> None:
             seen.add(id(node))
             if fvisit(node) is False:
                 return
-            for k in kids(node):
+            fn = plans.get(type(node)) or plan(type(node))
+            for k in fn(node):
                 if id(k) not in seen:
                     walk(k)
         walk(root)
