@@ -6,7 +6,7 @@ Used by the simplifier to combine like terms and compare operands; independent o
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..ir.dtype import DataType
 from ..ir.expr import FloatImm, IntImm, PrimExpr
@@ -51,46 +51,68 @@ def key_tag(e: Any) -> Any:
 
 
 def _compute(e: Any, cache: dict | None) -> Key:
-    if isinstance(e, IntImm):
-        return ("int", str(e.dtype), e.value)
-    if isinstance(e, FloatImm):
-        return ("float", str(e.dtype), e.value)
-    if isinstance(e, Var):
-        return ("var", id(e))
-    if isinstance(e, Op):
-        return ("op", e.name)
-    if isinstance(e, Node):
-        cls = type(e)
-        names = _KEY_FIELDS.get(cls)
-        if names is None:
-            init = init_field_names(cls)
-            names = _KEY_FIELDS[cls] = tuple(f.name for f in node_fields(cls) if f.name in init)
-        parts: list[Any] = [cls.__name__, str(getattr(e, "dtype", ""))]
-        for name in names:
-            parts.append(_field_key(getattr(e, name), cache))
-        return tuple(parts)
-    return ("obj", id(e))
+    fn = _COMPUTE.get(type(e))
+    if fn is None:
+        fn = _COMPUTE[type(e)] = _key_function(type(e))
+    return fn(e, cache)
 
 
-#: node class -> the constructor fields its key is made of, in declaration order
-_KEY_FIELDS: dict[type, tuple[str, ...]] = {}
+#: node class -> the function computing its key (made on first use by :func:`_key_function`)
+_COMPUTE: dict[type, Callable[[Any, Any], Key]] = {}
+
+
+def _key_function(cls: type) -> Callable[[Any, Any], Key]:
+    """How a key of a ``cls`` is made: constants by dtype and value, vars by identity, ops by
+    name, other nodes by class, dtype and the keys of their constructor fields in declaration
+    order (straight-line code per class), anything else by identity."""
+    if issubclass(cls, IntImm):
+        return lambda e, cache: ("int", str(e.dtype), e.value)
+    if issubclass(cls, FloatImm):
+        return lambda e, cache: ("float", str(e.dtype), e.value)
+    if issubclass(cls, Var):
+        return lambda e, cache: ("var", id(e))
+    if issubclass(cls, Op):
+        return lambda e, cache: ("op", e.name)
+    if not issubclass(cls, Node):
+        return lambda e, cache: ("obj", id(e))
+    init = init_field_names(cls)
+    names = [f.name for f in node_fields(cls) if f.name in init]
+    parts = "".join(f", _field_key(e.{name}, cache)" for name in names)
+    scope = {"_field_key": _field_key, "NAME": cls.__name__}
+    exec("def key(e, cache):\n"  # pylint: disable=exec-used
+         f"    return (NAME, str(getattr(e, 'dtype', '')){parts})\n", scope)
+    return scope["key"]
+
+
+_SEQ, _EXPR, _PLAIN, _DTYPE, _IDENTITY = range(5)
+#: value class -> how a field value of that class enters a key (see :func:`_field_kind`)
+_FIELD_KINDS: dict[type, int] = {}
+
+
+def _field_kind(cls: type) -> int:
+    if issubclass(cls, (tuple, list)):
+        return _SEQ
+    if issubclass(cls, (Var, Op, IntImm, FloatImm)):
+        return _EXPR
+    if issubclass(cls, Node):
+        return _EXPR if issubclass(cls, PrimExpr) else _IDENTITY  # buffers, iter vars...
+    if issubclass(cls, (int, float, str, bool, type(None))):
+        return _PLAIN
+    if issubclass(cls, DataType):
+        return _DTYPE
+    return _IDENTITY
 
 
 def _field_key(v: Any, cache: dict | None) -> Any:
-    if isinstance(v, (tuple, list)):
-        return ("seq",) + tuple(_field_key(x, cache) for x in v)
-    if isinstance(v, (Var, Op, IntImm, FloatImm)):
+    kind = _FIELD_KINDS.get(type(v))
+    if kind is None:
+        kind = _FIELD_KINDS[type(v)] = _field_kind(type(v))
+    if kind == _EXPR:
         return expr_key(v, cache)
-    if isinstance(v, Node):
-        if _is_expr_like(v):
-            return expr_key(v, cache)
-        return ("obj", id(v))  # buffers, iter vars...: by identity
-    if isinstance(v, (int, float, str, bool, type(None))):
+    if kind == _PLAIN:
         return v
-    if isinstance(v, DataType):
+    if kind == _SEQ:
+        return ("seq",) + tuple(_field_key(x, cache) for x in v)
+    if kind == _DTYPE:
         return str(v)
     return ("obj", id(v))
-
-
-def _is_expr_like(v: Node) -> bool:
-    return isinstance(v, PrimExpr)
