@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence, TextIO
 
 from tirkit.ir import IRModule
 
-from .pipeline import PipelineError, StageResult
+from .stage_result import PipelineError, StageResult
 from .transform import PassInfo, PassInstrument
 
 

@@ -21,17 +21,12 @@ stage makes its pass, so ``PassContext(config={"tir.disable_vectorize": True})``
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from tirkit.ir import IRModule
-
+from .instrument import StageRecorder
+from .stage_result import PipelineError, StageResult
 from .transform import Pass, PassContext, PassInstrument, as_module, get_pass, list_passes
-
-
-class PipelineError(RuntimeError):
-    """The pipeline cannot run: a stage's pass is not registered, or an unknown stage was named.
-    No TVM counterpart (TVM's passes are compiled in)."""
 
 
 @dataclass(frozen=True)
@@ -46,35 +41,6 @@ class Stage:
     min_opt_level: int = 0
     enabled: Callable[[PassContext], bool] | None = None
     target: str | None = None
-
-
-@dataclass
-class StageResult:
-    """The IR after one stage: ``changed`` is False when the stage left the module as it was
-    (identity or structurally equal); ``skipped`` when its ``-O`` gate or config turned it off;
-    ``seconds`` is the pass's wall time.
-
-    ``changed`` may be given as ``None`` with the module before the stage in ``before``: it is
-    then compared when first read (a build that never looks at it pays nothing).
-    """
-
-    name: str
-    mod: IRModule
-    _changed: bool | None
-    skipped: bool = False
-    seconds: float = 0.0
-    before: IRModule | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def changed(self) -> bool:
-        """Whether the stage changed the module (computed on first use when deferred)."""
-        if self._changed is None:
-            from tirkit.ir import structural_equal  # pylint: disable=import-outside-toplevel
-
-            self._changed = self.mod is not self.before and \
-                not structural_equal(self.mod, self.before)
-            self.before = None
-        return self._changed
 
 
 def _cfg(key: str, default: Any = False) -> Any:
@@ -204,7 +170,6 @@ def run_pipeline(mod: Any, *, opt_level: int = 2, config: dict[str, Any] | None 
         PipelineError: when a stage to run has no registered pass (naming it) or ``until`` is
             unknown. Exceptions raised by passes propagate unchanged.
     """
-    from .instrument import StageRecorder  # pylint: disable=import-outside-toplevel
 
     kind = target_kind(PassContext(config=dict(config or {})))
     stages = [s for s in PIPELINE[:resolve_until(until) + 1] if s.target in (None, kind)]

@@ -15,6 +15,11 @@ from __future__ import annotations
 
 import ctypes
 from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from tirkit.ir.dtype import TypeCode as DTypeCode
 
 
 class TypeCode(IntEnum):
@@ -109,3 +114,22 @@ PACKED_FUNC_TYPE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(TVMValue),
 #: byte offsets of DLTensor fields, for code generators that GEP by hand
 DLTENSOR_OFFSETS = {name: getattr(DLTensor, name).offset for name, _ in DLTensor._fields_}
 DLTENSOR_SIZE = ctypes.sizeof(DLTensor)
+
+
+def dl_dtype(dt: Any) -> tuple[int, int, int]:
+    """``(code, bits, lanes)`` of the DLDataType TVM uses for NumPy dtype ``dt``: bool is
+    ``(kDLUInt, 1, 1)`` (TVM's ``bool``), ``float16`` ``(kDLFloat, 16, 1)``...
+
+    Raises:
+        ValueError: for a NumPy dtype with no DLPack counterpart (objects, strings, complex).
+    """
+    dt = np.dtype(dt)
+    if dt == np.bool_:
+        return (int(DTypeCode.UINT), 1, 1)
+    kinds = {"i": DTypeCode.INT, "u": DTypeCode.UINT, "f": DTypeCode.FLOAT}
+    if dt.kind in kinds:
+        return (int(kinds[dt.kind]), dt.itemsize * 8, 1)
+    if dt.name == "bfloat16":
+        return (int(DTypeCode.BFLOAT), 16, 1)
+    raise ValueError(f"expected an array of bool, int, uint or float elements, got dtype "
+                     f"{dt.name}")

@@ -15,7 +15,7 @@ import numpy as np
 from tirkit.ir.expr import IntImm
 
 from . import abi
-from .abi import DLTensor, TVMValue, TypeCode
+from .abi import DLTensor, TVMValue, TypeCode, dl_dtype
 
 __all__ = ["FastPlan"]
 
@@ -50,7 +50,6 @@ class FastPlan:
     @staticmethod
     def make(spec: Any) -> "FastPlan | None":
         """The plan for ``spec`` (a :class:`~.packed.FuncSpec`), or None."""
-        from .packed import dl_dtype  # pylint: disable=import-outside-toplevel
 
         out = []
         for i, arg in enumerate(spec.args):

@@ -23,13 +23,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from tirkit.ir.dtype import DataType, TypeCode as DTypeCode
+from tirkit.ir.dtype import DataType
 from tirkit.ir.expr import IntImm, PrimExpr
 from tirkit.tir import Buffer, Call, Cast, DeclBuffer, LetStmt, PrimFunc, Var
 from tirkit.tir.stmt_functor import pre_order_visit
 
 from . import abi
-from .abi import DLTensor, TVMValue, TypeCode
+from .abi import DLTensor, TVMValue, TypeCode, dl_dtype
 
 __all__ = ["dl_dtype", "make_dltensor", "DLTensorArg", "ArgSpec", "FuncSpec", "PackedFunction",
            "K_TVM_ARG_BOOL"]
@@ -37,25 +37,6 @@ __all__ = ["dl_dtype", "make_dltensor", "DLTensorArg", "ArgSpec", "FuncSpec", "P
 #: ``kTVMArgBool``: the type code TVM v0.20 gives a Python bool
 K_TVM_ARG_BOOL = 15
 _ALIGN = 64  # runtime::kAllocAlignment: the alignment of staged copies
-
-
-def dl_dtype(dt: Any) -> tuple[int, int, int]:
-    """``(code, bits, lanes)`` of the DLDataType TVM uses for NumPy dtype ``dt``: bool is
-    ``(kDLUInt, 1, 1)`` (TVM's ``bool``), ``float16`` ``(kDLFloat, 16, 1)``...
-
-    Raises:
-        ValueError: for a NumPy dtype with no DLPack counterpart (objects, strings, complex).
-    """
-    dt = np.dtype(dt)
-    if dt == np.bool_:
-        return (int(DTypeCode.UINT), 1, 1)
-    kinds = {"i": DTypeCode.INT, "u": DTypeCode.UINT, "f": DTypeCode.FLOAT}
-    if dt.kind in kinds:
-        return (int(kinds[dt.kind]), dt.itemsize * 8, 1)
-    if dt.name == "bfloat16":
-        return (int(DTypeCode.BFLOAT), 16, 1)
-    raise ValueError(f"expected an array of bool, int, uint or float elements, got dtype "
-                     f"{dt.name}")
 
 
 @dataclass
