@@ -3,21 +3,27 @@
 
     tirc examples/matmul_naive.py --schedule examples/schedule_matmul_packed.py --emit scheduled
 
-C is computed in micro-tiles of MR x NR (8 x 16 float32: eight 512-bit accumulators, or sixteen
-256-bit ones) that stay in registers over the whole k loop: ``cache_write`` gives each tile a
-small C_global buffer (64 floats, on the stack: below TVM's 1024-byte ``kMaxStackAlloca``), the
-rows unrolled and the columns one vector. A and B are packed first (``cache_read`` +
-``transform_layout``) so that the tile's k-th step reads MR consecutive floats of A and NR
-consecutive floats of B: B as ``[j // NR, k, j % NR]`` panels, A as ``[i // MR, k, i % MR]``.
-Tiles are ordered so a block of MB x MR rows of A stays in L2 while the B panels stream, and
-blocks of rows run in parallel; each block packs its own rows of A (``compute_at``), so the
-packed panel is still in cache when its tiles read it; B is packed once, in parallel. The same TIR is what the
-side-by-side bench runs under TVM (``bench/compare.py``, kernel ``matmul_packed``).
+C is computed in micro-tiles of MR x NR (8 x 32 float32: sixteen 512-bit accumulators, enough to
+cover the FMA latency on two FMA ports) that stay in registers over a pass of KC steps of k; per
+k step the tile loads two vectors of B and broadcasts eight floats of A for sixteen FMAs. A and B
+are packed first (``cache_read`` + ``transform_layout``) so that the tile's k-th step reads MR
+consecutive floats of A and NR consecutive floats of B: B as ``[j // NR, k, j % NR]`` panels, A
+as ``[i // MR, k, i % MR]``. k is split in passes of KC = 256 steps: a pass over one B
+micro-panel (KC x NR floats, 32 KiB) walks all MB tiles of a block of rows, so the micro-panel
+is read from L1, the block's packed A (MB * MR rows) from L2. Blocks of rows run in parallel;
+each packs its own rows of A (``compute_at``), B is packed once, in parallel. Between passes
+the tiles live in C_global (``cache_write`` for the whole block of rows, 512 KiB, tile by tile
+contiguous: ``[i // MR, j // NR, i % MR, j % NR]``), so that a tile's loads and stores hit
+64-byte-aligned consecutive lines rather than 8 rows of C 4 KiB apart (which share L1 sets);
+C_global goes to C row by row after the block. LLVM keeps the tile in registers because the
+workspace buffers carry alias information of their own. The same TIR is what the side-by-side
+bench runs under TVM (``bench/compare.py``, kernel ``matmul_packed``).
 """
 
 MR = 8    # rows of a micro-tile (unrolled)
-NR = 16   # columns of a micro-tile (one vector)
-MB = 8    # micro-tiles of rows per parallel block (MB * MR = 64 rows of A kept in L2)
+NR = 32   # columns of a micro-tile (two 16-lane vectors)
+MB = 16   # micro-tiles of rows per parallel block (MB * MR = 128 rows)
+KC = 256  # k steps per pass over a B micro-panel (KC * NR floats = 32 KiB: stays in L1)
 
 
 def schedule(sch):
@@ -26,9 +32,11 @@ def schedule(sch):
     i, j, k = sch.get_loops(c)
     i0, i1, i2 = sch.split(i, [None, MB, MR])
     j0, j1 = sch.split(j, [None, NR])
-    sch.reorder(i0, j0, i1, k, i2, j1)
-    tile = sch.cache_write(c, 0, "global")
-    sch.reverse_compute_at(tile, i1)
+    k0, k1 = sch.split(k, [None, KC])
+    sch.reorder(i0, j0, k0, i1, k1, i2, j1)
+    tiles = sch.cache_write(c, 0, "global")
+    sch.reverse_compute_at(tiles, i0)  # the block's C_global goes to C after its last pass
+    sch.vectorize(sch.split(sch.get_loops(tiles)[-1], [None, NR])[1])
     sch.vectorize(j1)
     sch.unroll(i2)
     sch.parallel(i0)
@@ -44,7 +52,8 @@ def schedule(sch):
     ai0, ai1 = sch.split(ai, [None, MR])
     sch.reorder(ai0, ak, ai1)  # MR rows' k-th floats stored side by side
     sch.unroll(ai1)
-    sch.decompose_reduction(c, k)
+    sch.transform_layout(c, ("write", 0), lambda ii, jj: (ii // MR, jj // NR, ii % MR, jj % NR))
+    sch.decompose_reduction(c, k0)  # zero the tile in C_global before the first pass
 
 
 if __name__ == "__main__":  # apply to its kernel, print the trace, check against NumPy, time
