@@ -18,6 +18,10 @@ contiguous: ``[i // MR, j // NR, i % MR, j % NR]``), so that a tile's loads and 
 C_global goes to C row by row after the block. LLVM keeps the tile in registers because the
 workspace buffers carry alias information of their own. The same TIR is what the side-by-side
 bench runs under TVM (``bench/compare.py``, kernel ``matmul_packed``).
+
+Measured on a 2-core AVX-512 Xeon (interleaved rounds in one process, medians): 0.98x the time
+of NumPy's OpenBLAS ``@`` single-threaded (it was 1.19x with 8 x 16 tiles over all of k), 0.75-0.8x
+with 2 threads on a loaded machine; 0.84x TVM's time for the same TIR.
 """
 
 MR = 8    # rows of a micro-tile (unrolled)
