@@ -27,6 +27,20 @@ def block_of(sch: Schedule, block_rv: Any) -> S.Block:
     return sch._block_sref(as_block_rv(sch, block_rv)).stmt  # pylint: disable=protected-access
 
 
+def nth_access_buffer(block: S.Block, index: int, kind: str) -> Buffer:
+    """``block.reads[index]`` / ``block.writes[index]``'s buffer (TVM's ``GetNthAccessBuffer``).
+
+    Raises:
+        BufferIndexOutOfRangeError: when ``index`` is not a valid position.
+    """
+    regions = block.reads if kind == "read" else block.writes
+    if not 0 <= index < len(regions):
+        raise err.BufferIndexOutOfRangeError(
+            block, reason=f"the {kind} buffer index {index} is out of range: the block has "
+            f"{len(regions)} {kind} region(s)")
+    return regions[index].buffer
+
+
 def normalize_buffer(sch: Schedule, block_rv: Any, buffer: Any,
                      required: str | None = None) -> tuple[str, int]:
     """``(buffer_index_type, buffer_index)`` of ``buffer`` given as an index (with ``required``),
@@ -37,8 +51,6 @@ def normalize_buffer(sch: Schedule, block_rv: Any, buffer: Any,
         InvalidArgumentError: when the buffer is not accessed by the block, the name is
             ambiguous, or an index is given without a buffer type.
     """
-    from .cache_read_write import nth_access_buffer  # pylint: disable=C0415  (cycle)
-
     block = block_of(sch, block_rv)
     if isinstance(buffer, (tuple, list)) and len(buffer) == 2 and isinstance(buffer[0], str):
         if buffer[0] not in ("read", "write"):

@@ -19,8 +19,7 @@ from ...tir import op as tir_op
 from ...tir import stmt as S
 from ...tir.index_map import IndexMap
 from ..trace import register_value_codec
-from . import _ir_utils as U
-from .cache_read_write import nth_access_buffer
+from ._args import nth_access_buffer
 
 _KEYS = {"read": "explicit_read_region", "write": "explicit_write_region"}
 

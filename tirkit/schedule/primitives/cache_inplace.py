@@ -11,11 +11,11 @@ from typing import Any
 
 from ...tir import stmt as S
 from . import _ir_utils as U
+from ._args import nth_access_buffer
 from .cache_layout_errors import NotReadWriteError
 from ._ir_utils import PrimitiveResult
 from .cache_read_write import (CacheReadRewriter, CacheStageInfo, CacheWriteRewriter,
-                               check_region_cover, check_storage_scope, make_cache_stage,
-                               nth_access_buffer)
+                               check_region_cover, check_storage_scope, make_cache_stage)
 
 
 def _inplace_loc(site: U.Site) -> tuple[S.Stmt, int]:

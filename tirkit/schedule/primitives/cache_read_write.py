@@ -20,9 +20,11 @@ from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import StmtExprMutator, StmtVisitor
-from ..errors import BufferIndexOutOfRangeError, InvalidScopeError
+from ..errors import InvalidScopeError
 from . import _ir_utils as U
 from ._ir_utils import PrimitiveResult
+from ._args import (apply_result, as_block_rv, as_block_rvs, block_of, func_body,
+                    normalize_buffer, nth_access_buffer)
 from .cache_layout_errors import NotRegionCoverError, NotSingleWriteBlock
 
 _SCOPES = ("global", "shared", "shared.dyn", "local", "warp", "wmma.matrix_a", "wmma.matrix_b",
@@ -41,20 +43,6 @@ def check_storage_scope(scope: str) -> None:
     if scope not in _SCOPES and base not in ("global", "shared", "local", "warp"):
         raise InvalidScopeError(reason=f"the storage scope {scope!r} is invalid; expected one of "
                                 f"{', '.join(_SCOPES)}")
-
-
-def nth_access_buffer(block: S.Block, index: int, kind: str) -> Buffer:
-    """``block.reads[index]`` / ``block.writes[index]``'s buffer (TVM's ``GetNthAccessBuffer``).
-
-    Raises:
-        BufferIndexOutOfRangeError: when ``index`` is not a valid position.
-    """
-    regions = block.reads if kind == "read" else block.writes
-    if not 0 <= index < len(regions):
-        raise BufferIndexOutOfRangeError(
-            block, reason=f"the {kind} buffer index {index} is out of range: the block has "
-            f"{len(regions)} {kind} region(s)")
-    return regions[index].buffer
 
 
 @dataclass
@@ -409,8 +397,6 @@ def _all_consumers_under(scope: S.Block, stmt: S.Stmt, buffer: Buffer) -> bool:
 
 # ----------------------------------------------------------------------- schedule methods
 def _normalize(sch: Any, args: dict, index_param: str, kind: str) -> None:
-    from ._args import as_block_rv, as_block_rvs, normalize_buffer  # pylint: disable=C0415
-
     args["block"] = as_block_rv(sch, args["block"])
     args["consumer_blocks"] = as_block_rvs(sch, args.get("consumer_blocks"))
     if not isinstance(args[index_param], int):
@@ -419,7 +405,6 @@ def _normalize(sch: Any, args: dict, index_param: str, kind: str) -> None:
 
 def _register() -> None:
     from ..schedule import primitive  # pylint: disable=import-outside-toplevel
-    from ._args import apply_result, block_of, func_body  # pylint: disable=C0415
 
     @primitive("CacheRead", attrs=("read_buffer_index", "storage_scope"), outputs="one",
                normalize=lambda sch, a: _normalize(sch, a, "read_buffer_index", "read"))

@@ -18,8 +18,9 @@ from ...tir import stmt as S
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import StmtExprMutator, StmtMutator, substitute
 from . import _ir_utils as U
+from ._args import nth_access_buffer
 from ._ir_utils import PrimitiveResult
-from .cache_read_write import check_storage_scope, nth_access_buffer
+from .cache_read_write import check_storage_scope
 
 
 class _Swap(StmtExprMutator):

@@ -16,9 +16,10 @@ from ...tir import stmt as S
 from ...tir.index_map import IndexMap
 from ...tir.stmt_functor import post_order_visit
 from . import _ir_utils as U
+from ._args import nth_access_buffer
 from ._ir_utils import PrimitiveResult
 from .cache_layout_errors import NotSinglePointAccess, ReindexCacheReadWriteNotMatchError
-from .cache_read_write import CacheStageInfo, check_storage_scope, nth_access_buffer
+from .cache_read_write import CacheStageInfo, check_storage_scope
 from .reindex import _chain_top, _collect, _Rewriter, _stage
 
 
