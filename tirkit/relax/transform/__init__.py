@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from .fuse_ops import AnnotateTIROpPattern, FuseOps, OpPatternKind
 from .fuse_tir import FuseTIR
-from .legalize_ops import LegalizeOps, register_legalize
+from .legalize_ops import LegalizeOps
+from .legalize_registry import register_legalize
 
 __all__ = ["LegalizeOps", "register_legalize", "AnnotateTIROpPattern", "FuseOps", "FuseTIR",
            "OpPatternKind"]

@@ -11,7 +11,7 @@ from tirkit import te, tir, topi
 
 from .. import expr as rx
 from ..block_builder import BlockBuilder
-from .legalize_ops import register_legalize
+from .legalize_registry import register_legalize
 
 
 def _te(name: str, fn: Callable[..., Any]) -> Callable[[BlockBuilder, rx.Call], rx.Expr]:

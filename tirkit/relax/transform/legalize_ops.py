@@ -3,11 +3,12 @@
 
 One registration per operator (``@register_legalize("relax.add")``): the function receives the
 BlockBuilder and the call and returns its replacement, normally ``bb.call_te(topi.add, x, y)``.
-The implementations live in :mod:`.legalize_impls`.
+The table and ``register_legalize`` live in :mod:`.legalize_registry`, the implementations in
+:mod:`.legalize_impls`.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from tirkit.ir.module import IRModule
 from tirkit.ir.op import Op
@@ -15,19 +16,9 @@ from tirkit.ir.op import Op
 from .. import expr as rx
 from ..block_builder import BlockBuilder
 from ..op.registry import RelaxOpError
+from .legalize_registry import LEGALIZE
 
-LegalizeFn = Callable[[BlockBuilder, rx.Call], rx.Expr]
-_LEGALIZE: dict[str, LegalizeFn] = {}
 _KEEP = {"relax.call_tir", "relax.call_tir_dyn", "relax.call_dps_packed"}
-
-
-def register_legalize(*op_names: str) -> Callable[[LegalizeFn], LegalizeFn]:
-    """Register the legalization of ops (TVM's ``FLegalize`` attribute)."""
-    def deco(fn: LegalizeFn) -> LegalizeFn:
-        for name in op_names:
-            _LEGALIZE[name] = fn
-        return fn
-    return deco
 
 
 class LegalizeOps:
@@ -66,7 +57,7 @@ def _legalize_function(bb: BlockBuilder, func: rx.Function) -> rx.Function:
             value = b.value
             if isinstance(value, rx.Call) and isinstance(value.op, Op) and \
                     value.op.name not in _KEEP:
-                fn = _LEGALIZE.get(value.op.name)
+                fn = LEGALIZE.get(value.op.name)
                 if fn is None:
                     raise RelaxOpError(f"LegalizeOps: operator {value.op.name!r} has no "
                                        "legalization")
