@@ -150,7 +150,7 @@ class LocalBackend:
                  reference_timeout: float | None = None) -> None:
         self.timeout = timeout
         self.reference_timeout = timeout * 10 if reference_timeout is None else reference_timeout
-        self.pool = [Worker() for _ in range(max(1, workers))]
+        self.pool = [Worker(preload=(__name__,)) for _ in range(max(1, workers))]
         self.references: dict[tuple[str, str, int], Any] = {}
 
     def _reference(self, inp: MeasureInput) -> Any:

@@ -2,7 +2,8 @@
 
 A worker is ``python -m tirkit.tune.worker``: a fresh interpreter that reads jobs from its stdin
 and writes results to its stdout, each a length-prefixed pickle. A job is ``(function, args)``
-with a function of :mod:`tirkit.tune.measure`; the worker stays up for the next job, so the
+with a module-level function of a ``tirkit`` module (the measuring functions, whose module the
+parent names to preload); the worker stays up for the next job, so the
 imports and the JIT are paid once. Kernels' own output to file descriptor 1 goes to stderr, never
 into the protocol. It never imports the caller's ``__main__`` (unlike multiprocessing's spawn and
 forkserver) and holds no OpenMP state of the caller (unlike fork).
@@ -19,7 +20,7 @@ import select
 import struct
 import subprocess
 import sys
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Sequence
 
 _HEADER = struct.Struct("<Q")
 PRELOAD = ("tirkit.compiler", "tirkit.schedule", "tirkit.lang")
@@ -46,15 +47,19 @@ def _read(fh: BinaryIO) -> Any:
 class Worker:
     """One ``python -m tirkit.tune.worker`` child (started on the first job)."""
 
-    def __init__(self) -> None:
+    def __init__(self, preload: Sequence[str] = ()) -> None:
+        """``preload``: modules (under ``tirkit.``) the worker imports before its first job,
+        besides :data:`PRELOAD`."""
         self.proc: subprocess.Popen | None = None
         self.busy = False
+        self.preload = tuple(preload)
 
     def _start(self) -> subprocess.Popen:
         """The running worker, started (and waited for until its imports are done, so start-up
         never counts against a job's timeout) when there is none."""
         if self.proc is None or self.proc.poll() is not None:
-            self.proc = subprocess.Popen([sys.executable, "-m", "tirkit.tune.worker"],
+            self.proc = subprocess.Popen([sys.executable, "-m", "tirkit.tune.worker",
+                                          *self.preload],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL)
             try:
@@ -120,9 +125,9 @@ def main() -> None:
     os.dup2(2, 1)  # a kernel's printf must not corrupt the protocol
     sys.stdout = sys.stderr
     inp = sys.stdin.buffer
-    importlib.import_module("tirkit.tune.measure")
-    for name in PRELOAD:
-        importlib.import_module(name)
+    for name in (*PRELOAD, *sys.argv[1:]):
+        if name.startswith("tirkit."):
+            importlib.import_module(name)
     _write(out, "ready")
     while True:
         try:
