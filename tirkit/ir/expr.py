@@ -162,6 +162,19 @@ def _fits(value: int, t: DataType) -> bool:
     return True
 
 
+def _int_range(t: DataType) -> tuple[int, int]:
+    """The values a scalar integer dtype holds (what :func:`_fits` accepts), inclusive."""
+    if t.is_bool():
+        return (0, 1)
+    if t.is_uint():
+        return (0, (1 << t.bits) - 1)
+    return (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1)
+
+
+#: (code, bits, lanes) of each scalar integer dtype an IntImm was made with -> its value range
+_INT_RANGES: dict[tuple[Any, int, int], tuple[int, int]] = {}
+
+
 @node
 class IntImm(PrimExpr):
     """Integer constant (mirrors ``tvm.tir.IntImm``): ``IntImm("int32", 3)``.
@@ -177,7 +190,12 @@ class IntImm(PrimExpr):
     value: int
 
     def __post_init__(self) -> None:
-        t = _dtype(self.dtype)
+        t = self.dtype
+        if type(t) is DataType and type(self.value) is int:  # the common case, checked by
+            rng = _INT_RANGES.get((t.code, t.bits, t.lanes))  # one table lookup
+            if rng is not None and rng[0] <= self.value <= rng[1]:
+                return
+        t = _dtype(t)
         object.__setattr__(self, "dtype", t)
         if not (t.is_int() or t.is_uint()) or t.lanes != 1:
             raise TypeError(f"IntImm requires a scalar integer dtype, got {t}")
@@ -185,6 +203,8 @@ class IntImm(PrimExpr):
         if not _fits(value, t):
             raise ValueError(_INT_RANGE_MSG.format(v=value, t=t))
         object.__setattr__(self, "value", value)
+        if (t.code, t.bits, t.lanes) not in _INT_RANGES:
+            _INT_RANGES[(t.code, t.bits, t.lanes)] = _int_range(t)
 
     def __bool__(self) -> bool:
         return self.value != 0

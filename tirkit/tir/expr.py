@@ -151,7 +151,13 @@ class _Binary(PrimExpr):
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
-        a, b = _match_exact(type(self).__name__, self.a, self.b)
+        a, b = self.a, self.b
+        if isinstance(a, PrimExpr) and isinstance(b, PrimExpr):  # the common case: nothing
+            ta, tb = a.dtype, b.dtype  # to convert (every pass builds these by the thousand)
+            if ta is tb or ta == tb:
+                _set(self, "dtype", self._result_dtype(a))
+                return
+        a, b = _match_exact(type(self).__name__, a, b)
         _set(self, "a", a)
         _set(self, "b", b)
         _set(self, "dtype", self._result_dtype(a))
@@ -191,7 +197,8 @@ class CmpExpr(_Binary):
     """Base of comparisons; ``dtype`` is ``bool`` with the operands' lanes (``tvm.tir.CmpExpr``)."""
 
     def _result_dtype(self, a: PrimExpr) -> DataType:
-        return bool_.with_lanes(a.dtype.lanes)
+        lanes = a.dtype.lanes
+        return bool_ if lanes == 1 else bool_.with_lanes(lanes)
 
     __hash__ = PrimExpr.__hash__
 
