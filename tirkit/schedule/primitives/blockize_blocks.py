@@ -25,7 +25,7 @@ from ...tir import stmt as S
 from .. import analysis as A
 from .. import errors as err
 from ._ir_utils import PrimitiveResult
-from .blockize_tensorize import _divide, _eval_regions, _Subst
+from ._blockize_util import Subst, divide, eval_regions
 from .cache_layout_errors import BlockizeError
 
 
@@ -87,7 +87,7 @@ def _inner(sch: Any, sref: Any, lca: Any, ana: Analyzer, reuse: dict) -> tuple[A
         if isinstance(v, IntImm):
             sub[id(iv.var)] = v
             continue
-        div = _divide(v, iv.dom, [], loops, ana)
+        div = divide(v, iv.dom, [], loops, ana)
         if div is None or not isinstance(div.outer, IntImm):
             raise BlockizeError(block, reason=f"the binding {iv.var.name_hint} = "
                                 f"{value.script()} is not an affine map of the loops between the "
@@ -101,13 +101,13 @@ def _inner(sch: Any, sref: Any, lca: Any, ana: Analyzer, reuse: dict) -> tuple[A
     dom = {iv.var: iv.dom for iv in ivs}
     for iv in ivs:
         ana.bind(iv.var, iv.dom)
-    block_sub = _Subst(sub, ana, reuse).visit_stmt(block).with_changes(iter_vars=tuple(ivs))
+    block_sub = Subst(sub, ana, reuse).visit_stmt(block).with_changes(iter_vars=tuple(ivs))
     reuse[block] = block_sub
     stmt: S.Stmt = S.BlockRealize(tuple(vals), realize.predicate, block_sub)
     for lp in reversed(loops):
         stmt = lp.with_changes(body=stmt)
-    return (stmt, list(_eval_regions(block_sub.reads, dom, ana)),
-            list(_eval_regions(block_sub.writes, dom, ana)))
+    return (stmt, list(eval_regions(block_sub.reads, dom, ana)),
+            list(eval_regions(block_sub.writes, dom, ana)))
 
 
 def _union(regions: list[S.BufferRegion], ana: Analyzer) -> tuple[S.BufferRegion, ...]:

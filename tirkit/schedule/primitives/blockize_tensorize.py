@@ -11,103 +11,21 @@ the ``impl`` body, binding the impl's buffers to the matched regions with ``matc
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
-from ...arith import Analyzer, detect_iter_map
-from ...arith.int_set import eval_set
+from ...arith import Analyzer
 from ...ir.expr import IntImm, PrimExpr, Range
 from ...tir import expr as E
 from ...tir import op as tir_op
 from ...tir import stmt as S
-from ...tir.stmt_functor import StmtExprMutator, post_order_visit, renew_defs, substitute
+from ...tir.stmt_functor import post_order_visit, renew_defs, substitute
 from . import _ir_utils as U
 from ..errors import NotSingleChildBlockError
 from .cache_layout_errors import BlockizeError
+from ._blockize_util import Subst, divide, eval_regions, uses
 from ._ir_utils import PrimitiveResult
 
 
-@dataclass
-class _Division:
-    outer: PrimExpr
-    outer_extent: PrimExpr
-    inner: PrimExpr
-    inner_extent: PrimExpr
-
-
-def _uses(e: PrimExpr, ids: set[int]) -> bool:
-    hit: list[bool] = []
-    post_order_visit(e, lambda n: hit.append(True) if id(n) in ids else None)
-    return bool(hit)
-
-
-def _divide(value: PrimExpr, dom: Range, outer: list[S.For], inner: list[S.For],
-            ana: Analyzer) -> _Division | None:
-    """``value == outer * inner_extent + inner`` with ``inner`` over the inner loops covering
-    ``[0, inner_extent)`` exactly, or ``None``."""
-    inner_ids = {id(lp.loop_var) for lp in inner}
-    outer_ids = {id(lp.loop_var) for lp in outer}
-    one = IntImm(value.dtype, 1)
-    if not _uses(value, inner_ids):
-        return _Division(value, dom.extent, IntImm(value.dtype, 0), one)
-    zero_inner = {lp.loop_var: lp.min for lp in inner}
-    out_raw = ana.simplify(substitute(value, zero_inner))
-    in_part = ana.simplify(value - out_raw)
-    if _uses(in_part, outer_ids) or _uses(out_raw, inner_ids):
-        return None
-    res = detect_iter_map([in_part], U.loop_ranges(inner), check_level="surjective")
-    if res.errors or len(res.indices[0].args) != 1:
-        return None
-    split = res.indices[0].args[0]
-    if not (U.is_const(split.scale, 1) and U.is_const(res.indices[0].base, 0)):
-        return None
-    ext = split.extent
-    q = ana.simplify(tir_op.floordiv(out_raw, ext))
-    if not ana.can_prove_equal(q * ext, out_raw):
-        return None
-    if not ana.can_prove_equal(tir_op.floormod(dom.extent, ext), 0):
-        return None
-    return _Division(q, ana.simplify(tir_op.floordiv(dom.extent, ext)), in_part, ext)
-
-
-class _Subst(StmtExprMutator):
-    """Substitute vars and simplify what changed; record replaced blocks (TVM's blockize
-    ``Substitute``)."""
-
-    def __init__(self, vmap: dict[int, PrimExpr], ana: Analyzer,
-                 reuse: dict[S.Block, S.Block]) -> None:
-        super().__init__()
-        self.vmap, self.ana, self.reuse = vmap, ana, reuse
-
-    def visit_expr(self, expr: PrimExpr) -> PrimExpr:
-        out = super().visit_expr(expr)
-        return out if out is expr else self.ana.simplify(out)
-
-    def visit_var_(self, op: E.Var) -> PrimExpr:
-        return self.vmap.get(id(op), op)
-
-    def visit_block_(self, op: S.Block) -> S.Stmt:
-        new = super().visit_block_(op)
-        if new is not op:
-            self.reuse[op] = new
-        return new
-
-
-def _eval_regions(regions: Sequence[S.BufferRegion], dom: dict[E.Var, Range],
-                  ana: Analyzer) -> tuple[S.BufferRegion, ...]:
-    out = []
-    for r in regions:
-        rng = []
-        for x, dim in zip(r.region, r.buffer.shape):
-            lo = eval_set(x.min, dom)
-            hi = eval_set(x.min + x.extent - 1, dom)
-            if lo.min_value is None or hi.max_value is None:
-                rng.append(Range.from_min_extent(IntImm(dim.dtype, 0), dim))
-                continue
-            start = ana.simplify(lo.min_value)
-            rng.append(Range.from_min_extent(start, ana.simplify(hi.max_value - start + 1)))
-        out.append(S.BufferRegion(r.buffer, tuple(rng)))
-    return tuple(out)
 
 
 def _outer_init(block: S.Block, realize: S.BlockRealize, loops: list[S.For]) -> S.Stmt:
@@ -125,7 +43,7 @@ def _outer_init(block: S.Block, realize: S.BlockRealize, loops: list[S.For]) -> 
     stmt: S.Stmt = S.BlockRealize(tuple(values), realize.predicate, S.Block(
         tuple(ivs), (), block.writes, f"{block.name_hint}_init", block.init))
     for lp in reversed(loops):
-        if any(_uses(v, {id(lp.loop_var)}) for v in values):
+        if any(uses(v, {id(lp.loop_var)}) for v in values):
             nv = E.Var(lp.loop_var.name_hint, lp.loop_var.dtype)
             vmap[id(lp.loop_var)] = nv
             stmt = lp.with_changes(loop_var=nv, body=stmt)
@@ -147,7 +65,7 @@ def blockize_realize(site: U.Site, loop: S.For, preserve_unit_iters: bool,
         ana.bind(lp.loop_var, Range.from_min_extent(lp.min, lp.extent))
     o_ivs, o_vals, i_ivs, i_vals, sub = [], [], [], [], {}
     for iv, value in zip(block.iter_vars, realize.iter_values):
-        div = _divide(value, iv.dom, outer, inner, ana)
+        div = divide(value, iv.dom, outer, inner, ana)
         if div is None:
             raise BlockizeError(loop, block, reason=f"the binding {iv.var.name_hint} = "
                                 f"{value.script()} cannot be divided into an outer part and a "
@@ -169,7 +87,7 @@ def blockize_realize(site: U.Site, loop: S.For, preserve_unit_iters: bool,
     inner_dom = {iv.var: iv.dom for iv in i_ivs}
     for iv in i_ivs:
         ana.bind(iv.var, iv.dom)
-    block_sub = _Subst(sub, ana, reuse).visit_stmt(block)
+    block_sub = Subst(sub, ana, reuse).visit_stmt(block)
     outer_pred, inner_pred = _split_predicate(realize.predicate, inner)
     has_outer_reduce = block_sub.init is not None and any(
         iv.iter_type == E.IterVarType.CommReduce for iv in o_ivs)
@@ -182,15 +100,15 @@ def blockize_realize(site: U.Site, loop: S.For, preserve_unit_iters: bool,
     for lp in reversed(inner):
         body = lp.with_changes(body=body)
     init = _outer_init(block_sub, inner_realize, inner) if block_sub.init is not None else None
-    outer_block = S.Block(tuple(o_ivs), _eval_regions(block_sub.reads, inner_dom, ana),
-                          _eval_regions(block_sub.writes, inner_dom, ana),
+    outer_block = S.Block(tuple(o_ivs), eval_regions(block_sub.reads, inner_dom, ana),
+                          eval_regions(block_sub.writes, inner_dom, ana),
                           f"{block.name_hint}_o", body, init)
     return S.BlockRealize(tuple(o_vals), outer_pred, outer_block)
 
 
 def _split_predicate(pred: PrimExpr, inner: list[S.For]) -> tuple[PrimExpr, PrimExpr]:
     true = IntImm("bool", 1)
-    if U.is_const(pred, 1) or _uses(pred, {id(lp.loop_var) for lp in inner}):
+    if U.is_const(pred, 1) or uses(pred, {id(lp.loop_var) for lp in inner}):
         return true, pred
     return pred, true
 
