@@ -1,11 +1,12 @@
 """The persistent compile cache (tirkit/compiler/cache.py, driver.build, runtime/jit.py): a
 rebuild of an unchanged kernel loads its machine code, keyed by structural hash, names, target,
--O level and config; corrupt entries are misses; ``TIRKIT_CACHE_DIR=""`` turns it off."""
+-O level, config and the compiler's own source; corrupt entries are misses; ``TIRKIT_CACHE_DIR=""`` turns it off."""
 import numpy as np
 import pytest
 
 from tirkit.compiler import build, cache
 from tirkit.compiler.instrument import StageRecorder
+from tirkit.compiler.transform import as_module
 from tirkit.lang import from_source
 
 _SRC = '''
@@ -89,3 +90,26 @@ def test_default_directory_follows_xdg(monkeypatch, tmp_path):
     monkeypatch.delenv("TIRKIT_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache.cache_dir() == tmp_path / "tirkit"
+
+
+def test_an_edited_compiler_source_changes_the_fingerprint(tmp_path):
+    root = tmp_path / "tirkit"
+    (root / "compiler" / "codegen").mkdir(parents=True)
+    (root / "lsp").mkdir()
+    gen = root / "compiler" / "codegen" / "stmt.py"
+    gen.write_text("ALIAS_INFO = False\n")
+    (root / "lsp" / "server.py").write_text("x = 1\n")
+    before = cache.source_fingerprint(root, "0.50.0")
+    (root / "lsp" / "server.py").write_text("x = 2\n")  # not compiler code: same fingerprint
+    assert cache.source_fingerprint(root, "0.50.0") == before
+    gen.write_text("ALIAS_INFO = True\n")
+    assert cache.source_fingerprint(root, "0.50.0") != before
+    assert cache.source_fingerprint(root, "0.47.0") != cache.source_fingerprint(root, "0.50.0")
+
+
+def test_the_key_carries_the_compiler_fingerprint(monkeypatch):
+    mod = as_module(from_source(_SRC))
+    key = cache.cache_key(mod, "llvm", 3, {})
+    assert cache.cache_key(mod, "llvm", 3, {}) == key
+    monkeypatch.setattr(cache, "compiler_fingerprint", lambda: "a code generator edited since")
+    assert cache.cache_key(mod, "llvm", 3, {}) != key

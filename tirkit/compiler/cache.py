@@ -4,7 +4,9 @@ and the tuner rebuild the same kernels over and over).
 
 An entry is keyed by the structural hash of the module (what the code does), the names the
 compiled error messages and symbols carry (functions, params, buffers), the target, the ``-O``
-level, the pass config and tirkit's version; it holds the object code MCJIT produced and, as
+level, the pass config, tirkit's version and a fingerprint of the compiler itself (the source of
+the packages that lower and generate code, and the LLVM llvmlite carries: a changed pass or code
+generator never serves code it did not make); it holds the object code MCJIT produced and, as
 JSON, the packed functions with the arguments each writes.
 
 Where: ``$TIRKIT_CACHE_DIR`` if set (an empty value turns the cache off), else
@@ -18,13 +20,14 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from tirkit.ir import IRModule, structural_hash
 from tirkit.tir import PrimFunc
 
-__all__ = ["cache_dir", "cache_key", "CacheEntry", "load", "store"]
+__all__ = ["cache_dir", "cache_key", "compiler_fingerprint", "CacheEntry", "load", "store"]
 
 ENV = "TIRKIT_CACHE_DIR"
 _FORMAT = 1
@@ -48,12 +51,39 @@ def _names(mod: IRModule) -> list[Any]:
     return out
 
 
+#: the packages whose code decides what a build produces (lowering, passes, code generation)
+_COMPILER_PACKAGES = ("compiler", "tir", "arith", "ir")
+
+
+@lru_cache(maxsize=1)
+def compiler_fingerprint() -> str:
+    """A digest of the source of tirkit's compiler packages and of llvmlite's LLVM version,
+    computed once per process: an edited pass or code generator makes new cache keys."""
+    import llvmlite  # pylint: disable=import-outside-toplevel
+
+    return source_fingerprint(Path(__file__).resolve().parent.parent, llvmlite.__version__)
+
+
+def source_fingerprint(root: Path, salt: str = "") -> str:
+    """A digest of the ``.py`` files (names and bytes) of the compiler packages under ``root``
+    (a ``tirkit`` directory) and ``salt``."""
+    digest = hashlib.sha256(salt.encode())
+    for package in _COMPILER_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            try:
+                digest.update(path.read_bytes())
+            except OSError:
+                digest.update(b"?")
+    return digest.hexdigest()[:24]
+
+
 def cache_key(mod: IRModule, target: Any, opt_level: int, config: dict[str, Any]) -> str:
     """The hex digest naming ``mod``'s entry for ``target`` at ``opt_level`` with ``config``."""
     from tirkit import __version__  # pylint: disable=import-outside-toplevel
 
-    parts = [_FORMAT, __version__, structural_hash(mod), _names(mod), repr(target), opt_level,
-             sorted((k, repr(v)) for k, v in config.items())]
+    parts = [_FORMAT, __version__, compiler_fingerprint(), structural_hash(mod), _names(mod),
+             repr(target), opt_level, sorted((k, repr(v)) for k, v in config.items())]
     return hashlib.sha256(json.dumps(parts, default=repr).encode()).hexdigest()[:40]
 
 
