@@ -4,7 +4,8 @@ path, ``BuildNVPTX`` in src/target/llvm/codegen_nvptx.cc):
 1. :func:`~.nvptx.emit_nvptx_llvm` translates the device functions and LLVM verifies them;
 2. when they call libdevice (``__nv_*`` math), ``libdevice.10.bc`` is linked in, its functions
    made internal (unused ones are dropped) and ``nvvm-reflect-ftz`` set to 0 (IEEE denormals);
-3. LLVM's ``-O<level>`` pipeline runs for ``nvptx64-nvidia-cuda`` and the ``sm_XX`` CPU;
+3. LLVM's ``default<O<level>>`` pipeline, tuned as TVM's
+   (:func:`~.llvm.pipeline_tuning_options`), runs for ``nvptx64-nvidia-cuda`` and the ``sm_XX`` CPU;
 4. the NVPTX back end prints PTX (``.version``/``.target sm_XX``), which the CUDA driver loads
    (``cuModuleLoadData``) and ptxas assembles (:func:`~.cuda_toolkit.ptxas_validate`).
 """
@@ -20,7 +21,7 @@ from ...ir.module import IRModule
 from ..target import Target, initialize_llvm
 from .cuda_toolkit import find_libdevice
 from . import nvptx_intrin  # noqa: F401  pylint: disable=unused-import  # fills the rule tables
-from .llvm import parse_and_verify
+from .llvm import parse_and_verify, pipeline_tuning_options
 from .nvptx import emit_nvptx_llvm, is_kernel
 from .types import CodegenError
 
@@ -80,9 +81,7 @@ def build_ptx(mod: IRModule, target: "Target | str" = "cuda",
     ref.triple, ref.data_layout = tgt.triple, str(tm.target_data)
     if libdevice:
         _link_libdevice(ref, set(kernel_names(mod)))
-    pto = llvm.create_pipeline_tuning_options(speed_level=level)
-    pto.loop_unrolling = level >= 1
-    pb = llvm.create_pass_builder(tm, pto)
+    pb = llvm.create_pass_builder(tm, pipeline_tuning_options(level))
     pb.getModulePassManager().run(ref, pb)
     try:
         ref.verify()

@@ -1,0 +1,169 @@
+"""How tirkit configures LLVM: the optimisation pipeline's tuning (TVM's), the options in force
+while machine code is generated (x86-64: no Loop Strength Reduction, and only then), and the
+llvmlite / LLVM versions pyproject.toml admits."""
+import re
+import sys
+from pathlib import Path
+
+import llvmlite
+import llvmlite.binding as llvm
+import pytest
+
+from tirkit.compiler.codegen import emit_assembly, optimize
+from tirkit.compiler.codegen.llvm import (CODEGEN_OPTIONS, PIPELINE_TUNING, codegen_options,
+                                          pipeline_tuning_options)
+from tirkit.compiler.runtime.jit import JITModule
+from tirkit.compiler.target import Target, initialize_llvm
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# a loop whose x86 code Loop Strength Reduction changes: it turns a[3 * i] into a pointer bumped
+# by 12 bytes per iteration; without it the address is computed from i (lea + scaled index)
+LSR_LOOP = r"""
+define void @f(ptr noalias %a, ptr noalias %b, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [0, %entry], [%i1, %loop]
+  %m = mul nsw i64 %i, 3
+  %pa = getelementptr inbounds float, ptr %a, i64 %m
+  %v = load float, ptr %pa
+  %pb = getelementptr inbounds float, ptr %b, i64 %i
+  store float %v, ptr %pb
+  %i1 = add nsw i64 %i, 1
+  %c = icmp slt i64 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+"""
+
+# four independent scalar adds of neighbouring floats: the SLP vectorizer makes one <4 x float>
+# add of them, the loop vectorizer has no loop to work on
+STRAIGHT_LINE = "define void @g(ptr noalias %a, ptr noalias %b) {\nentry:\n" + "".join(
+    f"  %pa{i} = getelementptr inbounds float, ptr %a, i64 {i}\n"
+    f"  %va{i} = load float, ptr %pa{i}\n"
+    f"  %pb{i} = getelementptr inbounds float, ptr %b, i64 {i}\n"
+    f"  %vb{i} = load float, ptr %pb{i}\n"
+    f"  %s{i} = fadd float %va{i}, %vb{i}\n"
+    f"  store float %s{i}, ptr %pa{i}\n" for i in range(4)) + "  ret void\n}\n"
+
+X86 = "llvm -mtriple=x86_64-linux-gnu -mcpu=skylake"
+
+
+def _plain_assembly(ir: str, target: Target, disable_lsr: bool | None = None) -> str:
+    """llvmlite's own emission, with ``-disable-lsr`` set as asked for it (and reset after)."""
+    if disable_lsr is not None:
+        llvm.set_option("test", f"-disable-lsr={str(disable_lsr).lower()}")
+    try:
+        ref = llvm.parse_assembly(ir)
+        ref.triple = target.triple
+        return target.target_machine().emit_assembly(ref)
+    finally:
+        llvm.set_option("test", "-disable-lsr=false")
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_pipeline_tuning_is_tvms_default_constructed_options(level):
+    # TVM's CodeGenLLVM::Optimize passes llvm::PipelineTuningOptions() to its PassBuilder: what a
+    # fresh llvmlite PipelineTuningOptions holds (loop vectorization, interleaving and unrolling
+    # on, SLP vectorization off)
+    initialize_llvm()
+    pto, default = pipeline_tuning_options(level), llvm.create_pipeline_tuning_options(level)
+    assert pto.speed_level == level
+    for name, value in PIPELINE_TUNING.items():
+        assert getattr(pto, name) == value == getattr(default, name), name
+    assert PIPELINE_TUNING["slp_vectorization"] is False
+    with pytest.raises(ValueError):
+        pipeline_tuning_options(4)
+
+
+def test_optimize_leaves_straight_line_code_scalar_as_tvm_does():
+    target = Target.parse(X86 + " -opt-level=3")
+    text = optimize(STRAIGHT_LINE, target)
+    assert "<4 x float>" not in text and text.count("fadd float") == 4
+    # the same pipeline with SLP on vectorizes it: the IR is one SLP acts on
+    ref = llvm.parse_assembly(STRAIGHT_LINE)
+    tm = target.target_machine()
+    ref.triple, ref.data_layout = target.triple, str(tm.target_data)
+    pto = pipeline_tuning_options(3)
+    pto.slp_vectorization = True
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(ref, pb)
+    assert "<4 x float>" in str(ref)
+
+
+def test_x86_machine_code_is_generated_without_loop_strength_reduction():
+    assert CODEGEN_OPTIONS["x86_64"] == ("-disable-lsr",)
+    target = Target.parse(X86)
+    with_lsr = _plain_assembly(LSR_LOOP, target)
+    without_lsr = _plain_assembly(LSR_LOOP, target, disable_lsr=True)
+    assert with_lsr != without_lsr  # the loop is one LSR rewrites
+    assert re.search(r"addq\s+\$12, %rdi", with_lsr)
+    assert emit_assembly(LSR_LOOP, target) == without_lsr
+    # the option is off again afterwards: llvmlite is shared (numba's JIT...)
+    assert _plain_assembly(LSR_LOOP, target) == with_lsr
+
+
+def test_codegen_options_nest_and_leave_other_architectures_alone():
+    target = Target.parse(X86)
+    with_lsr = _plain_assembly(LSR_LOOP, target)
+    with codegen_options(target):
+        with codegen_options(target):
+            pass
+        # the inner block's end does not turn the options off under the outer one
+        assert target.target_machine().emit_assembly(_with_triple(LSR_LOOP, target)) != with_lsr
+    assert target.target_machine().emit_assembly(_with_triple(LSR_LOOP, target)) == with_lsr
+    arm = Target.parse("llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72")
+    assert "aarch64" not in CODEGEN_OPTIONS
+    assert emit_assembly(LSR_LOOP, arm) == _plain_assembly(LSR_LOOP, arm)
+
+
+def _with_triple(ir: str, target: Target):
+    ref = llvm.parse_assembly(ir)
+    ref.triple = target.triple
+    return ref
+
+
+def _mcjit_object(ir: str, target: Target) -> bytes:
+    """The object code llvmlite's MCJIT makes of ``ir`` as JITModule sets it up, options as
+    they are."""
+    tm = target.target_machine(jit=True)
+    ref = llvm.parse_assembly(ir)
+    ref.triple, ref.data_layout = target.triple, str(tm.target_data)
+    engine = llvm.create_mcjit_compiler(ref, tm)
+    objects = []
+    engine.set_object_cache(notify_func=lambda _mod, buf: objects.append(bytes(buf)))
+    engine.finalize_object()
+    return objects[0]
+
+
+@pytest.mark.skipif(Target().arch != "x86_64", reason="the x86-64 JIT's options")
+def test_jit_generates_x86_code_without_loop_strength_reduction():
+    host = Target()
+    with_lsr = _mcjit_object(LSR_LOOP, host)
+    llvm.set_option("test", "-disable-lsr=true")
+    try:
+        without_lsr = _mcjit_object(LSR_LOOP, host)
+    finally:
+        llvm.set_option("test", "-disable-lsr=false")
+    assert with_lsr != without_lsr
+    assert JITModule(LSR_LOOP, host).object_code == without_lsr
+    assert _mcjit_object(LSR_LOOP, host) == with_lsr
+
+
+def test_llvmlite_is_in_the_range_pyproject_pins_and_has_llvm_21_or_later():
+    tomllib = pytest.importorskip("tomllib") if sys.version_info >= (3, 11) else None
+    if tomllib is None:
+        pytest.skip("tomllib is Python 3.11+")
+    from packaging.requirements import Requirement  # pytest's own dependency
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    (spec,) = [Requirement(d).specifier for d in deps if Requirement(d).name == "llvmlite"]
+    assert any(s.operator == "<" for s in spec), "llvmlite needs an upper bound"
+    assert llvmlite.__version__ in spec, (llvmlite.__version__, str(spec))
+    # the NVPTX launch bounds are the "nvvm.maxntid" function attribute, which LLVM reads from 21
+    # on; the lowest llvmlite admitted must bring such an LLVM (0.47 has 20, 0.48 has 22)
+    assert llvm.llvm_version_info >= (21,)
+    lowest = min(s.version for s in spec if s.operator == ">=")
+    assert tuple(int(x) for x in lowest.split(".")[:2]) >= (0, 48)
