@@ -83,7 +83,10 @@ class Analyzer:
         Raises:
             ZeroDivisionError: on division or modulo by a constant zero.
         """
-        return self._simp.run(tir_op.convert(expr))
+        expr = tir_op.convert(expr)
+        if type(expr) is IntImm:  # a constant is its own simplest form (most of the calls:
+            return expr  # loop bounds, extents, offsets); spare the run's set-up
+        return self._simp.run(expr)
 
     def rewrite_simplify(self, expr: PrimExpr | int) -> PrimExpr:
         """Rewrite-rule simplification (``Analyzer.rewrite_simplify``; same engine as

@@ -33,6 +33,41 @@ def expr_key(e: Any, cache: dict[int, tuple[Any, Key]] | None = None) -> Key:
     return key
 
 
+def keys_equal(a: Any, b: Any, cache: dict[int, tuple[Any, Key]] | None = None) -> bool:
+    """``expr_key(a, cache) == expr_key(b, cache)``, decided without making the keys of the parts
+    ``a`` and ``b`` share (the simplifier asks this of every rewritten node and its original,
+    which mostly differ in one operand). No TVM counterpart (TVM compares hashes in C++)."""
+    if a is b:
+        return True
+    cls = type(a)
+    names = _NODE_FIELDS.get(cls) if cls is type(b) else None
+    if names is None:
+        if cls is not type(b) or cls in _NODE_FIELDS or not _is_plain_node(cls):
+            return expr_key(a, cache) == expr_key(b, cache)
+        names = _NODE_FIELDS[cls] = _key_field_names(cls)
+    if str(getattr(a, "dtype", "")) != str(getattr(b, "dtype", "")):
+        return False
+    for name in names:
+        x, y = getattr(a, name), getattr(b, name)
+        if x is not y and _field_key(x, cache) != _field_key(y, cache):
+            return False
+    return True
+
+
+def _is_plain_node(cls: type) -> bool:
+    """Whether a key of a ``cls`` is (class name, dtype, field keys...) (see _key_function)."""
+    return issubclass(cls, Node) and not issubclass(cls, (IntImm, FloatImm, Var, Op))
+
+
+def _key_field_names(cls: type) -> tuple[str, ...]:
+    init = init_field_names(cls)
+    return tuple(f.name for f in node_fields(cls) if f.name in init)
+
+
+#: node class with a (class name, dtype, field keys...) key -> its key fields
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def key_tag(e: Any) -> Any:
     """The first item of ``expr_key(e)``, without computing the rest (what kind of node the key
     stands for): lets a table of keys skip the expressions none of its keys can match. No TVM
@@ -75,8 +110,7 @@ def _key_function(cls: type) -> Callable[[Any, Any], Key]:
         return lambda e, cache: ("op", e.name)
     if not issubclass(cls, Node):
         return lambda e, cache: ("obj", id(e))
-    init = init_field_names(cls)
-    names = [f.name for f in node_fields(cls) if f.name in init]
+    names = _key_field_names(cls)
     parts = "".join(f", _field_key(e.{name}, cache)" for name in names)
     scope = {"_field_key": _field_key, "NAME": cls.__name__}
     exec("def key(e, cache):\n"  # pylint: disable=exec-used

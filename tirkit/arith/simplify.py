@@ -20,7 +20,7 @@ from ..tir import expr as E
 from ..tir import op as tir_op
 from ..tir.const_fold import try_const_fold
 from .bound import ConstIntBoundAnalyzer, Interval, iv_add, iv_scale
-from .keys import expr_key
+from .keys import expr_key, keys_equal
 from .linear import LinearSum, to_expr
 from ..ir.dispatch import DispatchTable
 
@@ -80,7 +80,7 @@ class Simplifier:
         if hit is not None and hit[0] is e:
             return hit[1]
         out = _lookup(type(e))(self, e)
-        if out is not e and self.key(out) == self.key(e):
+        if out is not e and keys_equal(out, e, self._keys):
             out = e
         if self.facts and out.dtype.is_bool() and not isinstance(out, IntImm):
             fact = self.facts.get(self.key(out))
