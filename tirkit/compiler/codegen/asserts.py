@@ -38,6 +38,14 @@ def let_exprs(cg: CodeGenLLVM) -> dict[Any, Any]:
     return table
 
 
+def note_let(cg: CodeGenLLVM, var: Any, value: Any) -> None:
+    """Record the LetStmt ``var = value`` in :func:`let_exprs` (and whether any common-
+    subexpression temporary is among them, which :func:`_inline_temporaries` asks per assert)."""
+    let_exprs(cg)[var] = value
+    if var.name.startswith("cse_var"):
+        setattr(cg, "_cse_lets", True)
+
+
 def _inline_temporaries(cg: CodeGenLLVM, expr: Any) -> Any:
     """``expr`` with let-bound ``cse_var_N`` variables (LetStmts and ``T.Let``) replaced by their
     values, so the condition reads as the user wrote it."""
@@ -45,7 +53,7 @@ def _inline_temporaries(cg: CodeGenLLVM, expr: Any) -> Any:
     from ...tir.analysis import undefined_vars  # pylint: disable=import-outside-toplevel
 
     lets = let_exprs(cg)
-    if not isinstance(expr, E.Let) and not any(v.name.startswith("cse_var") for v in lets):
+    if not isinstance(expr, E.Let) and not getattr(cg, "_cse_lets", False):
         return expr  # nothing to inline (the packed API's checks): spare the walks below
     for _ in range(16):
         while isinstance(expr, E.Let):

@@ -14,7 +14,7 @@ from llvmlite import ir
 from ...ir.expr import IntImm
 from ...tir import expr as E
 from ...tir import stmt as S
-from .asserts import let_exprs
+from .asserts import note_let
 from .core import CodeGenLLVM, register
 from .types import I64, CodegenError, const, llvm_type
 
@@ -54,7 +54,7 @@ def _is_workspace_alloc(value: E.PrimExpr) -> bool:
 @register(S.LetStmt)
 def _let_stmt(cg: CodeGenLLVM, s: S.LetStmt) -> None:
     value = cg.expr(s.value)
-    let_exprs(cg)[s.var] = s.value  # what an assertion's message may need to re-evaluate
+    note_let(cg, s.var, s.value)  # what an assertion's message may need to re-evaluate
     if _is_dltensor_data(s.value):
         cg.alignment[s.var] = EXTERNAL_DATA
         cg.tbaa.setdefault(s.var, None)

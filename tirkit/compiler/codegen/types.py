@@ -74,8 +74,16 @@ def llvm_type(t: "DataType | str") -> ir.Type:
         CodegenError: for dtypes without an LLVM form here (float8...).
     """
     t = _dtype(t)
-    elem = _scalar_type(t.code, t.bits)
-    return ir.VectorType(elem, t.lanes) if t.lanes > 1 else elem
+    key = (t.code, t.bits, t.lanes)
+    out = _TYPES.get(key)
+    if out is None:
+        elem = _scalar_type(t.code, t.bits)
+        out = _TYPES[key] = ir.VectorType(elem, t.lanes) if t.lanes > 1 else elem
+    return out
+
+
+#: (code, bits, lanes) -> its LLVM value type (llvmlite types are immutable values)
+_TYPES: dict[tuple[Any, int, int], ir.Type] = {}
 
 
 def storage_type(t: "DataType | str") -> ir.Type:
@@ -102,6 +110,24 @@ def const(t: "DataType | str", value: Any) -> ir.Constant:
     Integers wrap to ``t``'s width, as TVM's ``IntImm`` of that width holds them.
     """
     t = _dtype(t)
+    if type(value) is int and (t.code == TypeCode.INT or t.code == TypeCode.UINT):
+        # integer constants are made over and over (indices, struct fields, -1, 0, 1): one
+        # immutable llvmlite Constant per (dtype, value), shared by every use
+        key = (t.code, t.bits, t.lanes, value)
+        hit = _INT_CONSTS.get(key)
+        if hit is None:
+            if len(_INT_CONSTS) > 4096:
+                _INT_CONSTS.clear()
+            hit = _INT_CONSTS[key] = _make_const(t, value)
+        return hit
+    return _make_const(t, value)
+
+
+#: (code, bits, lanes, value) -> the llvmlite constant of an integer dtype (see :func:`const`)
+_INT_CONSTS: dict[tuple[Any, int, int, int], ir.Constant] = {}
+
+
+def _make_const(t: DataType, value: Any) -> ir.Constant:
     elem = llvm_type(t.element_of())
     if t.is_bfloat16():
         scalar = ir.Constant(I16, _bf16_bits(float(value)))
