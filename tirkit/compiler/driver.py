@@ -135,7 +135,8 @@ def _check_no_gpu_threads(mod: IRModule) -> None:
     """
     from tirkit.tir import stmt as S  # pylint: disable=import-outside-toplevel
     from tirkit.tir.function import PrimFunc  # pylint: disable=import-outside-toplevel
-    from tirkit.tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
+    from tirkit.ir.expr import PrimExpr  # pylint: disable=import-outside-toplevel
+    from tirkit.tir.stmt_functor import pre_order_visit  # pylint: disable=import-outside-toplevel
 
     from .codegen.types import CodegenError  # pylint: disable=import-outside-toplevel
 
@@ -144,13 +145,16 @@ def _check_no_gpu_threads(mod: IRModule) -> None:
             continue
         tags: list[str] = []
 
-        def visit(node: Any, tags: list[str] = tags) -> None:
+        def visit(node: Any, tags: list[str] = tags) -> bool:
+            if isinstance(node, PrimExpr):
+                return False  # thread bindings are statements: the expressions are not walked
             if isinstance(node, S.AttrStmt) and node.attr_key in _GPU_THREAD_ATTRS:
                 tag = getattr(node.node, "thread_tag", "") or node.attr_key
                 if tag not in tags:
                     tags.append(tag)
+            return True
 
-        post_order_visit(func.body, visit)
+        pre_order_visit(func.body, visit)
         if tags:
             raise CodegenError(
                 f"function {gv.name_hint!r} launches GPU threads ({', '.join(sorted(tags))}): "
