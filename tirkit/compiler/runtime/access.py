@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tirkit.ir.expr import IntImm
+from tirkit.ir.expr import IntImm, PrimExpr
 from tirkit.tir import BufferLoad, BufferStore, Call, Cast, LetStmt, PrimFunc, Var
 from tirkit.tir import stmt as S
 from tirkit.tir.stmt_functor import post_order_visit, pre_order_visit
@@ -86,7 +86,7 @@ def written_args(func: PrimFunc) -> frozenset[int] | None:
                     handles[node.var] = idx
                 elif fld == StructField.kArrData and arr in handles:
                     data_of[node.var] = handles[arr]
-        return True
+        return not isinstance(node, PrimExpr)  # LetStmts are statements: expressions not walked
     pre_order_visit(func.body, visit)
     written = _written_pointers(func)
     return frozenset(idx for var, idx in data_of.items() if var in written)
