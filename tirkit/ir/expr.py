@@ -191,12 +191,13 @@ class IntImm(PrimExpr):
 
     def __post_init__(self) -> None:
         t = self.dtype
-        if type(t) is DataType and type(self.value) is int:  # the common case, checked by
-            rng = _INT_RANGES.get((t.code, t.bits, t.lanes))  # one table lookup
+        if type(t) is not DataType:
+            t = _dtype(t)
+            object.__setattr__(self, "dtype", t)
+        if type(self.value) is int:  # the common case, checked by one table lookup
+            rng = _INT_RANGES.get((t.code, t.bits, t.lanes))
             if rng is not None and rng[0] <= self.value <= rng[1]:
                 return
-        t = _dtype(t)
-        object.__setattr__(self, "dtype", t)
         if not (t.is_int() or t.is_uint()) or t.lanes != 1:
             raise TypeError(f"IntImm requires a scalar integer dtype, got {t}")
         value = int(self.value)

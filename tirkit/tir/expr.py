@@ -483,15 +483,18 @@ class Call(PrimExpr):
     args: tuple[PrimExpr, ...] = ()
 
     def __post_init__(self) -> None:
-        _set(self, "dtype", _dtype(self.dtype))
+        if type(self.dtype) is not DataType:
+            _set(self, "dtype", _dtype(self.dtype))
         op = self.op
         if isinstance(op, str):
             from . import builtin  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
 
             op = Op.get(op)
             _set(self, "op", op)
-        args = tuple(a.var if isinstance(a, IterVar) else  # TVM passes an IterVar's var
-                     a if isinstance(a, (PrimExpr, Node)) else _as_expr(a) for a in self.args)
+        args = self.args
+        if type(args) is not tuple or not all(isinstance(a, PrimExpr) for a in args):
+            args = tuple(a.var if isinstance(a, IterVar) else  # TVM passes an IterVar's var
+                         a if isinstance(a, (PrimExpr, Node)) else _as_expr(a) for a in args)
         if isinstance(op, Op) and op.num_inputs >= 0 and len(args) != op.num_inputs:
             raise TypeError(f"{op.name} takes {op.num_inputs} argument(s), got {len(args)}")
         _set(self, "args", args)
