@@ -7,15 +7,11 @@
   tuned as TVM's ``CodeGenLLVM::Optimize`` tunes it (:func:`pipeline_tuning_options`: loop
   vectorization, interleaving and unrolling on, SLP vectorization off);
 - :func:`emit_assembly` / :func:`emit_object` produce ``.s`` text / ``.o`` bytes for any triple
-  LLVM was built for (x86-64, aarch64... cross emission needs no cross toolchain);
-- :func:`codegen_options` sets the LLVM options in force while machine code is generated
-  (x86-64: Loop Strength Reduction off), for these and for the JIT.
+  LLVM was built for (x86-64, aarch64... cross emission needs no cross toolchain).
 """
 from __future__ import annotations
 
-import threading
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import llvmlite.binding as llvm
 
@@ -29,8 +25,7 @@ from .functions import declare_function, emit_function
 from .types import CodegenError
 
 __all__ = ["emit_llvm", "optimize", "emit_assembly", "emit_object", "parse_and_verify",
-           "pipeline_tuning_options", "codegen_options", "PIPELINE_TUNING", "CODEGEN_OPTIONS",
-           "CodegenError"]
+           "pipeline_tuning_options", "PIPELINE_TUNING", "CodegenError"]
 
 
 def _as_target(target: "Target | str | None") -> Target:
@@ -117,7 +112,7 @@ def optimize(llvm_ir: str, target: "Target | str | None" = None,
 
 #: the ``llvm::PipelineTuningOptions`` of every level: TVM's (``CodeGenLLVM::Optimize`` passes a
 #: default-constructed one to its PassBuilder). SLP vectorization stays off as there: on the
-#: example kernels it changed no run time measurably and cost 1-8 ms of optimisation each.
+#: seven bench kernels it changed no run time measurably and cost 1-4 ms of optimisation each.
 PIPELINE_TUNING: dict[str, bool] = {
     "loop_vectorization": True,
     "loop_interleaving": True,
@@ -149,40 +144,10 @@ def _run_passes(ref: Any, target: Target, level: int) -> None:
     pb.getModulePassManager().run(ref, pb)
 
 
-#: LLVM command-line options (booleans) in force while machine code is generated for an
-#: architecture. x86-64: ``-disable-lsr``: with LLVM 22, Loop Strength Reduction took 37 of the
-#: 83 ms of matmul_packed's machine-code generation; without it the seven example kernels' code
-#: generation took 10-56% less time and they ran as fast (single-thread CPU time, interleaved A/B
-#: within 2.5%). Other architectures keep it (not measured there).
-CODEGEN_OPTIONS: dict[str, tuple[str, ...]] = {"x86_64": ("-disable-lsr",)}
-
-_options_lock = threading.Lock()
-_options_users = [0]
-
-
-@contextmanager
-def codegen_options(target: "Target | str | None") -> Iterator[None]:
-    """Set :data:`CODEGEN_OPTIONS` of ``target``'s architecture for the duration of the block
-    and turn them off again after it (LLVM's options are process-wide: llvmlite is shared with
-    anything else in the process, numba's JIT included). Nested and concurrent blocks are
-    counted: the options go off when the last one ends."""
-    options = CODEGEN_OPTIONS.get(_as_target(target).arch, ())
-    if not options:
-        yield
-        return
-    with _options_lock:
-        if _options_users[0] == 0:
-            for option in options:
-                llvm.set_option("tirkit", f"{option}=true")
-        _options_users[0] += 1
-    try:
-        yield
-    finally:
-        with _options_lock:
-            _options_users[0] -= 1
-            if _options_users[0] == 0:
-                for option in options:
-                    llvm.set_option("tirkit", f"{option}=false")
+# Machine code is generated with LLVM's defaults, Loop Strength Reduction included. With LLVM 22
+# ``-disable-lsr`` made MCJIT's code generation of the seven bench kernels 10-30% faster (conv2d
+# 34 -> 24 ms, matmul_packed 39 -> 31), but matmul_packed's micro-kernel loop then recomputes its
+# addresses (4 more instructions per k step) and ran 0.1-2.7% slower in single-thread A/Bs.
 
 
 def emit_optimized(mod: "IRModule", target: Target) -> tuple[str, Any]:
@@ -208,18 +173,12 @@ def _retarget(llvm_ir: str, target: Target) -> tuple[Any, Any]:
 
 
 def emit_assembly(llvm_ir: str, target: "Target | str | None" = None) -> str:
-    """Assembly text of ``llvm_ir`` for ``target`` (the IR's triple is replaced by the target's),
-    generated under :func:`codegen_options`."""
-    target = _as_target(target)
-    ref, tm = _retarget(llvm_ir, target)
-    with codegen_options(target):
-        return tm.emit_assembly(ref)
+    """Assembly text of ``llvm_ir`` for ``target`` (the IR's triple is replaced by the target's)."""
+    ref, tm = _retarget(llvm_ir, _as_target(target))
+    return tm.emit_assembly(ref)
 
 
 def emit_object(llvm_ir: str, target: "Target | str | None" = None) -> bytes:
-    """A relocatable object file (ELF/Mach-O/COFF per the triple) of ``llvm_ir`` for ``target``,
-    generated under :func:`codegen_options`."""
-    target = _as_target(target)
-    ref, tm = _retarget(llvm_ir, target)
-    with codegen_options(target):
-        return tm.emit_object(ref)
+    """A relocatable object file (ELF/Mach-O/COFF per the triple) of ``llvm_ir`` for ``target``."""
+    ref, tm = _retarget(llvm_ir, _as_target(target))
+    return tm.emit_object(ref)

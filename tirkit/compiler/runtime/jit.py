@@ -1,8 +1,7 @@
 """In-process JIT for the LLVM IR tirkit generates (the counterpart of TVM's ``LLVMModuleNode``
 with its MCJIT/ORC engine and of the C runtime functions compiled code calls).
 
-:class:`JITModule` compiles textual IR with llvmlite's MCJIT for the host (under
-:func:`~tirkit.compiler.codegen.llvm.codegen_options`, as ``emit_object``) and hands out function
+:class:`JITModule` compiles textual IR with llvmlite's MCJIT for the host and hands out function
 addresses. Before the first module, the runtime symbols compiled code may call are made visible
 to the JIT linker (``llvmlite.binding.add_symbol``):
 
@@ -25,7 +24,7 @@ from typing import Any
 
 import llvmlite.binding as llvm
 
-from ..codegen.llvm import codegen_options, parse_and_verify
+from ..codegen.llvm import parse_and_verify
 from ..target import Target, initialize_llvm
 
 __all__ = ["JITModule", "get_last_error", "set_last_error", "load_libgomp"]
@@ -182,8 +181,7 @@ class JITModule:
             ref.triple, ref.data_layout = target.triple, str(tm.target_data)
             self._engine = llvm.create_mcjit_compiler(ref, tm)
             self._engine.set_object_cache(notify_func=self._keep_object)
-        with codegen_options(target):  # MCJIT generates the machine code here
-            self._engine.finalize_object()
+        self._engine.finalize_object()
         self._engine.run_static_constructors()
         self._module = ref
 
