@@ -54,11 +54,16 @@ class Node:
     def with_changes(self: N, **changes: Any) -> N:
         """A copy with some fields replaced (like ``dataclasses.replace``; derived fields such as a
         binary op's ``dtype`` are recomputed). Keeps ``span`` unless given."""
-        names = init_field_order(type(self))
-        if not changes.keys() <= names.keys():  # a derived or unknown field: replace's error
-            return dataclasses.replace(self, **changes)  # type: ignore[type-var]
-        kwargs = {n: changes[n] if n in changes else getattr(self, n) for n in names}
-        return type(self)(**kwargs)
+        cls = type(self)
+        names = _INIT_ORDER.get(cls)
+        if names is None:
+            names = _INIT_ORDER[cls] = init_field_order(cls)
+        for name in changes:
+            if name not in names:  # a derived or unknown field: replace's error
+                return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        kwargs = {n: getattr(self, n) for n in names}
+        kwargs.update(changes)  # same keys, same order: the constructor gets the same call
+        return cls(**kwargs)
 
     def same_as(self, other: object) -> bool:
         """Reference equality (TVM ``Object.same_as``)."""
@@ -78,6 +83,11 @@ class Node:
 def node_fields(cls: type) -> tuple[dataclasses.Field, ...]:
     """The IR fields of a node class in declaration order, ``span`` excluded."""
     return tuple(f for f in dataclasses.fields(cls) if f.name != "span")
+
+
+#: node class -> :func:`init_field_order` (a plain dict: ``with_changes`` runs for every rebuilt
+#: node of every pass, and an ``lru_cache`` call costs more than the lookup)
+_INIT_ORDER: dict[type, dict[str, None]] = {}
 
 
 @lru_cache(maxsize=None)
