@@ -149,6 +149,21 @@ def _has_blocks(body: S.Stmt) -> bool:
     return found[0]
 
 
+def _has_wide(body: S.Stmt, bits: int) -> bool:
+    """Whether an expression in ``body`` is a scalar integer wider than ``bits``: without one
+    the rewriter changes nothing (it narrows only wide loop vars and wide expressions)."""
+    found = [False]
+
+    def visit(n: Any) -> bool:
+        if not found[0] and isinstance(n, PrimExpr):
+            t = n.dtype
+            if t.is_int() and t.lanes == 1 and t.bits > bits:
+                found[0] = True
+        return not found[0]
+    pre_order_visit(body, visit)
+    return found[0]
+
+
 @register_pass("NarrowDataType")
 def NarrowDataType(target_bits: int = 32):  # pylint: disable=invalid-name
     """The pass narrowing int64 indices (mirrors ``tvm.tir.transform.NarrowDataType``).
@@ -158,7 +173,7 @@ def NarrowDataType(target_bits: int = 32):  # pylint: disable=invalid-name
     """
     @prim_func_pass("NarrowDataType", opt_level=0)
     def run(func, mod, ctx):  # pylint: disable=unused-argument
-        if _has_blocks(func.body):
-            return func
+        if _has_blocks(func.body) or not _has_wide(func.body, target_bits):
+            return func  # (nothing wider than target_bits: every rewrite rule needs one)
         return with_body(func, DataTypeRewriter(target_bits)(func.body))
     return run
