@@ -2,12 +2,12 @@
 LLVM's defaults (Loop Strength Reduction on), and the llvmlite / LLVM versions pyproject.toml
 admits."""
 import re
-import sys
 from pathlib import Path
 
 import llvmlite
 import llvmlite.binding as llvm
 import pytest
+from packaging.requirements import Requirement  # a dependency of pytest's own
 
 from tirkit.compiler.codegen import emit_assembly, optimize
 from tirkit.compiler.codegen.llvm import PIPELINE_TUNING, pipeline_tuning_options
@@ -126,11 +126,7 @@ def test_jit_machine_code_keeps_loop_strength_reduction():
 
 
 def test_llvmlite_is_in_the_range_pyproject_pins_and_has_llvm_21_or_later():
-    tomllib = pytest.importorskip("tomllib") if sys.version_info >= (3, 11) else None
-    if tomllib is None:
-        pytest.skip("tomllib is Python 3.11+")
-    from packaging.requirements import Requirement  # pytest's own dependency
-
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     (spec,) = [Requirement(d).specifier for d in deps if Requirement(d).name == "llvmlite"]
     assert any(s.operator == "<" for s in spec), "llvmlite needs an upper bound"
@@ -138,5 +134,5 @@ def test_llvmlite_is_in_the_range_pyproject_pins_and_has_llvm_21_or_later():
     # the NVPTX launch bounds are the "nvvm.maxntid" function attribute, which LLVM reads from 21
     # on; the lowest llvmlite admitted must bring such an LLVM (0.47 has 20, 0.48 has 22)
     assert llvm.llvm_version_info >= (21,)
-    lowest = min(s.version for s in spec if s.operator == ">=")
+    (lowest,) = [s.version for s in spec if s.operator == ">="]
     assert tuple(int(x) for x in lowest.split(".")[:2]) >= (0, 48)
