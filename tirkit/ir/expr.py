@@ -14,9 +14,15 @@ _INT_RANGE_MSG = "value {v} does not fit in {t}"
 
 
 def _op():  # the op functions live one layer up in tir; imported lazily to keep ir generic
-    from tirkit.tir import op  # pylint: disable=import-outside-toplevel
+    op = _OP_MODULE.get("op")
+    if op is None:  # (every operator overload asks: the import machinery once, a dict after)
+        from tirkit.tir import op  # pylint: disable=import-outside-toplevel
 
+        _OP_MODULE["op"] = op
     return op
+
+
+_OP_MODULE: dict[str, Any] = {}
 
 
 @node

@@ -21,6 +21,8 @@ from llvmlite import ir
 
 from ...tir import expr as E
 from ...tir import stmt as S
+from ...tir.analysis import undefined_vars
+from ...tir.stmt_functor import substitute
 from .assert_text import condition_text
 from .core import CodeGenLLVM, register
 from .types import I64, PTR, CodegenError
@@ -49,8 +51,6 @@ def note_let(cg: CodeGenLLVM, var: Any, value: Any) -> None:
 def _inline_temporaries(cg: CodeGenLLVM, expr: Any) -> Any:
     """``expr`` with let-bound ``cse_var_N`` variables (LetStmts and ``T.Let``) replaced by their
     values, so the condition reads as the user wrote it."""
-    from ...tir.stmt_functor import substitute  # pylint: disable=import-outside-toplevel
-    from ...tir.analysis import undefined_vars  # pylint: disable=import-outside-toplevel
 
     lets = let_exprs(cg)
     if not isinstance(expr, E.Let) and not getattr(cg, "_cse_lets", False):
@@ -119,7 +119,6 @@ def _bound_check_pieces(cg: CodeGenLLVM, s: S.AssertStmt, text: str) -> list[Pie
 
 def _assert_pieces(cg: CodeGenLLVM, s: S.AssertStmt) -> list[Piece]:
     """``Assert fail: <condition> with v = <value>..., <message> at FILE:LINE:COL``."""
-    from ...tir.analysis import undefined_vars  # pylint: disable=import-outside-toplevel
 
     cond = _inline_temporaries(cg, s.condition)
     try:
