@@ -6,7 +6,9 @@ tables, one per node kind, filled by the sibling modules:
 
 - :data:`EXPR_RULES`: expression class -> ``rule(cg, expr) -> ir.Value`` (``@register(tir.Add)``);
 - :data:`STMT_RULES`: statement class -> ``rule(cg, stmt) -> None`` (``@register(tir.For)``);
-- :data:`CALL_RULES`: op name -> ``rule(cg, call) -> ir.Value`` (``@register_call("tir.ret")``).
+- :data:`CALL_RULES`: op name -> ``rule(cg, call) -> ir.Value`` (``@register_call("tir.ret")``);
+- :data:`ATTR_RULES`: ``AttrStmt`` key -> ``rule(cg, attr_stmt) -> None`` (``@register_attr(
+  "compute_scope")``); a key without a rule translates the body alone.
 
 A class without a rule falls back to the rule of its nearest base class; none gives a
 :class:`CodegenError` naming the node.
@@ -25,13 +27,14 @@ from ...tir.expr import Var
 from ...tir.stmt import Stmt
 from .types import I8, I32, PTR, CodegenError, Module
 
-__all__ = ["CodeGenLLVM", "FunctionState", "EXPR_RULES", "STMT_RULES", "CALL_RULES", "register",
-           "register_call"]
+__all__ = ["CodeGenLLVM", "FunctionState", "EXPR_RULES", "STMT_RULES", "CALL_RULES", "ATTR_RULES",
+           "register", "register_call", "register_attr"]
 
 Rule = Callable[["CodeGenLLVM", Any], Any]
 EXPR_RULES: dict[type, Rule] = {}
 STMT_RULES: dict[type, Rule] = {}
 CALL_RULES: dict[str, Rule] = {}
+ATTR_RULES: dict[str, Rule] = {}
 
 
 def register(*classes: type) -> Callable[[Rule], Rule]:
@@ -49,6 +52,15 @@ def register_call(*op_names: str) -> Callable[[Rule], Rule]:
     def deco(rule: Rule) -> Rule:
         for name in op_names:
             CALL_RULES[name] = rule
+        return rule
+    return deco
+
+
+def register_attr(*keys: str) -> Callable[[Rule], Rule]:
+    """Register ``rule`` as the translation of ``AttrStmt`` nodes with the given keys."""
+    def deco(rule: Rule) -> Rule:
+        for key in keys:
+            ATTR_RULES[key] = rule
         return rule
     return deco
 

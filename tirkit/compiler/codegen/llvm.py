@@ -19,7 +19,7 @@ from ...ir.module import IRModule
 from ...tir.function import PrimFunc
 from ..target import Target, initialize_llvm
 # importing the rule modules fills the registration tables of .core
-from . import casts, expr, intrin, memory, packed, parallel, stmt  # noqa: F401  pylint: disable=unused-import
+from . import casts, compute_scope, expr, intrin, memory, packed, parallel, stmt  # noqa: F401  pylint: disable=unused-import
 from .core import CodeGenLLVM
 from .functions import declare_function, emit_function
 from .types import CodegenError

@@ -15,7 +15,7 @@ from ...ir.expr import IntImm
 from ...tir import expr as E
 from ...tir import stmt as S
 from .asserts import note_let
-from .core import CodeGenLLVM, register
+from .core import ATTR_RULES, CodeGenLLVM, register, register_attr
 from .types import I64, CodegenError, const, llvm_type
 
 __all__ = ["serial_loop", "condition_of"]
@@ -66,7 +66,16 @@ def _let_stmt(cg: CodeGenLLVM, s: S.LetStmt) -> None:
 
 @register(S.AttrStmt)
 def _attr(cg: CodeGenLLVM, s: S.AttrStmt) -> None:
-    if s.attr_key == "storage_alignment" and isinstance(s.node, E.Var) and s.node in cg.vars \
+    rule = ATTR_RULES.get(s.attr_key)
+    if rule is None:
+        cg.stmt(s.body)
+    else:
+        rule(cg, s)
+
+
+@register_attr("storage_alignment")
+def _storage_alignment(cg: CodeGenLLVM, s: S.AttrStmt) -> None:
+    if isinstance(s.node, E.Var) and s.node in cg.vars \
             and cg.alignment.get(s.node) != EXTERNAL_DATA:
         align = int(s.value.value) if isinstance(s.value, IntImm) else 0
         if align > 1:
