@@ -118,7 +118,7 @@ class Side:
         return _cpu(lambda: build(func, opt_level=self.opt_level))
 
 
-PAUSE = [0.02]  # seconds before each timed call (--pause)
+PAUSE = [0.1]  # seconds before each timed call (--pause)
 
 
 def _rounds(n: int, timers: dict[str, object]) -> dict[str, float]:
@@ -195,8 +195,10 @@ def main() -> int:
                         help="back-to-back calls per timed run sample, their mean (TVM "
                              "time_evaluator's number; 1: a single call after the rest)")
     parser.add_argument("--opt-level", type=int, default=3)
-    parser.add_argument("--pause", type=float, default=0.02,
-                        help="seconds of rest before each timed call (default 0.02)")
+    parser.add_argument("--pause", type=float, default=0.1,
+                        help="seconds of rest before each timed call (default 0.1: after a call "
+                             "TVM's thread pool keeps a core 60-80%% busy for about 50 ms, "
+                             "spinning with sched_yield; libgomp's threads spin under 20 ms)")
     parser.add_argument("--tvm", default=os.environ.get("TIRKIT_BENCH_TVM", ""),
                         help="a Python with apache-tvm installed (default: $TIRKIT_BENCH_TVM)")
     parser.add_argument("--out", type=Path, default=ROOT / "results")
