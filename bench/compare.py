@@ -118,10 +118,10 @@ class Side:
         return _cpu(lambda: build(func, opt_level=self.opt_level))
 
 
-PAUSE = [0.1]  # seconds before each timed call (--pause)
+PAUSE = {"stage": 0.02, "run": 0.1}  # seconds before each timed call (--pause, --run-pause)
 
 
-def _rounds(n: int, timers: dict[str, object]) -> dict[str, float]:
+def _rounds(n: int, timers: dict[str, object], pause: str = "stage") -> dict[str, float]:
     """Median seconds of each timer over ``n`` interleaved rounds (order rotated per round).
     Each call starts after a short pause, so the worker threads the previous call left spinning
     (libgomp's, TVM's thread pool's) have gone idle instead of competing for the cores."""
@@ -130,7 +130,7 @@ def _rounds(n: int, timers: dict[str, object]) -> dict[str, float]:
     for r in range(n):
         order = names[r % len(names):] + names[:r % len(names)]
         for name in order:
-            time.sleep(PAUSE[0])
+            time.sleep(PAUSE[pause])
             times[name].append(timers[name]())
     return {k: statistics.median(v) for k, v in times.items()}
 
@@ -175,7 +175,7 @@ def _run_stage(entry: str, side: Side, tvm: TVMWorker | None, args: argparse.Nam
             files.append(str(tmp / f"{entry}_{i}.npy"))
         tvm.inputs(entry, files)
         timers["tvm"] = lambda: tvm.timed("run", entry, number=number)
-    result = _rounds(args.run_rounds, timers)
+    result = _rounds(args.run_rounds, timers, "run")
     if tvm is not None:
         assert_matches(tvm.output(entry, index, tmp / f"{entry}_out.npy"), expected)
     result["aligned64"] = sum(1 for a in plain if isinstance(a, np.ndarray)
@@ -195,15 +195,20 @@ def main() -> int:
                         help="back-to-back calls per timed run sample, their mean (TVM "
                              "time_evaluator's number; 1: a single call after the rest)")
     parser.add_argument("--opt-level", type=int, default=3)
-    parser.add_argument("--pause", type=float, default=0.1,
-                        help="seconds of rest before each timed call (default 0.1: after a call "
-                             "TVM's thread pool keeps a core 60-80%% busy for about 50 ms, "
-                             "spinning with sched_yield; libgomp's threads spin under 20 ms)")
+    parser.add_argument("--pause", type=float, default=0.02,
+                        help="seconds of rest before each timed parse, print, compile or rebuild "
+                             "(default 0.02; a longer rest lets the core go cold before these "
+                             "short single-threaded calls)")
+    parser.add_argument("--run-pause", type=float, default=0.1,
+                        help="seconds of rest before each timed run sample (default 0.1: after a "
+                             "parallel call TVM's thread pool keeps a core busy for about 50 ms, "
+                             "spinning with sched_yield, libgomp's under 20 ms; "
+                             "bench/thread_spin.py measures it)")
     parser.add_argument("--tvm", default=os.environ.get("TIRKIT_BENCH_TVM", ""),
                         help="a Python with apache-tvm installed (default: $TIRKIT_BENCH_TVM)")
     parser.add_argument("--out", type=Path, default=ROOT / "results")
     args = parser.parse_args()
-    PAUSE[0] = args.pause
+    PAUSE.update(stage=args.pause, run=args.run_pause)
     results = {}
     load_start = list(os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="tirkit-compare-") as tmpdir:
@@ -224,6 +229,7 @@ def main() -> int:
                        "run": args.run_rounds}
     facts["opt_level"] = args.opt_level
     facts["pause_s"] = args.pause
+    facts["run_pause_s"] = args.run_pause
     facts["run_number"] = args.run_number
     print(write_reports(results, facts, args.out))
     return 0
