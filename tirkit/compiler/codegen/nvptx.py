@@ -35,11 +35,14 @@ from . import casts, expr, intrin, memory, stmt  # noqa: F401  pylint: disable=u
 from .core import STMT_RULES, CodeGenLLVM, FunctionState, Rule
 from .types import I8, I32, PTR, VOID, CodegenError, llvm_type, storage_type
 
-__all__ = ["CodeGenNVPTX", "NVPTX_STMT_RULES", "NVPTX_CALL_RULES", "register_nvptx",
-           "register_nvptx_call", "is_kernel", "emit_nvptx_llvm"]
+__all__ = ["CodeGenNVPTX", "NVPTX_STMT_RULES", "NVPTX_CALL_RULES", "NVPTX_FALLBACK_RULES",
+           "register_nvptx", "register_nvptx_call", "is_kernel", "emit_nvptx_llvm"]
 
 NVPTX_STMT_RULES: dict[type, Rule] = {}
 NVPTX_CALL_RULES: dict[str, Rule] = {}
+#: the rule of a math call no entry of NVPTX_CALL_RULES names (``"math"``: libdevice's
+#: ``__nv_*`` functions), filled by :mod:`.nvptx_intrin`
+NVPTX_FALLBACK_RULES: dict[str, Rule] = {}
 
 #: shared-memory address space; generic pointers are address space 0
 SHARED_AS = 3
@@ -92,9 +95,7 @@ class CodeGenNVPTX(CodeGenLLVM):
         if isinstance(e, E.Call) and not isinstance(e.op, GlobalVar):
             rule = NVPTX_CALL_RULES.get(e.op.name)
             if rule is None and _is_math(e):
-                from .nvptx_intrin import math_call  # pylint: disable=import-outside-toplevel
-
-                rule = math_call
+                rule = NVPTX_FALLBACK_RULES.get("math")
             if rule is not None:
                 return rule(self, e)
         return super().expr(e)

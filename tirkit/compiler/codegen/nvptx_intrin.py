@@ -25,7 +25,7 @@ from ...tir import expr as E
 from .casts import cast_value
 from .cuda_toolkit import find_libdevice
 from .expr import call_intrinsic
-from .nvptx import CodeGenNVPTX, register_nvptx_call
+from .nvptx import NVPTX_FALLBACK_RULES, CodeGenNVPTX, register_nvptx_call
 from .types import I32, I64, CodegenError, llvm_type
 
 __all__ = ["math_call"]
@@ -195,3 +195,4 @@ def _isinf(cg: CodeGenNVPTX, e: E.Call, name: str) -> ir.Value:
     return cg.builder.fcmp_ordered("<", absv, inf)
 
 
+NVPTX_FALLBACK_RULES["math"] = math_call

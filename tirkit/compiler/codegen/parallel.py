@@ -24,7 +24,7 @@ from ...tir import stmt as S
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import post_order_visit
 from .core import CodeGenLLVM, FunctionState
-from .stmt import serial_loop
+from .loops import serial_loop
 from .types import I32, PTR, VOID, const, llvm_type
 
 __all__ = ["emit_parallel_for", "captured_vars"]

@@ -2,12 +2,11 @@
 methods of TVM's ``CodeGenLLVM`` and ``CodeGenCPU``).
 
 Serial loops are ``for_begin``/``for_body``/``for_end`` blocks with a ``phi`` induction variable
-(``CodeGenLLVM::CreateSerialFor``); parallel loops go to :mod:`.parallel`. ``AssertStmt`` calls
-``TVMAPISetLastError`` and returns -1, as ``CodeGenCPU`` does (its message: :mod:`.asserts`).
+(``CodeGenLLVM::CreateSerialFor``, :mod:`.loops`); parallel loops go to :mod:`.parallel`.
+``AssertStmt`` calls ``TVMAPISetLastError`` and returns -1, as ``CodeGenCPU`` does (its message:
+:mod:`.asserts`).
 """
 from __future__ import annotations
-
-from typing import Any, Callable
 
 from llvmlite import ir
 
@@ -16,7 +15,8 @@ from ...tir import expr as E
 from ...tir import stmt as S
 from .asserts import note_let
 from .core import ATTR_RULES, CodeGenLLVM, register, register_attr
-from .types import I64, CodegenError, const, llvm_type
+from .loops import serial_loop
+from .types import I64, CodegenError, llvm_type
 
 __all__ = ["serial_loop", "condition_of"]
 
@@ -151,37 +151,6 @@ def _continue(cg: CodeGenLLVM, _s: S.Continue) -> None:
     if not cg.fs.loop_exits:
         raise CodegenError("continue outside a loop")
     cg.builder.branch(cg.fs.loop_exits[-1][0])
-
-
-def serial_loop(cg: CodeGenLLVM, var: E.Var, begin: ir.Value, end: ir.Value,
-                body: Callable[[], Any]) -> None:
-    """``for (var = begin; var < end; ++var) body()`` with a phi induction variable."""
-    bld = cg.builder
-    pre = bld.block
-    head, block, latch, exit_ = (cg.new_block(n) for n in ("for_begin", "for_body",
-                                                             "for_latch", "for_end"))
-    bld.branch(head)
-    bld.position_at_end(head)
-    phi = bld.phi(begin.type, name=var.name_hint)
-    phi.add_incoming(begin, pre)
-    cmp = bld.icmp_signed if var.dtype.is_int() else bld.icmp_unsigned
-    bld.cbranch(cmp("<", phi, end), block, exit_)
-    bld.position_at_end(block)
-    cg.fs.loop_exits.append((latch, exit_))
-    try:
-        with cg.bind(var, phi):
-            body()
-    finally:
-        cg.fs.loop_exits.pop()
-    if not cg.builder.block.is_terminated:
-        bld.branch(latch)
-    bld.position_at_end(latch)
-    nxt = bld.add(phi, const(var.dtype, 1))
-    if var.dtype.is_int():
-        nxt.flags.append("nsw")
-    phi.add_incoming(nxt, latch)
-    bld.branch(head)
-    bld.position_at_end(exit_)
 
 
 @register(S.For)
