@@ -28,7 +28,7 @@ from ...tir.stmt import Stmt
 from .types import I8, I32, PTR, CodegenError, Module
 
 __all__ = ["CodeGenLLVM", "FunctionState", "EXPR_RULES", "STMT_RULES", "CALL_RULES", "ATTR_RULES",
-           "register", "register_call", "register_attr"]
+           "register", "register_call", "register_attr", "rule_registrar"]
 
 Rule = Callable[["CodeGenLLVM", Any], Any]
 EXPR_RULES: dict[type, Rule] = {}
@@ -47,22 +47,21 @@ def register(*classes: type) -> Callable[[Rule], Rule]:
     return deco
 
 
-def register_call(*op_names: str) -> Callable[[Rule], Rule]:
-    """Register ``rule`` as the translation of calls to the named ops (``"tir.ret"``)."""
-    def deco(rule: Rule) -> Rule:
-        for name in op_names:
-            CALL_RULES[name] = rule
-        return rule
-    return deco
+def rule_registrar(table: dict[Any, Rule], what: str) -> Callable[..., Callable[[Rule], Rule]]:
+    """A decorator factory filling ``table``: ``@reg(key, ...)`` registers the decorated rule
+    under each key (``what`` names the keys in the factory's docstring)."""
+    def reg(*keys: Any) -> Callable[[Rule], Rule]:
+        def deco(rule: Rule) -> Rule:
+            for key in keys:
+                table[key] = rule
+            return rule
+        return deco
+    reg.__doc__ = f"Register ``rule`` as the translation of {what}."
+    return reg
 
 
-def register_attr(*keys: str) -> Callable[[Rule], Rule]:
-    """Register ``rule`` as the translation of ``AttrStmt`` nodes with the given keys."""
-    def deco(rule: Rule) -> Rule:
-        for key in keys:
-            ATTR_RULES[key] = rule
-        return rule
-    return deco
+register_call = rule_registrar(CALL_RULES, 'calls to the named ops (``"tir.ret"``)')
+register_attr = rule_registrar(ATTR_RULES, "``AttrStmt`` nodes with the given keys")
 
 
 def _lookup(table: dict[type, Rule], cls: type) -> Rule | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from math import prod
-from typing import Any, Callable
+from typing import Any
 
 from llvmlite import ir
 
@@ -32,7 +32,7 @@ from ...tir import stmt as S
 from ...tir.function import PrimFunc
 from ..runtime.abi import CallingConv
 from . import casts, expr, intrin, memory, stmt  # noqa: F401  pylint: disable=unused-import
-from .core import STMT_RULES, CodeGenLLVM, FunctionState, Rule
+from .core import STMT_RULES, CodeGenLLVM, FunctionState, Rule, rule_registrar
 from .types import I8, I32, PTR, VOID, CodegenError, llvm_type, storage_type
 
 __all__ = ["CodeGenNVPTX", "NVPTX_STMT_RULES", "NVPTX_CALL_RULES", "NVPTX_FALLBACK_RULES",
@@ -49,22 +49,8 @@ SHARED_AS = 3
 _SREG = {"threadIdx": "tid", "blockIdx": "ctaid"}
 
 
-def register_nvptx(*classes: type) -> Callable[[Rule], Rule]:
-    """Register ``rule`` as the NVPTX translation of the given statement classes."""
-    def deco(rule: Rule) -> Rule:
-        for cls in classes:
-            NVPTX_STMT_RULES[cls] = rule
-        return rule
-    return deco
-
-
-def register_nvptx_call(*op_names: str) -> Callable[[Rule], Rule]:
-    """Register ``rule`` as the NVPTX translation of calls to the named ops."""
-    def deco(rule: Rule) -> Rule:
-        for name in op_names:
-            NVPTX_CALL_RULES[name] = rule
-        return rule
-    return deco
+register_nvptx = rule_registrar(NVPTX_STMT_RULES, "the given statement classes on NVPTX")
+register_nvptx_call = rule_registrar(NVPTX_CALL_RULES, "calls to the named ops on NVPTX")
 
 
 def is_kernel(func: PrimFunc) -> bool:
