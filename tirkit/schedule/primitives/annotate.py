@@ -14,6 +14,7 @@ from ...tir.stmt_functor import ir_transform
 from .. import errors as err
 from ..schedule import Schedule, primitive
 from ..transform import block_reuse, replace_objects
+from ._args import nth_access_buffer
 
 _SCOPE = re.compile(r"^(global|shared|shared\.dyn|local|warp|wmma\.[a-z_]+|m16n8k8\.[a-z_]+|"
                     r"global\.texture[a-z0-9_-]*|texture|metal\.[a-z_]+)$")
@@ -50,16 +51,6 @@ def unannotate(sch: Schedule, block_or_loop: Any, ann_key: str) -> None:
                               f"{sorted(stmt.annotations) or 'no annotations'})")
     anns = {k: v for k, v in stmt.annotations.items() if k != ann_key}
     sch.state.replace(sref, stmt.with_changes(annotations=anns))
-
-
-def _write_buffer(sch: Schedule, block_sref: Any, buffer_index: int, kind: str = "write") -> Any:
-    block: Block = block_sref.stmt
-    regions = block.writes if kind == "write" else block.reads
-    if not 0 <= buffer_index < len(regions):
-        raise err.BufferIndexOutOfRangeError(
-            block, reason=f"{kind} buffer index {buffer_index} is out of range: the block has "
-            f"{len(regions)} {kind} region(s)")
-    return regions[buffer_index].buffer
 
 
 def _defining_site(block_sref: Any, buffer: Any) -> tuple[Any, bool]:
@@ -150,7 +141,7 @@ def storage_align(sch: Schedule, block: Any, buffer_index: int, axis: int, facto
             ``StorageAlignInvalidAnnotationError`` (a malformed existing annotation).
     """
     sref = sch._block_sref(block)  # pylint: disable=protected-access
-    buf = _write_buffer(sch, sref, buffer_index)
+    buf = nth_access_buffer(sref.stmt, buffer_index, "write")
     if factor <= 0:
         raise err.StorageAlignInvalidFactorError(
             sref.stmt, reason=f"the factor of storage_align must be positive, got {factor}")
@@ -194,7 +185,7 @@ def set_scope(sch: Schedule, block: Any, buffer_index: Any, storage_scope: str) 
             ``NonAllocatedBufferError`` (a parameter or match_buffer view).
     """
     sref = sch._block_sref(block)  # pylint: disable=protected-access
-    buf = _write_buffer(sch, sref, buffer_index)
+    buf = nth_access_buffer(sref.stmt, buffer_index, "write")
     if buf.scope() == storage_scope:
         return
     if not _SCOPE.match(storage_scope):
@@ -233,7 +224,7 @@ def set_axis_separator(sch: Schedule, block: Any, buffer: Any,
     """
     kind, index = buffer
     sref = sch._block_sref(block)  # pylint: disable=protected-access
-    buf = _write_buffer(sch, sref, index, kind)
+    buf = nth_access_buffer(sref.stmt, index, kind)
     site, is_alloc = _defining_site(sref, buf)
     if site is not None and not is_alloc:
         from .cache_layout_errors import BufferIsSubregionError  # pylint: disable=C0415
@@ -261,7 +252,7 @@ def unsafe_set_dtype(sch: Schedule, block: Any, buffer_index: int, dtype: str) -
             ``DTypeError`` (an unknown dtype).
     """
     sref = sch._block_sref(block)  # pylint: disable=protected-access
-    buf = _write_buffer(sch, sref, buffer_index)
+    buf = nth_access_buffer(sref.stmt, buffer_index, "write")
     try:
         new_dtype = _dtype(dtype)
     except (ValueError, TypeError) as exc:
