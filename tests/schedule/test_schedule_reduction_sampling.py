@@ -84,6 +84,20 @@ def test_decompose_reduction_errors():
         sch.decompose_reduction(sch.get_block("B"), sch.get_loops("C")[0])
 
 
+def test_decompose_reduction_under_a_reduction_loop_is_refused():
+    # found by test_schedule_differential: split k, fuse i with k0, decompose at k1 -- the init
+    # would run once per k0 and keep only the last chunk's sum (TVM raises LoopHeightError)
+    sch = Schedule(ROWSUM)
+    b = sch.get_block("B")
+    i, k = sch.get_loops(b)
+    k0, k1 = sch.split(k, [None, 8])
+    sch.fuse(i, k0)
+    before = sch.mod
+    with pytest.raises(errors.LoopHeightError, match="'i_k_0_fused' above it feeds a reduction"):
+        sch.decompose_reduction(b, k1)
+    assert sch.mod is before
+
+
 def test_rfactor():
     sch = Schedule(ROWSUM)
     _, k = sch.get_loops("B")

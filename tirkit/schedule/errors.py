@@ -212,6 +212,9 @@ HasInitBlock = _error(
 LoopPositionDecomposeError = _error(
     "DecomposeReductionLoopPositionError", "the loop is not a valid decompose position",
     "decompose_reduction of {0} at {1}: {reason}")
+LoopHeightError = _error(
+    "LoopHeightError", "the loop is not higher than the loops of the reduction iters",
+    "decompose_reduction of {0} at {1}: {reason}")
 ReducerNotFoundError = _error(
     "NoMatchedReducerError", "no commutative reducer matches the block",
     "{0}: {reason}")

@@ -31,7 +31,8 @@ def decompose_reduction(sch: Schedule, block: Any, loop: Any) -> Any:
 
     Raises:
         ScheduleError: ``NotReductionBlockError`` (no init / not a reduction),
-            ``DecomposeReductionLoopPositionError`` (``loop`` is not above the block).
+            ``DecomposeReductionLoopPositionError`` (``loop`` is not above the block),
+            ``LoopHeightError`` (a loop above ``loop`` feeds a reduction iter).
     """
     block_sref = sch._block_sref(block)  # pylint: disable=protected-access
     loop_sref = sch._loop_sref(loop)  # pylint: disable=protected-access
@@ -47,6 +48,7 @@ def decompose_reduction(sch: Schedule, block: Any, loop: Any) -> Any:
     if all(s is not loop_sref for s in loops):
         raise err.LoopPositionDecomposeError(blk, loop_sref.stmt,
                                              reason="the loop is not an ancestor of the block")
+    _check_higher_than_reduce_loops(sch, block_sref, loops, loop_sref)
     init_block, stmt = _init_nest(sch, block_sref, loops[loops.index(loop_sref):])
     read_bufs = {r.buffer for r in blk.reads}
     reads = tuple(w for w in blk.writes if w.buffer not in read_bufs) + tuple(blk.reads)
@@ -58,6 +60,21 @@ def decompose_reduction(sch: Schedule, block: Any, loop: Any) -> Any:
         body=_swap(parent.stmt.body, loop_stmt, SeqStmt([stmt, new_loop])))
     sch.state.replace(parent, new_parent, {blk: update})
     return sch._new_rv(sch.state.get_sref(init_block))  # pylint: disable=protected-access
+
+
+def _check_higher_than_reduce_loops(sch: Schedule, block_sref: Any, loops: list,
+                                    loop_sref: Any) -> None:
+    """TVM's ``LoopHeightError::CheckLoopHigherThanReduceLoops``: no loop above ``loop`` may feed
+    a reduction iter of the block (the init would run once per value of that loop)."""
+    blk: Block = block_sref.stmt
+    realize = A.get_block_realize(sch.state, block_sref)
+    reduce_values = [v for iv, v in zip(blk.iter_vars, realize.iter_values)
+                     if iv.iter_type != IterVarType.DataPar]
+    for above in loops[:loops.index(loop_sref)]:
+        if any(A.uses_var(v, above.stmt.loop_var) for v in reduce_values):
+            raise err.LoopHeightError(
+                blk, loop_sref.stmt, reason=f"the loop {above.stmt.loop_var.name_hint!r} above "
+                "it feeds a reduction iter of the block; decompose at or above it")
 
 
 def _init_nest(sch: Schedule, block_sref: Any, below: list) -> tuple[Block, Any]:
