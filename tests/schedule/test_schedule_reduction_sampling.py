@@ -159,6 +159,36 @@ def test_rfactor_errors():
         sch.rfactor(sch.get_loops("B")[1], 0)
 
 
+def test_rfactor_of_a_nest_shared_with_a_consumer_is_refused():
+    # the consumer was computed at the reduction's outer loop: rfactor would rebuild the nest
+    # and put the write-back after that loop, so C read B before it was reduced (a wrong kernel;
+    # TVM 0.27 fails with an InternalError in BlockReplacer)
+    func = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((16, 64), "float32"), C: T.Buffer((16,), "float32")):
+        B = T.alloc_buffer((16,))
+        for i, k in T.grid(16, 64):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float32(0)
+                B[vi] = B[vi] + A[vi, vk]
+        for i in range(16):
+            with T.block("C"):
+                vi = T.axis.remap("S", [i])
+                C[vi] = B[vi] * T.float32(2)
+    """)
+    sch = Schedule(func)
+    i, k = sch.get_loops("B")
+    sch.reverse_compute_at(sch.get_block("C"), i)
+    _, k1 = sch.split(k, [None, 8])
+    before = sch.mod
+    with pytest.raises(errors.NotSingleChildBlockError,
+                       match='loop "i", the outermost loop of block "B", holds other blocks'):
+        sch.rfactor(k1, 0)
+    assert sch.mod is before
+
+
 def test_loop_partition_and_reorder_block_iter_var():
     sch = Schedule(ROWSUM)
     i, _ = sch.get_loops("B")

@@ -154,7 +154,8 @@ def rfactor(sch: Schedule, loop: Any, factor_axis: int) -> Any:
     loop, and the original block reduces that buffer (``Schedule.rfactor``). Returns the rf block.
 
     Raises:
-        ScheduleError: ``NotSingleChildBlockError``, ``NotReductionBlockError``,
+        ScheduleError: ``NotSingleChildBlockError`` (``loop``, or the block's outermost loop,
+            holds more than this block), ``NotReductionBlockError``,
             ``NoMatchedReducerError``, ``LoopPropertyError`` (the loop is not a serial
             reduction loop, or a loop feeds both spatial and reduction iters),
             ``FactorAxisOutOfRangeError``, ``NotStagePipelineError``.
@@ -162,6 +163,14 @@ def rfactor(sch: Schedule, loop: Any, factor_axis: int) -> Any:
     loop_sref = sch._loop_sref(loop)  # pylint: disable=protected-access
     block_sref, scope_root, loops = _rf_check(sch, loop_sref)
     blk: Block = block_sref.stmt
+    if len(A.get_child_blocks(sch.state, loops[0])) != 1:
+        # the block's loop nest is rebuilt from loops[0] down and the write-back goes after it:
+        # blocks sharing loops[0] (a compute_at consumer) would then read the unreduced buffer
+        raise err.NotSingleChildBlockError(
+            loops[0].stmt, blk, detail="{0}, the outermost loop of {1}, holds other blocks "
+            "too: rfactor rebuilds the loop nest of {1} and puts the write-back after it, so "
+            "they would read the buffer before it is reduced; apply rfactor before compute_at "
+            "/ reverse_compute_at")
     cls, store, rhs, identity = _match_reducer(blk)
     realize = A.get_block_realize(sch.state, block_sref)
     pairs = list(zip(blk.iter_vars, realize.iter_values))
