@@ -97,6 +97,53 @@ def f(out: T.handle("int64"), n: T.int32) -> T.int32:
         assert out[0] == 0 and out[1] == n - 1
 
 
+def _workspace_functions():
+    import llvmlite.binding as llvm  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler.runtime.jit import _init_runtime  # pylint: disable=import-outside-toplevel
+    _init_runtime()
+    alloc = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_uint64,
+                             ctypes.c_int32, ctypes.c_int32)(
+                                 llvm.address_of_symbol("TVMBackendAllocWorkspace"))
+    free = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)(
+        llvm.address_of_symbol("TVMBackendFreeWorkspace"))
+    return (lambda n: alloc(1, 0, n, 2, 32)), (lambda p: free(1, 0, p))
+
+
+def test_workspace_pool_reuses_freed_blocks_of_a_fitting_size():
+    from tirkit.compiler.runtime.jit import release_workspace_pool
+    alloc, free = _workspace_functions()
+    release_workspace_pool()
+    held = [alloc(100_000 + i) for i in range(3)]  # three blocks live at once, all distinct
+    assert len(set(held)) == 3 and all(p % 64 == 0 for p in held)
+    for p in held:
+        ctypes.memset(p, 0x5A, 100_000)  # usable over their whole size
+        assert free(p) == 0
+    again = [alloc(90_000) for _ in range(3)]  # within [need, 2 * need]: the same blocks back
+    assert sorted(again) == sorted(held)
+    small = alloc(1000)  # every pooled block is over twice the need: a block of its own
+    assert small not in held and small % 64 == 0
+    for p in (*again, small):
+        free(p)
+    assert free(None) == 0  # freeing NULL is a no-op, as free(3)
+    release_workspace_pool()
+
+
+def test_kernel_workspace_comes_back_from_the_pool_on_the_next_call():
+    src = '''
+@T.prim_func
+def f(out: T.handle("int64"), n: T.int32) -> T.int32:
+    O = T.Buffer((1,), "int64", data=out)
+    ws: T.handle("float64") = T.TVMBackendAllocWorkspace(1, 0, T.Cast("uint64", n * 8), 2, 64)
+    O[0] = T.Cast("int64", ws)
+    T.evaluate(T.TVMBackendFreeWorkspace(1, 0, ws))
+    return 0
+'''
+    first, second = np.zeros(1, "int64"), np.zeros(1, "int64")
+    run(src, "f", first, 1 << 20, restype=ctypes.c_int32)
+    run(src, "f", second, 1 << 20, restype=ctypes.c_int32)
+    assert first[0] == second[0] != 0  # 8 MiB not page-faulted in again on every call
+
+
 def test_last_error_round_trip():
     set_last_error("boom")
     assert get_last_error() == "boom"

@@ -9,8 +9,9 @@ to the JIT linker (``llvmlite.binding.add_symbol``):
   clears it (one process-wide slot, so a message set by a worker thread of a parallel loop reaches
   the caller);
 - ``TVMBackendAllocWorkspace(int dev_type, int dev_id, uint64 nbytes, int code, int bits)`` and
-  ``TVMBackendFreeWorkspace(int, int, void*)``: 64-byte aligned heap memory, written in LLVM IR
-  over libc's ``aligned_alloc``/``free`` (no Python on the hot path, no C extension);
+  ``TVMBackendFreeWorkspace(int, int, void*)``: 64-byte aligned heap memory from a pool of freed
+  blocks (as TVM's ``WorkspacePool``; :func:`release_workspace_pool` empties it), written in LLVM
+  IR over libc's ``aligned_alloc``/``free`` (no Python on the hot path, no C extension);
 - libgomp (``GOMP_parallel``, ``omp_get_thread_num``...) is loaded permanently from the system's
   ``libgomp.so.1`` (Debian/Ubuntu package ``libgomp1``).
 """
@@ -27,33 +28,121 @@ import llvmlite.binding as llvm
 from ..codegen.llvm import parse_and_verify
 from ..target import Target, initialize_llvm
 
-__all__ = ["JITModule", "get_last_error", "set_last_error", "load_libgomp"]
+__all__ = ["JITModule", "get_last_error", "set_last_error", "load_libgomp",
+           "release_workspace_pool"]
 
 _lock = threading.Lock()
 _last_error: list[str] = [""]
 _keepalive: list[Any] = []
 _runtime_ready = [False]
+_release_pool: list[Any] = []
 _gomp: list[str] = []
+
+#: blocks the workspace pool keeps for reuse (TVM's ``WorkspacePool`` keeps every freed block)
+WORKSPACE_POOL_SLOTS = 16
 
 _RUNTIME_IR = r"""
 declare ptr @aligned_alloc(i64, i64)
 declare void @free(ptr)
+
+; The workspace pool (TVM's WorkspacePool): a freed block goes to one of 16 slots instead of back
+; to libc, and an allocation takes a slotted block whose size is between its need and twice it.
+; Slots are taken and filled with atomic exchanges, so the parallel workers of a kernel share the
+; pool without a lock. A block carries its usable size in a 64-byte header before the pointer
+; returned. Without the pool a kernel's per-call workspace was page-faulted in again on most
+; calls (glibc gives large blocks of worker threads' arenas back to the system on free).
+@__tirkit_ws_slots = internal global [16 x ptr] zeroinitializer, align 64
 
 define ptr @TVMBackendAllocWorkspace(i32 %device_type, i32 %device_id, i64 %nbytes,
                                      i32 %dtype_code_hint, i32 %dtype_bits_hint) {
 entry:
   %padded = add i64 %nbytes, 63
   %rounded = and i64 %padded, -64
-  %nonzero = icmp eq i64 %rounded, 0
-  %size = select i1 %nonzero, i64 64, i64 %rounded
-  %ptr = call ptr @aligned_alloc(i64 64, i64 %size)
-  ret ptr %ptr
+  %zero = icmp eq i64 %rounded, 0
+  %size = select i1 %zero, i64 64, i64 %rounded
+  br label %scan
+scan:
+  %i = phi i64 [ 0, %entry ], [ %next, %cont ]
+  %slot = getelementptr [16 x ptr], ptr @__tirkit_ws_slots, i64 0, i64 %i
+  %p = atomicrmw xchg ptr %slot, ptr null acq_rel
+  %taken = icmp ne ptr %p, null
+  br i1 %taken, label %check, label %cont
+check:
+  %hdr = getelementptr i8, ptr %p, i64 -64
+  %cap = load i64, ptr %hdr, align 64
+  %big_enough = icmp uge i64 %cap, %size
+  %half = lshr i64 %cap, 1
+  %not_too_big = icmp ule i64 %half, %size
+  %fits = and i1 %big_enough, %not_too_big
+  br i1 %fits, label %hit, label %put_back
+hit:
+  ret ptr %p
+put_back:
+  %cx = cmpxchg ptr %slot, ptr null, ptr %p acq_rel monotonic
+  %back = extractvalue { ptr, i1 } %cx, 1
+  br i1 %back, label %cont, label %drop
+drop:
+  call void @free(ptr %hdr)
+  br label %cont
+cont:
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, 16
+  br i1 %done, label %miss, label %scan
+miss:
+  %total = add i64 %size, 64
+  %base = call ptr @aligned_alloc(i64 64, i64 %total)
+  %failed = icmp eq ptr %base, null
+  br i1 %failed, label %out_of_memory, label %fresh
+out_of_memory:
+  ret ptr null
+fresh:
+  store i64 %size, ptr %base, align 64
+  %user = getelementptr i8, ptr %base, i64 64
+  ret ptr %user
 }
 
 define i32 @TVMBackendFreeWorkspace(i32 %device_type, i32 %device_id, ptr %ptr) {
 entry:
-  call void @free(ptr %ptr)
+  %null = icmp eq ptr %ptr, null
+  br i1 %null, label %done, label %scan
+scan:
+  %i = phi i64 [ 0, %entry ], [ %next, %cont ]
+  %slot = getelementptr [16 x ptr], ptr @__tirkit_ws_slots, i64 0, i64 %i
+  %cx = cmpxchg ptr %slot, ptr null, ptr %ptr acq_rel monotonic
+  %kept = extractvalue { ptr, i1 } %cx, 1
+  br i1 %kept, label %done, label %cont
+cont:
+  %next = add i64 %i, 1
+  %full = icmp eq i64 %next, 16
+  br i1 %full, label %release, label %scan
+release:
+  %hdr = getelementptr i8, ptr %ptr, i64 -64
+  call void @free(ptr %hdr)
+  br label %done
+done:
   ret i32 0
+}
+
+; frees every pooled block (tirkit.compiler.runtime.jit.release_workspace_pool)
+define void @__tirkit_ws_release() {
+entry:
+  br label %scan
+scan:
+  %i = phi i64 [ 0, %entry ], [ %next, %cont ]
+  %slot = getelementptr [16 x ptr], ptr @__tirkit_ws_slots, i64 0, i64 %i
+  %p = atomicrmw xchg ptr %slot, ptr null acq_rel
+  %taken = icmp ne ptr %p, null
+  br i1 %taken, label %free_it, label %cont
+free_it:
+  %hdr = getelementptr i8, ptr %p, i64 -64
+  call void @free(ptr %hdr)
+  br label %cont
+cont:
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, 16
+  br i1 %done, label %exit, label %scan
+exit:
+  ret void
 }
 """
 
@@ -135,11 +224,21 @@ def _init_runtime() -> None:
         _keepalive.append(engine)
         for name in ("TVMBackendAllocWorkspace", "TVMBackendFreeWorkspace"):
             llvm.add_symbol(name, engine.get_function_address(name))
+        _release_pool.append(ctypes.CFUNCTYPE(None)(
+            engine.get_function_address("__tirkit_ws_release")))
         for lib in ("gcc_s", "m"):
             found = ctypes.util.find_library(lib)
             if found:
                 llvm.load_library_permanently(found)
         _runtime_ready[0] = True
+
+
+def release_workspace_pool() -> None:
+    """Give the workspace pool's blocks back to libc (a process that ran a kernel with a large
+    workspace and no longer needs it; mirrors freeing TVM's ``WorkspacePool``). Safe while no
+    kernel runs; kernels called later allocate afresh."""
+    if _release_pool:
+        _release_pool[0]()
 
 
 class JITModule:
