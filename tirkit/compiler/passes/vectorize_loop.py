@@ -232,8 +232,8 @@ class Vectorizer(StmtExprMutator):
 
     def visit_call_(self, op: E.Call) -> PrimExpr:
         name = op.op.name if isinstance(op.op, Op) else ""
-        if name == "tir.if_then_else":
-            return self._if_then_else(op)
+        if name in ("tir.if_then_else", "tir.reinterpret"):
+            return getattr(self, "_" + name[len("tir."):])(op)
         vectorizable = isinstance(op.op, Op) and op.op.attrs.get("TVectorizable", False)
         args = tuple(self.visit_expr(a) if isinstance(a, PrimExpr) else a for a in op.args)
         if _unchanged(args, op.args):
@@ -245,6 +245,15 @@ class Vectorizer(StmtExprMutator):
         lanes = max(lanes_of(a) for a in args[first:])
         args = args[:first] + tuple(broadcast_to(a, lanes) for a in args[first:])
         return E.Call(op.dtype.with_lanes(lanes), op.op, args, span=op.span)
+
+    def _reinterpret(self, op: E.Call) -> PrimExpr:
+        """TVM's ``MutateReinterpretExpr_``: a bit cast of a vector is a vector bit cast, its
+        lanes scaled by the width ratio (float32x4 <- int32x4)."""
+        value = self.visit_expr(op.args[0])
+        if value is op.args[0]:
+            return op
+        lanes = value.dtype.bits * lanes_of(value) // op.dtype.bits
+        return E.Call(op.dtype.with_lanes(lanes), op.op, (value,), span=op.span)
 
     def _if_then_else(self, op: E.Call) -> PrimExpr:
         cond = self.visit_expr(op.args[0])
