@@ -320,6 +320,56 @@ class _Replace(StmtExprMutator):
         return super().visit_expr(expr)
 
 
+class _ReplaceAll(_Replace):
+    """Every computation of ``targets`` (key -> var) replaced by its var in one top-down walk:
+    the statement-level replacements of one :meth:`CommonSubexpressionEliminator._eliminate`,
+    done together instead of one walk per eliminated computation. The same IR as replacing
+    them one after the other, most complex first: no target contains an earlier one (an entry
+    holding an eliminated computation holds its var, which is not in scope, so it is never
+    eliminated at that statement), and replacing a computation by a fresh var keeps distinct
+    expressions distinct, so a node equals a target after the earlier replacements exactly when
+    it does before them."""
+
+    def __init__(self, targets: dict[int, E.Var], sizes: set[int]) -> None:
+        super().__init__(None, min(sizes), None)  # type: ignore[arg-type]
+        self.targets = targets
+        self.sizes = frozenset(sizes)
+
+    def visit_stmt(self, stmt: S.Stmt) -> S.Stmt:
+        hit = _IN.get(id(stmt))
+        if hit is not None and hit[0] is stmt:
+            if hit[1] is not None and hit[1].isdisjoint(self.targets):
+                return stmt
+            return StmtExprMutator.visit_stmt(self, stmt)
+        out = StmtExprMutator.visit_stmt(self, stmt)
+        if out is stmt:
+            _IN[id(stmt)] = (stmt, _leaf_keys(stmt))
+        return out
+
+    def visit_expr(self, expr: PrimExpr) -> PrimExpr:
+        size = _memo(_SIZE, expr, _tree_size)
+        if size < self.size:  # too small to be or hold a target
+            return expr
+        if size in self.sizes and is_eligible(expr):
+            var = self.targets.get(_key(expr))
+            if var is not None:
+                return var
+        return StmtExprMutator.visit_expr(self, expr)
+
+
+def _bind(result: Any, chosen: list[tuple[E.Var, PrimExpr]], wrap: Any) -> Any:
+    """``result`` with the ``chosen`` computations replaced by their vars and wrapped in their
+    bindings, the first chosen innermost. The value bound to a var has the later computations
+    replaced (TVM replaces them in the lets already made), never an earlier one (it does not
+    hold one). One walk (:class:`_ReplaceAll`) for all."""
+    every = _ReplaceAll({_key(comp): var for var, comp in chosen},
+                        {_memo(_SIZE, comp, _tree_size) for _, comp in chosen})
+    result = every(result)
+    for var, comp in chosen:
+        result = wrap(var, StmtExprMutator.visit_expr(every, comp), result)
+    return result
+
+
 def replace(node: Any, target: PrimExpr, var: E.Var) -> Any:
     """``node`` with every occurrence of ``target`` (deep equality) replaced by ``var`` (TVM's
     ``ReplaceSelectedExpr``)."""
@@ -348,13 +398,13 @@ class CommonSubexpressionEliminator(StmtExprMutator):
         entries = sorted(([e, c, complexity(e)] for e, c in table.items.values()),
                          key=lambda ec: -ec[2])
         index = {_key(entry[0]): entry for entry in entries}
+        chosen: list[tuple[E.Var, PrimExpr]] = []
         i = 0
         while i < len(entries):
             comp, count, _ = entries[i]
             if count > 1 and self._in_context(comp):
                 var = self._new_var(comp)
                 rep = _Replace(_key(comp), _memo(_SIZE, comp, _tree_size), var)
-                result = rep(result)
                 for entry in entries[i + 1:]:  # one mutator for all; a smaller entry is
                     old = entry[0]  # left as it is
                     if _memo(_SIZE, old, _tree_size) >= rep.size:
@@ -363,11 +413,11 @@ class CommonSubexpressionEliminator(StmtExprMutator):
                             del index[_key(old)]
                             entry[0], entry[2] = new, complexity(new)
                             index[_key(new)] = entry
-                result = wrap(var, comp, result)
+                chosen.append((var, comp))
             else:
                 _insert_sorted(entries, index, direct_subexprs(comp), count)
             i += 1
-        return result
+        return _bind(result, chosen, wrap) if chosen else result
 
     def visit_stmt(self, stmt: S.Stmt) -> S.Stmt:
         table = computations_done_by(stmt)
