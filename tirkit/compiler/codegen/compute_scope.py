@@ -16,6 +16,7 @@ from llvmlite import ir
 from ...ir.dtype import DataType
 from ...tir import stmt as S
 from .core import CodeGenLLVM, FunctionState, register_attr
+from .ir_text import FastBuilder
 from .parallel import captured_vars
 from .types import I32
 
@@ -49,7 +50,7 @@ def emit_compute_scope(cg: CodeGenLLVM, s: S.AttrStmt) -> None:
             if align > 1:
                 arg.attributes.align = align
     entry = fn.append_basic_block("entry")
-    state = FunctionState(fn.name, fn, ir.IRBuilder(entry), entry, _INT32)
+    state = FunctionState(fn.name, fn, FastBuilder(entry), entry, _INT32)
     caller = cg.builder
     with cg.function(state, dict(zip(captured, fn.args))):
         body = cg.new_block("body")

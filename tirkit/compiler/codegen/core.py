@@ -183,7 +183,7 @@ class CodeGenLLVM:
                name: str = "") -> ir.Value:
         """A stack slot in the function's entry block, so loops do not grow the stack."""
         assert self.fs is not None
-        entry_builder = ir.IRBuilder(self.fs.entry)
+        entry_builder = type(self.fs.builder)(self.fs.entry)  # the function's kind of builder
         first = self.fs.entry.instructions[0] if self.fs.entry.instructions else None
         if first is not None:
             entry_builder.position_before(first)

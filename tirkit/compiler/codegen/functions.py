@@ -25,6 +25,7 @@ from ...ir.type import PrimType
 from ...tir.function import PrimFunc
 from ..runtime.abi import CallingConv
 from .core import CodeGenLLVM, FunctionState
+from .ir_text import FastBuilder
 from .types import VOID, CodegenError, const, llvm_type
 
 __all__ = ["declare_function", "emit_function", "symbol_of"]
@@ -67,7 +68,7 @@ def emit_function(cg: CodeGenLLVM, gv: GlobalVar, func: PrimFunc) -> None:
     """Emit the body of the declared function of ``func``."""
     fn = cg.module.globals[symbol_of(gv, func)]
     entry = fn.append_basic_block("entry")
-    builder = ir.IRBuilder(entry)
+    builder = FastBuilder(entry)
     ret = _ret_dtype(func)
     state = FunctionState(fn.name, fn, builder, entry, ret)
     bindings = dict(zip(func.params, fn.args))

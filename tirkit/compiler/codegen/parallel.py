@@ -24,6 +24,7 @@ from ...tir import stmt as S
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import post_order_visit
 from .core import CodeGenLLVM, FunctionState
+from .ir_text import FastBuilder
 from .loops import serial_loop
 from .types import I32, PTR, VOID, const, llvm_type
 
@@ -94,7 +95,7 @@ def _closure(cg: CodeGenLLVM, loop: S.For, captured: list[E.Var],
     fn.type = PTR  # passed by address; opaque pointer
     fn.args[0].add_attribute("noalias")
     entry = fn.append_basic_block("entry")
-    bld = ir.IRBuilder(entry)
+    bld = FastBuilder(entry)
     env = fn.args[0]
     flag = _field(bld, env_ty, env, 0)
     state = FunctionState(fn.name, fn, bld, entry, fs.ret_dtype, error_flag=flag)

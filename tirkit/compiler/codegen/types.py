@@ -154,6 +154,23 @@ class Module(ir.Module):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._weights: dict[tuple[str, tuple[tuple[int, int], ...]], Any] = {}
+        self._branch_weights: dict[tuple[int, ...], Any] = {}
+
+    def branch_weights(self, weights: tuple[int, ...]) -> Any:
+        """The ``!{!"branch_weights", i32 w...}`` node of ``weights`` (made once; what
+        llvmlite's ``set_weights`` attaches, without a fresh metadata string per branch).
+
+        Raises:
+            ValueError: for a negative weight (as llvmlite).
+        """
+        md = self._branch_weights.get(weights)
+        if md is None:
+            if any(w < 0 for w in weights):
+                raise ValueError("branch weight must be a positive integer")
+            md = self._branch_weights[weights] = self.add_metadata(
+                [ir.MetaDataString(self, "branch_weights"),
+                 *(ir.Constant(I32, w) for w in weights)])
+        return md
 
     def add_metadata(self, operands: Any) -> Any:  # type: ignore[override]
         key = _weights_key(operands)

@@ -1,0 +1,425 @@
+"""A faster ``llvmlite.ir.IRBuilder`` for the CPU code generator: the same API and the same IR
+text, built with less Python per instruction.
+
+llvmlite's builder spends about 4 us of Python per instruction of a kernel: a chain of
+``__init__`` calls with checks, a name registered and de-duplicated in the function's
+``NameScope`` for every value (``.7``, ``.8``...; ``store`` and ``br`` included), then, when the
+module is printed, ``str.format`` through ``_to_string`` / ``descr`` / ``get_reference`` for each
+one. :class:`FastBuilder` makes the instructions the code generator emits most (arithmetic,
+compares, casts, ``load``/``store``/``getelementptr``/``alloca``, ``select``, ``phi``, calls,
+branches, vector element ops) as light subclasses of llvmlite's own instruction classes
+(``isinstance`` checks, ``flags``, ``align``, ``set_metadata``, ``add_incoming`` keep working)
+that:
+
+- take their unnamed values' names (``.N``) from a per-function counter, and give none to
+  ``void`` ones (their names are never printed);
+- print themselves with one f-string each, exactly as llvmlite prints the same instruction.
+
+Anything else (rare arguments: calling conventions, fast-math flags, typed-pointer GEPs...) goes
+to llvmlite's own method, whose values are named in the same scope, so names stay unique.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from llvmlite import ir
+
+# the light classes extend llvmlite's deep instruction hierarchy and set up their own state
+# (``_setup``) and the builder's insertion point (``_insert``, IRBuilder's own helper)
+# pylint: disable=too-many-ancestors,protected-access,attribute-defined-outside-init
+
+__all__ = ["FastBuilder"]
+
+_CMP = {">": "gt", "<": "lt", "==": "eq", "!=": "ne", ">=": "ge", "<=": "le"}
+
+
+def _fresh(scope: Any) -> str:
+    """The next unused ``.N`` name of a function's scope (registered there)."""
+    n = getattr(scope, "_tirkit_seq", 0)
+    while True:
+        n += 1
+        name = f".{n}"
+        if not scope.is_used(name):
+            break
+    scope._tirkit_seq = n
+    scope.register(name)
+    return name
+
+
+def _md(inst: Any) -> str:
+    """llvmlite's ``_stringify_metadata(leading_comma=True)``."""
+    return "".join([f", !{k} {v.get_reference()}" for k, v in inst.metadata.items()])
+
+
+class _Light:  # pylint: disable=too-many-instance-attributes
+    """What the light instructions share: set-up without llvmlite's ``__init__`` chain, a name
+    fixed at creation, the reference string precomputed."""
+
+    def _setup(self, block: ir.Block, typ: ir.Type, opname: str, operands: Any,
+               name: str) -> None:
+        self.parent = block
+        self.type = typ
+        self.opname = opname
+        self.operands = operands
+        self.flags: list[str] = []
+        self.metadata: dict[str, Any] = {}
+        if name:
+            name = block.scope.register(name, deduplicate=True)
+        elif type(typ) is not _VoidType:  # void values are never referred to: no name
+            name = _fresh(block.scope)
+        self._tk_name = name
+        if '"' in name or "\\" in name:
+            name = name.replace("\\", "\\5c").replace('"', "\\22")
+        self._tk_ref = f'%"{name}"'
+
+    @property
+    def name(self) -> str:
+        """The value's name (unique in its function)."""
+        return self._tk_name
+
+    def get_reference(self) -> str:
+        """``%"name"``."""
+        return self._tk_ref
+
+    def _text(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        text = self._text()
+        if type(self.type) is _VoidType:
+            return text.rstrip()
+        return f"{self._tk_ref} = {text}".rstrip()
+
+
+_VOID = ir.VoidType()
+_VoidType = type(_VOID)
+
+
+class _Op(_Light, ir.Instruction):
+    def _text(self) -> str:
+        op = " ".join([self.opname, *self.flags]) if self.flags else self.opname
+        a, b = self.operands
+        return f"{op} {self.type} {a.get_reference()}, {b.get_reference()}{_md(self)}"
+
+
+class _ICmp(_Light, ir.ICMPInstr):
+    def _text(self) -> str:
+        a, b = self.operands
+        flags = "".join([" " + f for f in self.flags])
+        return f"{self.opname}{flags} {self.op} {a.type} {a.get_reference()}, " \
+               f"{b.get_reference()} {_md(self)}"
+
+
+class _FCmp(_Light, ir.FCMPInstr):
+    _text = _ICmp._text
+
+
+class _Cast(_Light, ir.CastInstr):
+    def _text(self) -> str:
+        (v,) = self.operands
+        return f"{self.opname} {v.type} {v.get_reference()} to {self.type} {_md(self)}"
+
+
+class _Select(_Light, ir.SelectInstr):
+    def _text(self) -> str:
+        c, a, b = self.operands
+        return f"select {' '.join(self.flags)} {c.type} {c.get_reference()}, {a.type} " \
+               f"{a.get_reference()}, {b.type} {b.get_reference()} {_md(self)}"
+
+
+class _Load(_Light, ir.LoadInstr):
+    def _text(self) -> str:
+        (p,) = self.operands
+        align = "" if self.align is None else f", align {self.align:d}"
+        return f"load {self.type}, {p.type} {p.get_reference()}{align}{_md(self)}"
+
+
+class _Store(_Light, ir.StoreInstr):
+    def _text(self) -> str:
+        v, p = self.operands
+        align = "" if self.align is None else f", align {self.align:d}"
+        return f"store {v.type} {v.get_reference()}, {p.type} {p.get_reference()}" \
+               f"{align}{_md(self)}"
+
+
+class _Alloca(_Light, ir.AllocaInstr):
+    def _text(self) -> str:
+        size = ""
+        if self.operands:
+            (op,) = self.operands
+            size = f", {op.type} {op.get_reference()}"
+        align = "" if self.align is None else f", align {self.align}"
+        return f"alloca {self.allocated_type}{size}{align}{_md(self)}"
+
+
+class _GEP(_Light, ir.GEPInstr):
+    def _text(self) -> str:
+        p = self.pointer
+        idx = ", ".join([f"{i.type} {i.get_reference()}" for i in self.indices])
+        op = "getelementptr inbounds" if self.inbounds else "getelementptr"
+        return f"{op} {self.source_etype}, {p.type} {p.get_reference()}, {idx} {_md(self)}"
+
+
+class _Phi(_Light, ir.PhiInstr):
+    def _text(self) -> str:
+        incs = ", ".join([f"[{v.get_reference()}, {b.get_reference()}]"
+                          for v, b in self.incomings])
+        return f"phi {' '.join(self.flags)} {self.type} {incs} {_md(self)}"
+
+
+class _Call(_Light, ir.CallInstr):
+    def _text(self) -> str:
+        callee, *args = self.operands
+        fnty = callee.function_type
+        ty = fnty if fnty.var_arg else fnty.return_type
+        text = ", ".join([f"{a.type} {a.get_reference()}" for a in args])
+        return f"call {ty} {callee.get_reference()}({text}){_md(self)}"
+
+
+class _VectorOp(_Light, ir.Instruction):
+    def _text(self) -> str:
+        ops = ", ".join([f"{op.type} {op.get_reference()}" for op in self.operands])
+        return f"{self.opname} {ops}"
+
+
+class _Branch(_Light, ir.Branch):
+    def _text(self) -> str:
+        ops = ", ".join([f"{op.type} {op.get_reference()}" for op in self.operands])
+        return f"{self.opname} {ops}{_md(self)}"
+
+
+class _CondBranch(_Light, ir.ConditionalBranch):
+    _text = _Branch._text
+
+    def set_weights(self, weights: Any) -> None:
+        """``!prof !{!"branch_weights", i32 w...}``, made once per module and weights."""
+        mod = self.parent.parent.parent
+        cache = getattr(mod, "branch_weights", None)
+        if cache is None:
+            super().set_weights(weights)
+        else:
+            self.set_metadata("prof", cache(tuple(weights)))
+
+
+class _Ret(_Light, ir.Ret):
+    def _text(self) -> str:
+        if self.operands:
+            (v,) = self.operands
+            return f"{self.opname} {v.type} {v.get_reference()}{_md(self)}"
+        return f"{self.opname}{_md(self)}"
+
+
+def _binop(opname: str) -> Any:
+    def method(self: "FastBuilder", lhs: ir.Value, rhs: ir.Value, name: str = "",
+               flags: Any = ()) -> ir.Instruction:
+        if lhs.type != rhs.type:
+            raise ValueError(f"Operands must be the same type, got ({lhs.type}, {rhs.type})")
+        inst = _Op.__new__(_Op)
+        inst._setup(self.block, lhs.type, opname, (lhs, rhs), name)
+        if flags:
+            inst.flags = list(flags)
+        self._insert(inst)
+        return inst
+    method.__name__ = opname
+    return method
+
+
+def _castop(opname: str) -> Any:
+    def method(self: "FastBuilder", val: ir.Value, typ: ir.Type, name: str = "") -> ir.Value:
+        if val.type == typ:
+            return val
+        inst = _Cast.__new__(_Cast)
+        inst._setup(self.block, typ, opname, [val], name)
+        self._insert(inst)
+        return inst
+    method.__name__ = opname
+    return method
+
+
+class FastBuilder(ir.IRBuilder):
+    """``llvmlite.ir.IRBuilder`` with light instructions for the common cases (see the module
+    docstring); same methods, arguments, errors and printed IR, up to the numbering of
+    unnamed values."""
+
+    # pylint: disable=too-many-public-methods
+    shl, lshr, ashr = _binop("shl"), _binop("lshr"), _binop("ashr")
+    add, fadd, sub, fsub = _binop("add"), _binop("fadd"), _binop("sub"), _binop("fsub")
+    mul, fmul = _binop("mul"), _binop("fmul")
+    udiv, sdiv, fdiv = _binop("udiv"), _binop("sdiv"), _binop("fdiv")
+    urem, srem, frem = _binop("urem"), _binop("srem"), _binop("frem")
+    or_, and_, xor = _binop("or"), _binop("and"), _binop("xor")
+    trunc, zext, sext = _castop("trunc"), _castop("zext"), _castop("sext")
+    fptrunc, fpext = _castop("fptrunc"), _castop("fpext")
+    bitcast, addrspacecast = _castop("bitcast"), _castop("addrspacecast")
+    fptoui, uitofp = _castop("fptoui"), _castop("uitofp")
+    fptosi, sitofp = _castop("fptosi"), _castop("sitofp")
+    ptrtoint, inttoptr = _castop("ptrtoint"), _castop("inttoptr")
+
+    def _new(self, cls: Any, typ: ir.Type, opname: str, operands: Any, name: str) -> Any:
+        inst = cls.__new__(cls)
+        inst._setup(self.block, typ, opname, operands, name)
+        self._insert(inst)
+        return inst
+
+    def not_(self, value: ir.Value, name: str = "") -> ir.Value:
+        """``xor value, -1`` (all ones)."""
+        ones = _ONES.get(value.type)
+        if ones is None:
+            count = getattr(value.type, "count", None)
+            ones = _ONES[value.type] = ir.Constant(
+                value.type, -1 if count is None else (-1,) * count)
+        return self.xor(value, ones, name=name)
+
+    def _cmp(self, cls: Any, op: str, lhs: ir.Value, rhs: ir.Value, name: str) -> ir.Value:
+        typ = _I1 if not isinstance(lhs.type, ir.VectorType) else \
+            ir.VectorType(_I1, lhs.type.count)
+        inst = self._new(cls, typ, cls.OPNAME, [lhs, rhs], name)
+        inst.op = op
+        return inst
+
+    def icmp_signed(self, cmpop: str, lhs: ir.Value, rhs: ir.Value, name: str = "") -> ir.Value:
+        """``icmp eq/ne/sgt/...``."""
+        op = _CMP.get(cmpop)
+        if op is None:
+            raise ValueError(f"invalid comparison {cmpop!r} for icmp")
+        return self._cmp(_ICmp, op if cmpop in ("==", "!=") else "s" + op, lhs, rhs, name)
+
+    def icmp_unsigned(self, cmpop: str, lhs: ir.Value, rhs: ir.Value,
+                      name: str = "") -> ir.Value:
+        """``icmp eq/ne/ugt/...``."""
+        op = _CMP.get(cmpop)
+        if op is None:
+            raise ValueError(f"invalid comparison {cmpop!r} for icmp")
+        return self._cmp(_ICmp, op if cmpop in ("==", "!=") else "u" + op, lhs, rhs, name)
+
+    def fcmp_ordered(self, cmpop: str, lhs: ir.Value, rhs: ir.Value, name: str = "",
+                     flags: Any = ()) -> ir.Value:
+        """``fcmp oeq/ogt/...`` (``ord``/``uno``... as given)."""
+        op = "o" + _CMP[cmpop] if cmpop in _CMP else cmpop
+        if flags or op not in ir.FCMPInstr.VALID_OP:
+            return super().fcmp_ordered(cmpop, lhs, rhs, name=name, flags=flags)
+        return self._cmp(_FCmp, op, lhs, rhs, name)
+
+    def fcmp_unordered(self, cmpop: str, lhs: ir.Value, rhs: ir.Value, name: str = "",
+                       flags: Any = ()) -> ir.Value:
+        """``fcmp ueq/ugt/...`` (``ord``/``uno``... as given)."""
+        op = "u" + _CMP[cmpop] if cmpop in _CMP else cmpop
+        if flags or op not in ir.FCMPInstr.VALID_OP:
+            return super().fcmp_unordered(cmpop, lhs, rhs, name=name, flags=flags)
+        return self._cmp(_FCmp, op, lhs, rhs, name)
+
+    def select(self, cond: ir.Value, lhs: ir.Value, rhs: ir.Value, name: str = "",
+               flags: Any = ()) -> ir.Value:
+        """``select cond, lhs, rhs``."""
+        assert lhs.type == rhs.type
+        inst = self._new(_Select, lhs.type, "select", [cond, lhs, rhs], name)
+        if flags:
+            inst.flags = list(flags)
+        return inst
+
+    def load(self, ptr: ir.Value, name: str = "", align: int | None = None,
+             typ: ir.Type | None = None) -> ir.Value:
+        """``load typ, ptr`` (``typ`` is required for an opaque pointer)."""
+        if typ is None or not isinstance(ptr.type, ir.PointerType):
+            return super().load(ptr, name=name, align=align, typ=typ)
+        inst = self._new(_Load, typ, "load", [ptr], name)
+        inst.align = align
+        return inst
+
+    def store(self, value: ir.Value, ptr: ir.Value, align: int | None = None) -> ir.Value:
+        """``store value, ptr``."""
+        if not isinstance(ptr.type, ir.PointerType) or not ptr.type.is_opaque:
+            return super().store(value, ptr, align=align)
+        inst = self._new(_Store, _VOID, "store", [value, ptr], "")
+        inst.align = align
+        return inst
+
+    def alloca(self, typ: ir.Type, size: Any = None, name: str = "") -> ir.Value:
+        """``alloca typ[, size]``; its type is the typed pointer to ``typ``, as llvmlite's."""
+        if size is not None and not isinstance(size, ir.Value):
+            size = ir.Constant(_I32, size)
+        inst = self._new(_Alloca, typ.as_pointer(), "alloca", [size] if size else (), name)
+        inst.allocated_type = typ
+        inst.align = None
+        return inst
+
+    def gep(self, ptr: ir.Value, indices: Any, inbounds: bool = False, name: str = "",
+            source_etype: ir.Type | None = None) -> ir.Value:
+        """``getelementptr [inbounds] source_etype, ptr, indices...``."""
+        if source_etype is None:
+            return super().gep(ptr, indices, inbounds=inbounds, name=name)
+        inst = self._new(_GEP, ptr.type, "getelementptr", [ptr, *indices], name)
+        inst.source_etype = source_etype
+        inst.pointer, inst.indices, inst.inbounds = ptr, indices, inbounds
+        return inst
+
+    def phi(self, typ: ir.Type, name: str = "", flags: Any = ()) -> ir.Value:
+        """``phi typ`` (incomings added with ``add_incoming``)."""
+        inst = self._new(_Phi, typ, "phi", (), name)
+        inst.incomings = []
+        if flags:
+            inst.flags = list(flags)
+        return inst
+
+    # pylint: disable-next=too-many-arguments,too-many-positional-arguments
+    def call(self, fn: ir.Value, args: Any, name: str = "", cconv: Any = None,
+             tail: Any = False, fastmath: Any = (), attrs: Any = (),
+             arg_attrs: Any = None) -> ir.Value:
+        """``call fn(args...)``; argument types are checked as llvmlite checks them (calls with
+        a calling convention, tail marker, fast-math flags or attributes go to llvmlite)."""
+        options = (cconv, tail, fastmath, attrs, arg_attrs)
+        if any(options) or not isinstance(fn, ir.Function) or fn.calling_convention:
+            return super().call(fn, args, name, *options)
+        fnty = fn.function_type
+        args = list(args)
+        for i, want in enumerate(fnty.args):
+            have = args[i].type
+            if have is not want and have != want:
+                if isinstance(want, ir.MetaDataType):
+                    return super().call(fn, args, name=name)
+                raise TypeError(f"Type of #{1 + i} arg mismatch: {want} != {have}")
+        inst = self._new(_Call, fnty.return_type, "call", [fn, *args], name)
+        inst.cconv, inst.tail, inst.arg_attributes = "", "", {}
+        return inst
+
+    def extract_element(self, vector: ir.Value, idx: ir.Value, name: str = "") -> ir.Value:
+        """``extractelement vector, idx``."""
+        if not isinstance(vector.type, ir.VectorType) or not isinstance(idx.type, ir.IntType):
+            return super().extract_element(vector, idx, name=name)
+        return self._new(_VectorOp, vector.type.element, "extractelement", [vector, idx], name)
+
+    def insert_element(self, vector: ir.Value, value: ir.Value, idx: ir.Value,
+                       name: str = "") -> ir.Value:
+        """``insertelement vector, value, idx``."""
+        if not isinstance(vector.type, ir.VectorType) or value.type != vector.type.element \
+                or not isinstance(idx.type, ir.IntType):
+            return super().insert_element(vector, value, idx, name=name)
+        return self._new(_VectorOp, vector.type, "insertelement", [vector, value, idx], name)
+
+    def branch(self, target: ir.Block) -> ir.Value:
+        """``br label target``."""
+        inst = _Branch.__new__(_Branch)
+        inst._setup(self.block, _VOID, "br", [target], "")
+        return self._set_terminator(inst)
+
+    def cbranch(self, cond: ir.Value, truebr: ir.Block, falsebr: ir.Block) -> ir.Value:
+        """``br i1 cond, label truebr, label falsebr``."""
+        inst = _CondBranch.__new__(_CondBranch)
+        inst._setup(self.block, _VOID, "br", [cond, truebr, falsebr], "")
+        return self._set_terminator(inst)
+
+    def ret_void(self) -> ir.Value:
+        """``ret void``."""
+        inst = _Ret.__new__(_Ret)
+        inst._setup(self.block, _VOID, "ret void", [], "")
+        return self._set_terminator(inst)
+
+    def ret(self, value: ir.Value) -> ir.Value:
+        """``ret type value``."""
+        inst = _Ret.__new__(_Ret)
+        inst._setup(self.block, _VOID, "ret", [value], "")
+        return self._set_terminator(inst)
+
+
+_I1, _I32 = ir.IntType(1), ir.IntType(32)
+_ONES: dict[ir.Type, ir.Constant] = {}
