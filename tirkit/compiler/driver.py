@@ -59,7 +59,9 @@ class Compiled:
 
     stages: list[StageResult]
     target: Any
-    llvm_ir: str
+    #: the optimised IR's text; None until :attr:`llvm_ir` is first read (printed from
+    #: ``module_ref`` then: a JIT build never needs it)
+    text: str | None = dataclasses.field(default=None, repr=False)
     ptx: str = ""  # cuda targets: the PTX of the kernels (llvm_ir is then their NVPTX IR)
     #: llvmlite's parsed, optimised module (CPU targets), handed to the JIT once by ``build``
     module_ref: Any = dataclasses.field(default=None, repr=False, compare=False)
@@ -68,6 +70,19 @@ class Compiled:
     def lowered(self) -> IRModule:
         """The IR after the last pipeline stage."""
         return self.stages[-1].mod
+
+    @property
+    def llvm_ir(self) -> str:
+        """The optimised LLVM IR (NVPTX IR for cuda targets) as text.
+
+        Raises:
+            ValueError: when it was never printed and ``build`` gave its module to the JIT.
+        """
+        if self.text is None:
+            if self.module_ref is None:
+                raise ValueError("the optimised module went to the JIT unprinted")
+            self.text = str(self.module_ref)
+        return self.text
 
 
 def compile_module(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
@@ -106,7 +121,7 @@ def gc_paused() -> Iterator[None]:
 def _compile_module(mod_or_func: Any, target: Any, opt_level: int,
                     config: dict[str, Any] | None,
                     instruments: Sequence[PassInstrument]) -> Compiled:
-    from .codegen.llvm import emit_optimized  # pylint: disable=import-outside-toplevel
+    from .codegen.llvm import optimized_module  # pylint: disable=import-outside-toplevel
 
     tgt = as_target(target, opt_level)
     cfg = dict(config or {})
@@ -119,8 +134,7 @@ def _compile_module(mod_or_func: Any, target: Any, opt_level: int,
         result = build_ptx(stages[-1].mod, tgt)
         return Compiled(stages, tgt, result.optimized_ir, result.ptx)
     _check_no_gpu_threads(stages[-1].mod)
-    llvm_ir, ref = emit_optimized(stages[-1].mod, tgt)
-    return Compiled(stages, tgt, llvm_ir, module_ref=ref)
+    return Compiled(stages, tgt, module_ref=optimized_module(stages[-1].mod, tgt))
 
 
 _GPU_THREAD_ATTRS = ("thread_extent", "virtual_thread")
@@ -190,7 +204,7 @@ def build(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
 
         return CUDAModule(compiled.lowered, compiled.ptx, source=compiled.stages[0].mod)
     ref, compiled.module_ref = compiled.module_ref, None  # the JIT engine takes it over
-    jit = JITModule(compiled.llvm_ir, compiled.target, module_ref=ref)
+    jit = JITModule(compiled.text, compiled.target, module_ref=ref)
     module = Module(compiled.lowered, jit, source=compiled.stages[0].mod)
     if key is not None and jit.object_code is not None:
         from . import cache  # pylint: disable=import-outside-toplevel

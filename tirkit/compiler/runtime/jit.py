@@ -241,6 +241,14 @@ def release_workspace_pool() -> None:
         _release_pool[0]()
 
 
+def _uses_openmp(llvm_ir: str | None, ref: Any) -> bool:
+    """Whether the module calls libgomp (``GOMP_parallel``, ``omp_get_*``)."""
+    if llvm_ir is not None:
+        return "@GOMP_parallel" in llvm_ir or "@omp_get_" in llvm_ir
+    return any(f.name == "GOMP_parallel" or f.name.startswith("omp_get_")
+               for f in ref.functions)
+
+
 class JITModule:
     """Compile textual LLVM IR in this process (MCJIT) and keep the engine alive.
 
@@ -252,16 +260,18 @@ class JITModule:
         RuntimeError: when the IR calls ``GOMP_parallel`` and libgomp is missing.
     """
 
-    def __init__(self, llvm_ir: str, target: "Target | str | None" = None, *,
+    def __init__(self, llvm_ir: str | None, target: "Target | str | None" = None, *,
                  object_code: bytes | None = None,
                  functions: "list[str] | None" = None, module_ref: Any = None) -> None:
         target = target if isinstance(target, Target) else Target.parse(target)
         if not target.is_host:
             raise ValueError(f"cannot JIT code for {target.triple} on this "
                              f"{llvm.get_process_triple()} host: emit an object file instead")
+        if llvm_ir is None and module_ref is None and object_code is None:
+            raise ValueError("JITModule needs LLVM IR text, a module_ref or object code")
         _init_runtime()
         self.target = target
-        self.llvm_ir = llvm_ir
+        self._llvm_ir = llvm_ir
         #: the machine code MCJIT produced (what the compile cache stores)
         self.object_code: bytes | None = object_code
         self._functions = functions
@@ -272,17 +282,26 @@ class JITModule:
             self._engine = llvm.create_mcjit_compiler(ref, tm)
             self._engine.add_object_file(llvm.ObjectFileRef.from_data(object_code))
         else:
-            if "@GOMP_parallel" in llvm_ir or "@omp_get_" in llvm_ir:
-                load_libgomp()
             # a ModuleRef parsed (and verified) from llvm_ir by the caller spares a re-parse;
             # the engine owns it from here
-            ref = parse_and_verify(llvm_ir) if module_ref is None else module_ref
+            ref = module_ref if module_ref is not None else parse_and_verify(llvm_ir or "")
+            if _uses_openmp(llvm_ir, ref):
+                load_libgomp()
             ref.triple, ref.data_layout = target.triple, str(tm.target_data)
             self._engine = llvm.create_mcjit_compiler(ref, tm)
             self._engine.set_object_cache(notify_func=self._keep_object)
         self._engine.finalize_object()
         self._engine.run_static_constructors()
         self._module = ref
+
+    @property
+    def llvm_ir(self) -> str:
+        """The IR this module was made from: the text given, "" for machine code loaded with
+        :meth:`from_object`, or, when it was given only a ``module_ref``, that module as the
+        engine holds it, printed on first use."""
+        if self._llvm_ir is None:
+            self._llvm_ir = str(self._module)
+        return self._llvm_ir
 
     @classmethod
     def from_object(cls, object_code: bytes, functions: "list[str]",
