@@ -28,40 +28,40 @@ from ._opt_common import with_body
 _NOT_ELIGIBLE = (IntImm, FloatImm, E.StringImm, E.Var, E.Ramp, E.Broadcast, E.Call,
                  E.BufferLoad, E.ProducerLoad)
 
-#: per-node memo of keys, complexities and eligibility (id -> (node, value)); the node is kept
-#: so that an id is never reused while its entry lives. Nodes are immutable, so a value never
-#: goes stale; the pass clears the memo when it is done (TVM caches nothing, but its keys are
-#: C++ hashes, not Python tuples rebuilt on every comparison).
-_KEYS: dict[int, tuple[Any, Any]] = {}
-_COMPLEXITY: dict[int, tuple[Any, int]] = {}
-_ELIGIBLE: dict[int, tuple[Any, bool]] = {}
+#: per-node memos (id -> value) of keys, complexities, sizes and eligibility. Every node given an
+#: entry is kept in _ALIVE, so that an id is never reused while the entry lives (a lookup is
+#: then one dict get, with no identity check). Nodes are immutable, so a value never goes
+#: stale; the pass clears the memos when it is done (TVM caches nothing, but its keys are C++
+#: hashes, not Python tuples rebuilt on every comparison).
+_ALIVE: list[Any] = []
+_KEYS: dict[int, tuple[Any, Any]] = {}  # expr_key's own cache: id -> (node, deep key)
+_COMPLEXITY: dict[int, int] = {}
 #: the Table of each statement (shared: callers never mutate one they did not make) and the
 #: free vars of each computation; a statement left as it was by its parent's eliminations is the
 #: same object when the pass recurses into it, so a nest is walked once instead of once per level
-_DONE: dict[int, tuple[Any, "Table"]] = {}
-_FREE: dict[int, tuple[Any, frozenset]] = {}
+_DONE: dict[int, "Table"] = {}
+_FREE: dict[int, frozenset] = {}
+_MISS = object()
 
 
 _INTERNED: dict[Any, int] = {}
-_IDS: dict[int, tuple[Any, int]] = {}
+_IDS: dict[int, int] = {}
 
 
 def _key(e: PrimExpr) -> int:
     """A small int standing for ``expr_key(e)`` (deep tuples are hashed once per node)."""
-    hit = _IDS.get(id(e))
-    if hit is not None and hit[0] is e:
-        return hit[1]
-    value = _INTERNED.setdefault(expr_key(e, _KEYS), len(_INTERNED))
-    _IDS[id(e)] = (e, value)
+    value = _IDS.get(id(e))
+    if value is None:
+        value = _IDS[id(e)] = _INTERNED.setdefault(expr_key(e, _KEYS), len(_INTERNED))
+        _ALIVE.append(e)
     return value
 
 
-def _memo(table: dict[int, tuple[Any, Any]], e: Any, compute: Any) -> Any:
-    hit = table.get(id(e))
-    if hit is not None and hit[0] is e:
-        return hit[1]
-    value = compute(e)
-    table[id(e)] = (e, value)
+def _memo(table: dict[int, Any], e: Any, compute: Any) -> Any:
+    value = table.get(id(e), _MISS)
+    if value is _MISS:
+        value = table[id(e)] = compute(e)
+        _ALIVE.append(e)
     return value
 
 
@@ -69,10 +69,8 @@ def is_eligible(e: PrimExpr) -> bool:
     """Whether ``e`` may be bound to a variable (TVM's ``IsEligibleComputation``)."""
     if isinstance(e, _NOT_ELIGIBLE):
         return False
-    hit = _ELIGIBLE.get(id(e))
-    if hit is not None and hit[0] is e:
-        return hit[1]
-    return _memo(_ELIGIBLE, e, _has_no_load_or_call)
+    info = _INFO.get(id(e))
+    return (info or _info(e))[1]
 
 
 #: expression class -> its child fields when all are PrimExprs (the walkers below go straight
@@ -80,9 +78,9 @@ def is_eligible(e: PrimExpr) -> bool:
 _KIDS = {cls: tuple(name for name, _ in kids) for cls, kids in EXPR_CHILDREN.items()
          if all(kind in ("expr", "exprs") for _, kind in kids)}
 _LOADS = (E.Call, E.BufferLoad, E.ProducerLoad)
-_NOLOAD: dict[int, tuple[Any, bool]] = {}
-_DIRECT: dict[int, tuple[Any, tuple]] = {}
-_SIZE: dict[int, tuple[Any, int]] = {}
+#: id -> (tree size, free of loads and calls) of each expression (see _info)
+_INFO: dict[int, tuple[int, bool]] = {}
+_DIRECT: dict[int, tuple] = {}
 
 
 def _kids(e: Any) -> list | None:
@@ -100,23 +98,33 @@ def _kids(e: Any) -> list | None:
     return out
 
 
-def _has_no_load_or_call(e: PrimExpr) -> bool:
-    if isinstance(e, _LOADS):
-        return False
+def _info(e: PrimExpr) -> tuple[int, bool]:
+    """``(size, no_load)`` of ``e``, memoized. ``size``: nodes of ``e`` counted as a tree (a shared
+    node once per use): deep-equal expressions have equal sizes and a sub-expression is never
+    larger, so :class:`_Replace` skips any expression smaller than its target. ``no_load``:
+    ``e`` holds no load or call."""
+    info = _INFO.get(id(e))
+    if info is not None:
+        return info
     kids = _kids(e)
-    if kids is None:
-        return _visit_no_load_or_call(e)
-    return all(_memo(_NOLOAD, k, _has_no_load_or_call) for k in kids)
+    if kids is None:  # never skipped
+        info = (1 << 62, not isinstance(e, _LOADS) and _visit_no_load_or_call(e))
+    else:
+        size, no_load = 1, not isinstance(e, _LOADS)
+        for k in kids:
+            k_info = _INFO.get(id(k)) or _info(k)
+            size += k_info[0]
+            no_load = no_load and k_info[1]
+        info = (size, no_load)
+    _INFO[id(e)] = info
+    _ALIVE.append(e)
+    return info
 
 
 def _tree_size(e: PrimExpr) -> int:
-    """Nodes of ``e`` counted as a tree (a shared node once per use): deep-equal expressions
-    have equal sizes and a sub-expression is never larger, so :class:`_Replace` skips any
-    expression smaller than its target."""
-    kids = _kids(e)
-    if kids is None:
-        return 1 << 62  # never skipped
-    return 1 + sum(_memo(_SIZE, k, _tree_size) for k in kids)
+    """The size of :func:`_info`."""
+    info = _INFO.get(id(e))
+    return (info or _info(e))[0]
 
 
 def _visit_no_load_or_call(e: PrimExpr) -> bool:
@@ -131,10 +139,11 @@ def _visit_no_load_or_call(e: PrimExpr) -> bool:
 
 def complexity(e: PrimExpr) -> int:
     """The number of expression nodes in ``e`` (TVM's ``CalculateExprComplexity``)."""
-    hit = _COMPLEXITY.get(id(e))
-    if hit is not None and hit[0] is e:
-        return hit[1]
-    return _memo(_COMPLEXITY, e, _count_nodes)
+    value = _COMPLEXITY.get(id(e))
+    if value is None:
+        value = _COMPLEXITY[id(e)] = _count_nodes(e)
+        _ALIVE.append(e)
+    return value
 
 
 def _count_nodes(e: PrimExpr) -> int:
@@ -162,10 +171,11 @@ def _visit_count_nodes(e: PrimExpr) -> int:
 def direct_subexprs(e: PrimExpr) -> tuple[PrimExpr, ...]:
     """The eligible computations directly under ``e`` (TVM's ``DirectSubexpr``): children,
     looking through ineligible ones (memoized while the pass runs)."""
-    hit = _DIRECT.get(id(e))
-    if hit is not None and hit[0] is e:
-        return hit[1]
-    return _memo(_DIRECT, e, _direct_subexprs)
+    value = _DIRECT.get(id(e))
+    if value is None:
+        value = _DIRECT[id(e)] = _direct_subexprs(e)
+        _ALIVE.append(e)
+    return value
 
 
 def _direct_subexprs(e: PrimExpr) -> tuple[PrimExpr, ...]:
@@ -255,7 +265,7 @@ def _stmt_children(stmt: S.Stmt) -> list[S.Stmt]:
     return [body] if isinstance(body, S.Stmt) and not isinstance(stmt, S.Block) else []
 
 
-_IN: dict[int, tuple[Any, frozenset | None]] = {}
+_IN: dict[int, frozenset | None] = {}
 _LEAF_FIELDS = {"expr", "exprs"}
 
 
@@ -301,18 +311,19 @@ class _Replace(StmtExprMutator):
         expressions' keys; the next replacements skip it unless its set holds their target.
         Eliminating k computations from a sequence of n stores then costs about k * n set
         lookups instead of k walks of every store (TVM walks them all)."""
-        hit = _IN.get(id(stmt))
-        if hit is not None and hit[0] is stmt:
-            if hit[1] is not None and self.key not in hit[1]:
+        keys = _IN.get(id(stmt), _MISS)
+        if keys is not _MISS:
+            if keys is not None and self.key not in keys:  # type: ignore[operator]
                 return stmt
             return super().visit_stmt(stmt)
         out = super().visit_stmt(stmt)
         if out is stmt:
-            _IN[id(stmt)] = (stmt, _leaf_keys(stmt))
+            _IN[id(stmt)] = _leaf_keys(stmt)
+            _ALIVE.append(stmt)
         return out
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
-        size = _memo(_SIZE, expr, _tree_size)
+        size = (_INFO.get(id(expr)) or _info(expr))[0]
         if size < self.size:  # too small to be or hold the target
             return expr
         if size == self.size and is_eligible(expr) and _key(expr) == self.key:
@@ -336,21 +347,23 @@ class _ReplaceAll(_Replace):
         self.sizes = frozenset(sizes)
 
     def visit_stmt(self, stmt: S.Stmt) -> S.Stmt:
-        hit = _IN.get(id(stmt))
-        if hit is not None and hit[0] is stmt:
-            if hit[1] is not None and hit[1].isdisjoint(self.targets):
+        keys = _IN.get(id(stmt), _MISS)
+        if keys is not _MISS:
+            if keys is not None and keys.isdisjoint(self.targets):  # type: ignore[attr-defined]
                 return stmt
             return StmtExprMutator.visit_stmt(self, stmt)
         out = StmtExprMutator.visit_stmt(self, stmt)
         if out is stmt:
-            _IN[id(stmt)] = (stmt, _leaf_keys(stmt))
+            _IN[id(stmt)] = _leaf_keys(stmt)
+            _ALIVE.append(stmt)
         return out
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
-        size = _memo(_SIZE, expr, _tree_size)
+        info = _INFO.get(id(expr)) or _info(expr)
+        size = info[0]
         if size < self.size:  # too small to be or hold a target
             return expr
-        if size in self.sizes and is_eligible(expr):
+        if size in self.sizes and info[1] and not isinstance(expr, _NOT_ELIGIBLE):
             var = self.targets.get(_key(expr))
             if var is not None:
                 return var
@@ -363,7 +376,7 @@ def _bind(result: Any, chosen: list[tuple[E.Var, PrimExpr]], wrap: Any) -> Any:
     replaced (TVM replaces them in the lets already made), never an earlier one (it does not
     hold one). One walk (:class:`_ReplaceAll`) for all."""
     every = _ReplaceAll({_key(comp): var for var, comp in chosen},
-                        {_memo(_SIZE, comp, _tree_size) for _, comp in chosen})
+                        {_tree_size(comp) for _, comp in chosen})
     result = every(result)
     for var, comp in chosen:
         result = wrap(var, StmtExprMutator.visit_expr(every, comp), result)
@@ -373,7 +386,7 @@ def _bind(result: Any, chosen: list[tuple[E.Var, PrimExpr]], wrap: Any) -> Any:
 def replace(node: Any, target: PrimExpr, var: E.Var) -> Any:
     """``node`` with every occurrence of ``target`` (deep equality) replaced by ``var`` (TVM's
     ``ReplaceSelectedExpr``)."""
-    return _Replace(_key(target), _memo(_SIZE, target, _tree_size), var)(node)
+    return _Replace(_key(target), _tree_size(target), var)(node)
 
 
 class CommonSubexpressionEliminator(StmtExprMutator):
@@ -404,10 +417,10 @@ class CommonSubexpressionEliminator(StmtExprMutator):
             comp, count, _ = entries[i]
             if count > 1 and self._in_context(comp):
                 var = self._new_var(comp)
-                rep = _Replace(_key(comp), _memo(_SIZE, comp, _tree_size), var)
+                rep = _Replace(_key(comp), _tree_size(comp), var)
                 for entry in entries[i + 1:]:  # one mutator for all; a smaller entry is
                     old = entry[0]  # left as it is
-                    if _memo(_SIZE, old, _tree_size) >= rep.size:
+                    if _tree_size(old) >= rep.size:
                         new = rep(old)
                         if new is not old:
                             del index[_key(old)]
@@ -489,9 +502,10 @@ def _make_pass(name: str) -> Any:
         try:
             body = CommonSubexpressionEliminator(_context(func))(func.body)
         finally:
-            for table in (_KEYS, _COMPLEXITY, _ELIGIBLE, _INTERNED, _IDS, _DONE, _FREE, _NOLOAD,
-                          _SIZE, _DIRECT, _IN):
+            for table in (_KEYS, _COMPLEXITY, _INTERNED, _IDS, _DONE, _FREE, _INFO, _DIRECT,
+                          _IN):
                 table.clear()
+            _ALIVE.clear()
         if _same(body, func.body):
             return func
         return with_body(func, body)
