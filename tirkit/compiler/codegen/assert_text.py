@@ -11,7 +11,7 @@ from typing import Any, Callable
 from ...ir.expr import FloatImm, IntImm
 from ...tir import expr as E
 
-__all__ = ["condition_text"]
+__all__ = ["condition_text", "condition_text_and_vars"]
 
 _BINARY: dict[type, tuple[str, int]] = {
     E.Or: ("or", 1), E.And: ("and", 2),
@@ -56,29 +56,87 @@ def _call(e: E.Call, text: Callable[[Any, int], str]) -> str:
     return f"T.{name}({', '.join(args)})"
 
 
-def _render(e: Any, need: int) -> str:
-    """``e`` as text, parenthesized when its precedence is below ``need``."""
+def _render(e: Any, need: int, ctx: "_Uses | None" = None) -> str:
+    """``e`` as text, parenthesized when its precedence is below ``need``; with ``ctx``, the
+    variables met are noted there (and common-subexpression temporaries inlined)."""
     if isinstance(e, E.Var):
-        return e.name_hint
+        return e.name_hint if ctx is None else ctx.var(e, need)
     if isinstance(e, IntImm):
         return _int(e)
     if isinstance(e, E.StringImm):
         return '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(e, E.Call):
-        return _call(e, _render)
+        return _call(e, lambda a, n: _render(a, n, ctx))
     if isinstance(e, E.Cast):
-        return f'T.Cast("{e.dtype}", {_render(e.value, 0)})'
+        return f'T.Cast("{e.dtype}", {_render(e.value, 0, ctx)})'
     if isinstance(e, E.BufferLoad) and e.predicate is None:
-        return f"{e.buffer.name}[{', '.join(_render(i, 0) for i in e.indices)}]"
+        if ctx is not None:
+            ctx.buffer(e.buffer)
+        return f"{e.buffer.name}[{', '.join(_render(i, 0, ctx) for i in e.indices)}]"
     if isinstance(e, E.Not):
-        out, level = "not " + _render(e.a, 3), 3
+        out, level = "not " + _render(e.a, 3, ctx), 3
     elif type(e) in _BINARY:
         op, level = _BINARY[type(e)]
         left = level + 1 if level == 4 else level  # comparisons do not chain
-        out = f"{_render(e.a, left)} {op} {_render(e.b, level + 1)}"
+        out = f"{_render(e.a, left, ctx)} {op} {_render(e.b, level + 1, ctx)}"
     else:
         raise _Unknown
     return f"({out})" if level < need else out
+
+
+class _Uses:
+    """The free variables of a condition in first-use order (what ``undefined_vars`` gives for
+    the shapes :func:`_render` handles), with the ``cse_var`` temporaries of ``lets`` replaced
+    by their values, nested up to :data:`INLINE_DEPTH` levels."""
+
+    def __init__(self, lets: dict[Any, Any] | None) -> None:
+        self.lets = lets
+        self.used: list[Any] = []
+        self.seen: set[int] = set()
+        self.depth = 0
+
+    def use(self, var: Any) -> None:
+        """Note a use of ``var``."""
+        if id(var) not in self.seen:
+            self.seen.add(id(var))
+            self.used.append(var)
+
+    def var(self, var: Any, need: int) -> str:
+        """The text of ``var``: its value's when it is an inlined temporary."""
+        lets = self.lets
+        if lets and self.depth < INLINE_DEPTH and var.name_hint.startswith("cse_var"):
+            value = lets.get(var)
+            if value is not None:
+                self.depth += 1
+                try:
+                    return _render(value, need, self)
+                finally:
+                    self.depth -= 1
+        self.use(var)
+        return str(var.name_hint)
+
+    def buffer(self, buf: Any) -> None:
+        """An access to ``buf``: its data var is used (constant shapes and strides only)."""
+        if not all(isinstance(x, IntImm) for x in (*buf.shape, *buf.strides)):
+            raise _Unknown
+        self.use(buf.data)
+
+
+#: how deep temporaries inside temporaries are inlined (asserts._inline_temporaries' rounds)
+INLINE_DEPTH = 16
+
+
+def condition_text_and_vars(cond: Any, lets: dict[Any, Any] | None) -> tuple[str, list[Any]] | None:
+    """``(text, free vars in first-use order)`` of an assert condition in one walk, the
+    ``cse_var`` temporaries of ``lets`` (None: none) inlined; None for shapes the direct
+    renderer does not handle (the caller then substitutes, prints and collects apart)."""
+    if isinstance(cond, FloatImm):
+        return None
+    uses = _Uses(lets)
+    try:
+        return _render(cond, 0, uses), uses.used
+    except _Unknown:
+        return None
 
 
 def condition_text(cond: Any) -> str:

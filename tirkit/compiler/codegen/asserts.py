@@ -23,7 +23,7 @@ from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.analysis import undefined_vars
 from ...tir.stmt_functor import substitute
-from .assert_text import condition_text
+from .assert_text import condition_text, condition_text_and_vars
 from .core import CodeGenLLVM, register
 from .types import I64, PTR, CodegenError
 
@@ -120,13 +120,19 @@ def _bound_check_pieces(cg: CodeGenLLVM, s: S.AssertStmt, text: str) -> list[Pie
 def _assert_pieces(cg: CodeGenLLVM, s: S.AssertStmt) -> list[Piece]:
     """``Assert fail: <condition> with v = <value>..., <message> at FILE:LINE:COL``."""
 
-    cond = _inline_temporaries(cg, s.condition)
-    try:
-        text = condition_text(cond)
-    except Exception:  # pylint: disable=broad-except  # a message is better than no message
-        text = type(s.condition).__name__
+    lets = let_exprs(cg) if getattr(cg, "_cse_lets", False) else None
+    fast = condition_text_and_vars(s.condition, lets)  # one walk for the usual shapes
+    if fast is not None:
+        text, free = fast
+    else:
+        cond = _inline_temporaries(cg, s.condition)
+        try:
+            text = condition_text(cond)
+        except Exception:  # pylint: disable=broad-except  # a message is better than none
+            text = type(s.condition).__name__
+        free = undefined_vars(cond)
     pieces: list[Piece] = [f"Assert fail: {text}"]
-    named = [(v.name, _as_i64(cg, cg.vars.get(v))) for v in undefined_vars(cond)]
+    named = [(v.name, _as_i64(cg, cg.vars.get(v))) for v in free]
     named = [(n, v) for n, v in named if v is not None]
     for i, (name, value) in enumerate(sorted(named, key=lambda p: p[0])):
         pieces += [(" with " if i == 0 else ", ") + f"{name} = ", value]

@@ -74,6 +74,27 @@ def _lookup(table: dict[type, Rule], cls: type) -> Rule | None:
     return None
 
 
+class _Binding:
+    """``with cg.bind(var, value):`` (a class: a generator-based context manager costs three
+    times as much, and every LetStmt and loop makes one)."""
+
+    __slots__ = ("cg", "var", "value", "old")
+
+    def __init__(self, cg: "CodeGenLLVM", var: Var, value: ir.Value) -> None:
+        self.cg, self.var, self.value, self.old = cg, var, value, None
+
+    def __enter__(self) -> None:
+        variables = self.cg.vars
+        self.old = variables.get(self.var)
+        variables[self.var] = self.value
+
+    def __exit__(self, *_exc: Any) -> None:
+        if self.old is None:
+            self.cg.vars.pop(self.var, None)
+        else:
+            self.cg.vars[self.var] = self.old
+
+
 @dataclass
 class FunctionState:
     """Per-function state: the LLVM function, its builder, the entry block for allocas, the TIR
@@ -112,7 +133,7 @@ class CodeGenLLVM:
     # -------------------------------------------------------------------------------- dispatch
     def expr(self, e: PrimExpr) -> ir.Value:
         """Translate an expression to an LLVM value."""
-        rule = _lookup(EXPR_RULES, type(e))
+        rule = EXPR_RULES.get(type(e)) or _lookup(EXPR_RULES, type(e))
         if rule is None:
             raise CodegenError(f"the LLVM code generator cannot translate a {type(e).__name__} "
                                "expression (is the function fully lowered?)")
@@ -120,9 +141,10 @@ class CodeGenLLVM:
 
     def stmt(self, s: Stmt) -> None:
         """Translate a statement at the builder's position (a fresh block after a terminator)."""
-        if self.builder.block.is_terminated:
-            self.builder.position_at_end(self.new_block("dead"))
-        rule = _lookup(STMT_RULES, type(s))
+        builder = self.builder
+        if builder.block.terminator is not None:
+            builder.position_at_end(self.new_block("dead"))
+        rule = STMT_RULES.get(type(s)) or _lookup(STMT_RULES, type(s))
         if rule is None:
             raise CodegenError(f"the LLVM code generator cannot translate a {type(s).__name__} "
                                "statement (is the function fully lowered? blocks and "
@@ -156,18 +178,9 @@ class CodeGenLLVM:
             raise CodegenError(f"in function {fname!r}: variable {var.name_hint!r} is used "
                                "outside the scope that defines it") from None
 
-    @contextmanager
-    def bind(self, var: Var, value: ir.Value) -> Iterator[None]:
-        """Bind ``var`` to ``value`` for the duration of the block."""
-        old = self.vars.get(var)
-        self.vars[var] = value
-        try:
-            yield
-        finally:
-            if old is None:
-                self.vars.pop(var, None)
-            else:
-                self.vars[var] = old
+    def bind(self, var: Var, value: ir.Value) -> "_Binding":
+        """Bind ``var`` to ``value`` for the duration of a ``with`` block."""
+        return _Binding(self, var, value)
 
     @contextmanager
     def function(self, state: FunctionState, bindings: dict[Var, ir.Value]) -> Iterator[None]:

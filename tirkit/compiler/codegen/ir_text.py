@@ -65,7 +65,7 @@ class _Light:  # pylint: disable=too-many-instance-attributes
         self.metadata: dict[str, Any] = {}
         if name:
             name = block.scope.register(name, deduplicate=True)
-        elif type(typ) is not _VoidType:  # void values are never referred to: no name
+        elif not isinstance(typ, ir.VoidType):  # void values are never referred to: no name
             name = _fresh(block.scope)
         self._tk_name = name
         if '"' in name or "\\" in name:
@@ -86,13 +86,12 @@ class _Light:  # pylint: disable=too-many-instance-attributes
 
     def __str__(self) -> str:
         text = self._text()
-        if type(self.type) is _VoidType:
+        if isinstance(self.type, ir.VoidType):
             return text.rstrip()
         return f"{self._tk_ref} = {text}".rstrip()
 
 
 _VOID = ir.VoidType()
-_VoidType = type(_VOID)
 
 
 class _Op(_Light, ir.Instruction):
@@ -396,6 +395,11 @@ class FastBuilder(ir.IRBuilder):
             return super().insert_element(vector, value, idx, name=name)
         return self._new(_VectorOp, vector.type, "insertelement", [vector, value, idx], name)
 
+    def if_then(self, pred: ir.Value, likely: bool | None = None) -> "_IfThen":  # type: ignore[override]
+        """``with builder.if_then(pred) as end:``: llvmlite's, as a class (a generator-based
+        context manager costs more, and every assertion makes one)."""
+        return _IfThen(self, pred, likely)
+
     def branch(self, target: ir.Block) -> ir.Value:
         """``br label target``."""
         inst = _Branch.__new__(_Branch)
@@ -419,6 +423,42 @@ class FastBuilder(ir.IRBuilder):
         inst = _Ret.__new__(_Ret)
         inst._setup(self.block, _VOID, "ret", [value], "")
         return self._set_terminator(inst)
+
+
+def _label_suffix(label: str, suffix: str) -> str:
+    """llvmlite's block names for if_then: ``label + suffix``, a long label cut to 25 chars."""
+    return label[:25] + ".." + suffix if len(label) > 50 else label + suffix
+
+
+class _IfThen:
+    """What llvmlite's ``IRBuilder.if_then`` does: blocks ``<bb>.if`` and ``<bb>.endif``, a
+    conditional branch (``!prof`` weights 99:1 or 1:99 when ``likely`` is given), the body
+    emitted in ``.if`` and closed by a branch to ``.endif`` unless it ended the block."""
+
+    __slots__ = ("bld", "pred", "likely", "end")
+
+    def __init__(self, bld: FastBuilder, pred: ir.Value, likely: bool | None) -> None:
+        self.bld, self.pred, self.likely = bld, pred, likely
+        self.end: ir.Block | None = None
+
+    def __enter__(self) -> ir.Block:
+        bld = self.bld
+        bb = bld.block
+        fn = bb.parent
+        then = fn.append_basic_block(name=_label_suffix(bb.name, ".if"))
+        end = self.end = fn.append_basic_block(name=_label_suffix(bb.name, ".endif"))
+        br = bld.cbranch(self.pred, then, end)
+        if self.likely is not None:
+            br.set_weights([99, 1] if self.likely else [1, 99])
+        bld.position_at_end(then)
+        return end
+
+    def __exit__(self, exc_type: Any, *_exc: Any) -> None:
+        if exc_type is None:
+            bld, end = self.bld, self.end
+            if bld.block.terminator is None:
+                bld.branch(end)
+            bld.position_at_end(end)
 
 
 _I1, _I32 = ir.IntType(1), ir.IntType(32)
