@@ -114,13 +114,19 @@ class BuiltinLower(StmtExprMutator):
         self.device_type, self.device_id = device_type, device_id
         self.scopes: list[_AllocaScope] = []
         self.prep: list[list[Stmt]] = []
+        self.no_builtin_calls = False  # the function body calls no builtin
 
     def build(self, stmt: Stmt) -> Stmt:
         """Lower a function body (TVM ``BuiltinLower::Build``)."""
         return self._visit_body_and_realize_alloca(stmt)
 
     def _max_stack(self, stmt: Stmt) -> _Sizes:
+        if self.no_builtin_calls:
+            return _Sizes()
         if not _calls_a_builtin(stmt):  # the precheck walk would find nothing to count
+            # a function body that calls no builtin has no parallel loop body that does: those
+            # are not walked again
+            self.no_builtin_calls = not self.scopes
             return _Sizes()
         pre = BuiltinLower(True, self.device_type, self.device_id)
         pre.scopes.append(_AllocaScope())
