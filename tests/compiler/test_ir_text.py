@@ -98,3 +98,12 @@ def test_fast_builder_keeps_llvmlite_errors():
         bld.call(callee, [fn.args[1]])
     with pytest.raises(ValueError, match="invalid comparison"):
         bld.icmp_signed("<>", fn.args[0], fn.args[0])
+
+
+def test_byte_string_prints_what_llvmlite_prints():
+    from tirkit.compiler.codegen.ir_text import ByteString
+
+    data = bytearray(range(256)) + "Assert fail: \"n\" ≥ 3\\".encode() + b"\0"
+    ty = ir.ArrayType(I8, len(data))
+    assert str(ByteString(ty, data)) == str(ir.Constant(ty, data))
+    assert ByteString(ty, data).get_reference() == ir.Constant(ty, data).get_reference()

@@ -59,29 +59,72 @@ def _call(e: E.Call, text: Callable[[Any, int], str]) -> str:
 def _render(e: Any, need: int, ctx: "_Uses | None" = None) -> str:
     """``e`` as text, parenthesized when its precedence is below ``need``; with ``ctx``, the
     variables met are noted there (and common-subexpression temporaries inlined)."""
-    if isinstance(e, E.Var):
-        return e.name_hint if ctx is None else ctx.var(e, need)
-    if isinstance(e, IntImm):
-        return _int(e)
-    if isinstance(e, E.StringImm):
-        return '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(e, E.Call):
-        return _call(e, lambda a, n: _render(a, n, ctx))
-    if isinstance(e, E.Cast):
-        return f'T.Cast("{e.dtype}", {_render(e.value, 0, ctx)})'
-    if isinstance(e, E.BufferLoad) and e.predicate is None:
-        if ctx is not None:
-            ctx.buffer(e.buffer)
-        return f"{e.buffer.name}[{', '.join(_render(i, 0, ctx) for i in e.indices)}]"
-    if isinstance(e, E.Not):
-        out, level = "not " + _render(e.a, 3, ctx), 3
-    elif type(e) in _BINARY:
-        op, level = _BINARY[type(e)]
-        left = level + 1 if level == 4 else level  # comparisons do not chain
-        out = f"{_render(e.a, left, ctx)} {op} {_render(e.b, level + 1, ctx)}"
-    else:
+    rule = _RULES.get(type(e))
+    if rule is None:
+        rule = _rule_of_base(type(e))
+    return rule(e, need, ctx)
+
+
+Render = Callable[[Any, int, "_Uses | None"], str]
+
+
+def _var(e: Any, need: int, ctx: "_Uses | None") -> str:
+    return str(e.name_hint) if ctx is None else ctx.var(e, need)
+
+
+def _string(e: Any, _need: int, _ctx: "_Uses | None") -> str:
+    return '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _cast(e: Any, _need: int, ctx: "_Uses | None") -> str:
+    return f'T.Cast("{e.dtype}", {_render(e.value, 0, ctx)})'
+
+
+def _buffer_load(e: Any, _need: int, ctx: "_Uses | None") -> str:
+    if e.predicate is not None:
         raise _Unknown
+    if ctx is not None:
+        ctx.buffer(e.buffer)
+    return f"{e.buffer.name}[{', '.join(_render(i, 0, ctx) for i in e.indices)}]"
+
+
+def _not(e: Any, need: int, ctx: "_Uses | None") -> str:
+    out = "not " + _render(e.a, 3, ctx)
+    return f"({out})" if 3 < need else out
+
+
+def _binary(e: Any, need: int, ctx: "_Uses | None") -> str:
+    op, level = _BINARY[type(e)]
+    left = level + 1 if level == 4 else level  # comparisons do not chain
+    out = f"{_render(e.a, left, ctx)} {op} {_render(e.b, level + 1, ctx)}"
     return f"({out})" if level < need else out
+
+
+def _unknown(_e: Any, _need: int, _ctx: "_Uses | None") -> str:
+    raise _Unknown
+
+
+#: node class -> its renderer; subclasses of the first six use their base's (binary operators
+#: only their exact class: the printer has its own sugar for the others)
+_RULES: dict[type, Render] = {
+    E.Var: _var,
+    IntImm: lambda e, _need, _ctx: _int(e),
+    E.StringImm: _string,
+    E.Call: lambda e, _need, ctx: _call(e, lambda a, n: _render(a, n, ctx)),
+    E.Cast: _cast,
+    E.BufferLoad: _buffer_load,
+    E.Not: _not,
+    **{cls: _binary for cls in _BINARY},
+}
+_BASES = (E.Var, IntImm, E.StringImm, E.Call, E.Cast, E.BufferLoad, E.Not)
+
+
+def _rule_of_base(cls: type) -> Render:
+    for base in cls.__mro__[1:]:
+        if base in _BASES:
+            rule = _RULES[cls] = _RULES[base]
+            return rule
+    return _unknown
 
 
 class _Uses:

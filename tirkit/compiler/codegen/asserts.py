@@ -25,10 +25,12 @@ from ...tir.analysis import undefined_vars
 from ...tir.stmt_functor import substitute
 from .assert_text import condition_text, condition_text_and_vars
 from .core import CodeGenLLVM, register
-from .types import I64, PTR, CodegenError
+from .types import I8, I32, I64, PTR, CodegenError, ir_const
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 Piece = str | ir.Value
+_MESSAGE_BUFFER = ir.ArrayType(I8, 1024)  # snprintf's buffer for a message with values
+_SNPRINTF_ARGS = [PTR, I64, PTR]
 
 
 def let_exprs(cg: CodeGenLLVM) -> dict[Any, Any]:
@@ -150,10 +152,10 @@ def _emit_message(cg: CodeGenLLVM, pieces: list[Piece]) -> ir.Value:
         return cg.string_constant("".join(pieces))  # type: ignore[arg-type]
     fmt = "".join("%lld" if not isinstance(p, str) else p.replace("%", "%%") for p in pieces)
     values = [p for p in pieces if not isinstance(p, str)]
-    size = 1024
-    buf = cg.builder.alloca(ir.ArrayType(ir.IntType(8), size))
-    snprintf = cg.declare("snprintf", ir.IntType(32), [PTR, I64, PTR], var_arg=True)
-    cg.builder.call(snprintf, [buf, ir.Constant(I64, size), cg.string_constant(fmt), *values])
+    size = _MESSAGE_BUFFER.count
+    buf = cg.builder.alloca(_MESSAGE_BUFFER)
+    snprintf = cg.declare("snprintf", I32, _SNPRINTF_ARGS, var_arg=True)
+    cg.builder.call(snprintf, [buf, ir_const(I64, size), cg.string_constant(fmt), *values])
     return buf
 
 

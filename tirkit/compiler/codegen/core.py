@@ -25,12 +25,14 @@ from ...ir.dtype import DataType
 from ...ir.expr import PrimExpr
 from ...tir.expr import Var
 from ...tir.stmt import Stmt
-from .types import I8, I32, PTR, CodegenError, Module
+from .ir_text import ByteString, new_block
+from .types import I8, I32, PTR, VOID, CodegenError, Module, ir_const
 
 __all__ = ["CodeGenLLVM", "FunctionState", "EXPR_RULES", "STMT_RULES", "CALL_RULES", "ATTR_RULES",
            "register", "register_call", "register_attr", "rule_registrar"]
 
 Rule = Callable[["CodeGenLLVM", Any], Any]
+_PTR_ARG = [PTR]
 EXPR_RULES: dict[type, Rule] = {}
 STMT_RULES: dict[type, Rule] = {}
 CALL_RULES: dict[str, Rule] = {}
@@ -167,7 +169,7 @@ class CodeGenLLVM:
     def new_block(self, name: str) -> ir.Block:
         """A new basic block at the end of the current function."""
         assert self.fs is not None
-        return self.fs.func.append_basic_block(name)
+        return new_block(self.fs.func, name)
 
     def lookup_var(self, var: Var) -> ir.Value:
         """The LLVM value bound to ``var``."""
@@ -211,14 +213,23 @@ class CodeGenLLVM:
     def declare(self, name: str, ret: ir.Type, args: list[ir.Type],
                 var_arg: bool = False) -> ir.Function:
         """Declare (once) an external function ``name``; a clash of signatures is an error."""
+        # the same call site asks again and again with the same type objects: found by
+        # identity (the key's types stay alive in the value, so their ids are not reused)
+        key = (name, id(ret), tuple(map(id, args)), var_arg)
+        hit = self.module.declared.get(key)
+        if hit is not None:
+            return hit[0]
         fnty = ir.FunctionType(ret, args, var_arg=var_arg)
         existing = self.module.globals.get(name)
         if existing is not None:
             if existing.function_type != fnty:
                 raise CodegenError(f"function {name!r} is called with signature {fnty} but was "
                                    f"declared as {existing.function_type}")
-            return existing
-        return ir.Function(self.module, fnty, name=name)
+            fn = existing
+        else:
+            fn = ir.Function(self.module, fnty, name=name)
+        self.module.declared[key] = (fn, ret, args)
+        return fn
 
     def string_constant(self, text: str) -> ir.Value:
         """A pointer to a private NUL-terminated string constant."""
@@ -230,14 +241,14 @@ class CodeGenLLVM:
             gvar.linkage = "private"
             gvar.global_constant = True
             gvar.unnamed_addr = True
-            gvar.initializer = ir.Constant(ty, data)
+            gvar.initializer = ByteString(ty, data)
             gvar.type = PTR
             self._strings[text] = gvar
         return gvar
 
     def set_error(self, message: str | ir.Value) -> None:
         """Call ``TVMAPISetLastError(message)``."""
-        fn = self.declare("TVMAPISetLastError", ir.VoidType(), [PTR])
+        fn = self.declare("TVMAPISetLastError", VOID, _PTR_ARG)
         msg = self.string_constant(message) if isinstance(message, str) else message
         self.builder.call(fn, [msg])
 
@@ -252,7 +263,7 @@ class CodeGenLLVM:
         elif fs.ret_dtype is None:
             self.builder.ret_void()
         elif fs.ret_dtype.is_int() or fs.ret_dtype.is_uint():
-            self.builder.ret(ir.Constant(fs.func.function_type.return_type, -1))
+            self.builder.ret(ir_const(fs.func.function_type.return_type, -1))
         else:
             raise CodegenError(f"function {fs.name!r} returns {fs.ret_dtype}: an assertion "
                                "failure cannot be reported (use an int32 return type)")

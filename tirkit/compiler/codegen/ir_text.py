@@ -20,6 +20,7 @@ to llvmlite's own method, whose values are named in the same scope, so names sta
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from llvmlite import ir
@@ -28,7 +29,7 @@ from llvmlite import ir
 # (``_setup``) and the builder's insertion point (``_insert``, IRBuilder's own helper)
 # pylint: disable=too-many-ancestors,protected-access,attribute-defined-outside-init
 
-__all__ = ["FastBuilder"]
+__all__ = ["FastBuilder", "ByteString", "Block", "new_block"]
 
 _CMP = {">": "gt", "<": "lt", "==": "eq", "!=": "ne", ">=": "ge", "<=": "le"}
 
@@ -48,7 +49,10 @@ def _fresh(scope: Any) -> str:
 
 def _md(inst: Any) -> str:
     """llvmlite's ``_stringify_metadata(leading_comma=True)``."""
-    return "".join([f", !{k} {v.get_reference()}" for k, v in inst.metadata.items()])
+    md = inst.metadata
+    if not md:
+        return ""
+    return "".join([f", !{k} {v.get_reference()}" for k, v in md.items()])
 
 
 class _Light:  # pylint: disable=too-many-instance-attributes
@@ -425,6 +429,59 @@ class FastBuilder(ir.IRBuilder):
         return self._set_terminator(inst)
 
 
+class Block(ir.Block):
+    """A basic block made without llvmlite's ``NamedValue.__init__`` chain (the code generator
+    makes one or two per assertion); named and printed as llvmlite's."""
+
+    def __init__(self, parent: ir.Function, name: str = "") -> None:
+        # pylint: disable=super-init-not-called
+        self.parent = parent
+        self.type = _LABEL
+        self.scope = scope = parent.scope
+        self._tk_name = scope.register(name, deduplicate=True)
+        self.instructions: list[Any] = []
+        self.terminator = None
+
+    @property
+    def name(self) -> str:
+        """The block's label (unique in its function)."""
+        return self._tk_name  # type: ignore[no-any-return]
+
+
+def new_block(fn: ir.Function, name: str) -> ir.Block:
+    """``fn.append_basic_block(name)`` with a :class:`Block`."""
+    blk = Block(fn, name)
+    fn.blocks.append(blk)
+    return blk
+
+
+_LABEL = ir.LabelType()
+
+
+class ByteString(ir.Constant):
+    """A ``[N x i8]`` constant of bytes, printed ``c"..."`` as llvmlite prints one, with one
+    regular-expression pass instead of a Python loop over the bytes."""
+
+    def get_reference(self) -> str:
+        """``c"text\\00"``: letters, digits, space and ``!#$%&'()*+,-./:;<=>?@[]^_`{|}~`` as
+        themselves, any other byte as ``\\XX``."""
+        ref = self.__dict__.get("_tk_ref")
+        if ref is None:
+            text = bytes(self.constant).decode("latin-1")
+            ref = self._tk_ref = 'c"' + _NOT_PLAIN.sub(_escape, text) + '"'
+        return ref
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.get_reference()}"
+
+
+_NOT_PLAIN = re.compile(r"[^A-Za-z0-9 !#$%&'()*+,\-./:;<=>?@\[\]^_`{|}~]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    return f"\\{ord(m.group()):02x}"
+
+
 def _label_suffix(label: str, suffix: str) -> str:
     """llvmlite's block names for if_then: ``label + suffix``, a long label cut to 25 chars."""
     return label[:25] + ".." + suffix if len(label) > 50 else label + suffix
@@ -445,8 +502,8 @@ class _IfThen:
         bld = self.bld
         bb = bld.block
         fn = bb.parent
-        then = fn.append_basic_block(name=_label_suffix(bb.name, ".if"))
-        end = self.end = fn.append_basic_block(name=_label_suffix(bb.name, ".endif"))
+        then = new_block(fn, _label_suffix(bb.name, ".if"))
+        end = self.end = new_block(fn, _label_suffix(bb.name, ".endif"))
         br = bld.cbranch(self.pred, then, end)
         if self.likely is not None:
             br.set_weights([99, 1] if self.likely else [1, 99])

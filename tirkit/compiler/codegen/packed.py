@@ -17,7 +17,8 @@ from ...tir import expr as E
 from ..runtime.abi import StructField
 from .casts import cast_value
 from .core import CodeGenLLVM, register_call
-from .types import DLTENSOR, DLTENSOR_FIELDS, I32, I64, PTR, TVMVALUE, CodegenError, llvm_type
+from .types import DLTENSOR, DLTENSOR_FIELDS, I32, I64, PTR, TVMVALUE, CodegenError, ir_const, \
+    llvm_type
 
 __all__: list[str] = []
 
@@ -44,8 +45,7 @@ def _field_ptr(cg: CodeGenLLVM, call: E.Call) -> tuple[ir.Value, ir.Type, bool, 
     if kind not in DLTENSOR_FIELDS:
         raise CodegenError(f"tvm_struct_get/set: unknown field kind {kind}")
     path, ty, signed = DLTENSOR_FIELDS[kind]
-    zero = ir.Constant(I32, 0)
-    ptr = bld.gep(elem, [zero, *(ir.Constant(I32, p) for p in path)], inbounds=True,
+    ptr = bld.gep(elem, [ir_const(I32, 0), *(ir_const(I32, p) for p in path)], inbounds=True,
                   source_etype=DLTENSOR)
     return ptr, ty, signed, kind
 

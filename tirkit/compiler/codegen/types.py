@@ -18,7 +18,7 @@ from llvmlite import ir
 
 from ...ir.dtype import DataType, TypeCode, dtype as _dtype
 
-__all__ = ["llvm_type", "storage_type", "const", "PTR", "I1", "I8", "I16", "I32", "I64",
+__all__ = ["llvm_type", "storage_type", "const", "ir_const", "PTR", "I1", "I8", "I16", "I32", "I64",
            "VOID", "DLTENSOR", "TVMVALUE", "DLTENSOR_FIELDS", "elem_bytes", "CodegenError"]
 
 PTR = ir.PointerType()
@@ -127,6 +127,21 @@ def const(t: "DataType | str", value: Any) -> ir.Constant:
 _INT_CONSTS: dict[tuple[Any, int, int, int], ir.Constant] = {}
 
 
+def ir_const(ty: ir.Type, value: Any) -> ir.Constant:
+    """``ir.Constant(ty, value)`` for an int (or None) value, made once per type object and
+    value (llvmlite constants are immutable; indices, field numbers and -1 recur)."""
+    key = (id(ty), value)
+    hit = _IR_CONSTS.get(key)
+    if hit is None:
+        if len(_IR_CONSTS) > 4096:
+            _IR_CONSTS.clear()
+        hit = _IR_CONSTS[key] = ir.Constant(ty, value)  # holds ty: its id stays unique
+    return hit
+
+
+_IR_CONSTS: dict[tuple[int, Any], ir.Constant] = {}
+
+
 def _make_const(t: DataType, value: Any) -> ir.Constant:
     elem = llvm_type(t.element_of())
     if t.is_bfloat16():
@@ -155,6 +170,8 @@ class Module(ir.Module):
         super().__init__(*args, **kwargs)
         self._weights: dict[tuple[str, tuple[tuple[int, int], ...]], Any] = {}
         self._branch_weights: dict[tuple[int, ...], Any] = {}
+        #: CodeGenLLVM.declare's lookups: (name, type ids, var_arg) -> (function, types)
+        self.declared: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
 
     def branch_weights(self, weights: tuple[int, ...]) -> Any:
         """The ``!{!"branch_weights", i32 w...}`` node of ``weights`` (made once; what
