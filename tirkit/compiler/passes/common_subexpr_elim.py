@@ -215,8 +215,13 @@ class Table:
 
     def union(self, other: "Table") -> None:
         """Add every count of ``other``."""
-        for e, c in other.items.values():
-            self.add(e, c)
+        items = self.items
+        for key, (e, c) in other.items.items():  # (its keys are _key(e))
+            entry = items.get(key)
+            if entry is None:
+                items[key] = [e, c]
+            else:
+                entry[1] += c
 
     def intersect(self, other: "Table") -> "Table":
         """Computations in both, counts summed (TVM's ``IntersectComputationTables``)."""
@@ -256,6 +261,62 @@ def _computations_done_by(stmt: S.Stmt) -> Table:
     for child in _stmt_children(stmt):
         table.union(computations_done_by(child))
     return table
+
+
+#: id -> the keys of the computations in an expression, each once, or None (see below)
+_DISTINCT: dict[int, frozenset | None] = {}
+
+
+def _distinct_computations(e: PrimExpr) -> frozenset | None:
+    """The keys of the eligible computations in ``e`` counted as a tree (a shared node once per
+    use), or None when one is there twice (or ``e`` has a class outside _KIDS). When they are
+    all distinct, every count the elimination at ``e`` and under it makes is 1, so it binds
+    nothing: the expression comes back as it is, unwalked."""
+    value = _DISTINCT.get(id(e), _MISS)
+    if value is not _MISS:
+        return value  # type: ignore[return-value]
+    kids = _kids(e)
+    out: frozenset | None = None
+    if kids is not None:
+        keys: set[int] = set()
+        total = 0
+        for k in kids:
+            sub = _distinct_computations(k)
+            if sub is None:
+                keys = None  # type: ignore[assignment]
+                break
+            keys |= sub
+            total += len(sub)
+        if keys is not None and len(keys) == total:
+            if is_eligible(e):
+                key = _key(e)
+                if key not in keys:
+                    keys.add(key)
+                    out = frozenset(keys)
+            else:
+                out = frozenset(keys)
+    _DISTINCT[id(e)] = out
+    _ALIVE.append(e)
+    return out
+
+
+def _binds_nothing(table: Table) -> bool:
+    """Whether the elimination over ``table`` would bind nothing: every computation is done
+    once and no two of them (nor one with itself) share a sub-computation, so each count the
+    elimination hands down stays 1 (a quick answer for most statements)."""
+    keys: set[int] = set()
+    total = 0
+    for e, count in table.items.values():
+        if count != 1:
+            return False
+        sub = _distinct_computations(e)
+        if sub is None:
+            return False
+        keys |= sub
+        total += len(sub)
+        if len(keys) != total:
+            return False
+    return True
 
 
 def _stmt_children(stmt: S.Stmt) -> list[S.Stmt]:
@@ -434,11 +495,15 @@ class CommonSubexpressionEliminator(StmtExprMutator):
 
     def visit_stmt(self, stmt: S.Stmt) -> S.Stmt:
         table = computations_done_by(stmt)
+        if _binds_nothing(table):
+            return super().visit_stmt(stmt)
         result = self._eliminate(stmt, table,
                                  lambda v, e, r: S.LetStmt(v, e, r, span=stmt.span))
         return super().visit_stmt(result)
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
+        if _distinct_computations(expr) is not None:
+            return expr  # nothing is done twice in it: no let at it nor under it
         table = Table()
         for c in computations_in(expr):
             table.add(c)
@@ -503,7 +568,7 @@ def _make_pass(name: str) -> Any:
             body = CommonSubexpressionEliminator(_context(func))(func.body)
         finally:
             for table in (_KEYS, _COMPLEXITY, _INTERNED, _IDS, _DONE, _FREE, _INFO, _DIRECT,
-                          _IN):
+                          _IN, _DISTINCT):
                 table.clear()
             _ALIVE.clear()
         if _same(body, func.body):
