@@ -107,3 +107,20 @@ def test_byte_string_prints_what_llvmlite_prints():
     ty = ir.ArrayType(I8, len(data))
     assert str(ByteString(ty, data)) == str(ir.Constant(ty, data))
     assert ByteString(ty, data).get_reference() == ir.Constant(ty, data).get_reference()
+
+
+def test_string_global_prints_what_llvmlite_prints():
+    from tirkit.compiler.codegen.ir_text import ByteString, StringGlobal
+
+    data = 'Assert fail: "n" ≥ 3\n\\'.encode() + b"\0"
+    light, slow = Module(name="a"), Module(name="a")
+    StringGlobal(light, ".str", data)
+    ty = ir.ArrayType(I8, len(data))
+    gvar = ir.GlobalVariable(slow, ty, name=".str")
+    gvar.linkage, gvar.global_constant, gvar.unnamed_addr = "private", True, True
+    gvar.initializer = ir.Constant(ty, bytearray(data))
+    gvar.type = PTR
+    assert str(light) == str(slow)
+    changed = StringGlobal(light, ".str_1", data)
+    changed.align = 8  # printed by llvmlite's own code then
+    assert str(changed).endswith(", align 8")

@@ -25,8 +25,8 @@ from ...ir.dtype import DataType
 from ...ir.expr import PrimExpr
 from ...tir.expr import Var
 from ...tir.stmt import Stmt
-from .ir_text import ByteString, new_block
-from .types import I8, I32, PTR, VOID, CodegenError, Module, ir_const
+from .ir_text import StringGlobal, new_block
+from .types import I32, PTR, VOID, CodegenError, Module, ir_const
 
 __all__ = ["CodeGenLLVM", "FunctionState", "EXPR_RULES", "STMT_RULES", "CALL_RULES", "ATTR_RULES",
            "register", "register_call", "register_attr", "rule_registrar"]
@@ -235,14 +235,8 @@ class CodeGenLLVM:
         """A pointer to a private NUL-terminated string constant."""
         gvar = self._strings.get(text)
         if gvar is None:
-            data = bytearray(text.encode("utf-8")) + b"\0"
-            ty = ir.ArrayType(I8, len(data))
-            gvar = ir.GlobalVariable(self.module, ty, name=self.fresh_name(".str"))
-            gvar.linkage = "private"
-            gvar.global_constant = True
-            gvar.unnamed_addr = True
-            gvar.initializer = ByteString(ty, data)
-            gvar.type = PTR
+            gvar = StringGlobal(self.module, self.fresh_name(".str"),
+                                text.encode("utf-8") + b"\0")
             self._strings[text] = gvar
         return gvar
 

@@ -20,7 +20,6 @@ to llvmlite's own method, whose values are named in the same scope, so names sta
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from llvmlite import ir
@@ -29,7 +28,7 @@ from llvmlite import ir
 # (``_setup``) and the builder's insertion point (``_insert``, IRBuilder's own helper)
 # pylint: disable=too-many-ancestors,protected-access,attribute-defined-outside-init
 
-__all__ = ["FastBuilder", "ByteString", "Block", "new_block"]
+__all__ = ["FastBuilder", "ByteString", "StringGlobal", "Block", "new_block", "escape_bytes"]
 
 _CMP = {">": "gt", "<": "lt", "==": "eq", "!=": "ne", ">=": "ge", "<=": "le"}
 
@@ -460,26 +459,71 @@ _LABEL = ir.LabelType()
 
 class ByteString(ir.Constant):
     """A ``[N x i8]`` constant of bytes, printed ``c"..."`` as llvmlite prints one, with one
-    regular-expression pass instead of a Python loop over the bytes."""
+    ``str.translate`` instead of a Python loop over the bytes."""
 
     def get_reference(self) -> str:
         """``c"text\\00"``: letters, digits, space and ``!#$%&'()*+,-./:;<=>?@[]^_`{|}~`` as
         themselves, any other byte as ``\\XX``."""
         ref = self.__dict__.get("_tk_ref")
         if ref is None:
-            text = bytes(self.constant).decode("latin-1")
-            ref = self._tk_ref = 'c"' + _NOT_PLAIN.sub(_escape, text) + '"'
+            ref = self._tk_ref = f'c"{escape_bytes(self.constant)}"'
         return ref
 
     def __str__(self) -> str:
         return f"{self.type} {self.get_reference()}"
 
 
-_NOT_PLAIN = re.compile(r"[^A-Za-z0-9 !#$%&'()*+,\-./:;<=>?@\[\]^_`{|}~]")
+_PLAIN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 "
+                   b"!#$%&'()*+,-./:;<=>?@[]^_`{|}~")
+#: latin-1 character -> llvmlite's spelling of that byte in a ``c"..."`` constant
+_ESCAPES = {ch: f"\\{ch:02x}" for ch in range(256) if ch not in _PLAIN}
 
 
-def _escape(m: re.Match[str]) -> str:
-    return f"\\{ord(m.group()):02x}"
+def escape_bytes(data: bytes | bytearray) -> str:
+    """``data`` as the inside of an LLVM ``c"..."`` constant, as llvmlite spells it."""
+    return bytes(data).decode("latin-1").translate(_ESCAPES)
+
+
+class StringGlobal(ir.GlobalVariable):  # pylint: disable=too-many-instance-attributes
+    """``@"name" = private unnamed_addr constant [N x i8] c"text\\00"``: the NUL-terminated
+    string constant of an assertion message, made and printed in one step each (llvmlite's
+    GlobalVariable costs ~20 us to make and print; a function has dozens of messages). Its
+    ``type`` is the opaque ``ptr``."""
+
+    def __init__(self, module: ir.Module, name: str, data: bytes) -> None:
+        # pylint: disable=super-init-not-called
+        ty = _BYTES.get(len(data))
+        if ty is None:
+            ty = _BYTES[len(data)] = ir.ArrayType(_I8, len(data))
+        self.parent = module
+        self.type = _PTR
+        self._tk_name = module.scope.register(name)
+        self.value_type = ty
+        self.initializer = ByteString(ty, bytearray(data))
+        self.linkage, self.storage_class, self.section = "private", "", ""
+        self.metadata: dict[str, Any] = {}
+        self.unnamed_addr = self.global_constant = True
+        self.addrspace, self.align = 0, None
+        self._tk_text = f'constant {ty} c"{escape_bytes(data)}"'
+        module.add_global(self)
+
+    @property
+    def name(self) -> str:
+        """The symbol (unique in the module)."""
+        return self._tk_name  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        as_made = (self.linkage, self.unnamed_addr, self.global_constant, self.align,
+                   self.section, self.metadata, self.storage_class)
+        if as_made != _AS_MADE:
+            return super().__str__()  # changed after creation: llvmlite's own printing
+        return f"{self.get_reference()} = private unnamed_addr {self._tk_text}"
+
+
+_AS_MADE = ("private", True, True, None, "", {}, "")
+
+
+_BYTES: dict[int, ir.ArrayType] = {}
 
 
 def _label_suffix(label: str, suffix: str) -> str:
@@ -518,5 +562,6 @@ class _IfThen:
             bld.position_at_end(end)
 
 
-_I1, _I32 = ir.IntType(1), ir.IntType(32)
+_I1, _I8, _I32 = ir.IntType(1), ir.IntType(8), ir.IntType(32)
+_PTR = ir.PointerType()
 _ONES: dict[ir.Type, ir.Constant] = {}
