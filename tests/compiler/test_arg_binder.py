@@ -70,5 +70,19 @@ def test_known_message_is_the_printers_text(name, dtype, c):
 
 def test_known_message_leaves_other_names_to_the_printer():
     assert known_message(EQ(IntImm("int32", 1), _shape_load("a-b.shape"))) is None
-    assert known_message(EQ(IntImm("int32", 1), struct_get("int32", Var("A", "handle"), 0, 10))) \
-        is None
+    x = Var("x", "int32")
+    assert known_message(EQ(x + 1, IntImm("int32", 3))) is None
+    assert known_message(EQ(IntImm("int32", 3), x)) is None
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint64", "uint8", "uint16", "handle"])
+@pytest.mark.parametrize("name", ["A", "x_1", "weird.name", ""])
+def test_known_message_of_struct_reads_is_the_printers_text(dtype, name):
+    read = struct_get(dtype, Var(name, "handle"), 0, 10)
+    conds = [EQ(Var("dev_id", dtype), read), EQ(Var(name, dtype), read)]
+    if dtype != "handle":
+        conds += [EQ(IntImm(dtype, c), read) for c in (0, 1, 255)]
+        if not dtype.startswith("uint"):
+            conds.append(EQ(IntImm(dtype, -2), read))
+    for cond in conds:
+        assert known_message(cond) == script(cond)

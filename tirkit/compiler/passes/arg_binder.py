@@ -156,23 +156,44 @@ def known_simplify(cond: Any) -> PrimExpr | None:
 
 
 def known_message(cond: Any) -> str | None:
-    """``script(cond)`` for the shape checks of constant dimensions (``1024 ==
-    T.Cast("int32", f.A.shape[0])``, ``T.int64(1024) == f.A.shape[0]``), written directly
-    (the printer costs tens of microseconds a call); None for any other condition.
-    tests/compiler/test_arg_binder.py holds both forms against the printer."""
-    if not _is(cond, EQ) or not _is(cond.a, IntImm):
+    """``script(cond)`` for the checks of :func:`known_simplify` (``1024 ==
+    T.Cast("int32", f.A.shape[0])``, ``T.int64(1024) == f.A.shape[0]``, ``1 ==
+    T.tvm_struct_get(A, 0, 10, "int32")``, ``dev_id == T.tvm_struct_get(B, 0, 9, "int32")``),
+    written directly (the printer costs tens of microseconds a call); None for any other
+    condition. tests/compiler/test_arg_binder.py holds every form against the printer."""
+    if not _is(cond, EQ):
         return None
     a, b = cond.a, cond.b
-    load: Any = b.value if _is(b, Cast) else b
-    if not _shape_value(b, a.dtype) or load.indices[0].dtype != _INT32 \
-            or not _DOTTED_NAME.match(load.buffer.name):
+    if _is(a, IntImm):
+        lhs = str(a.value) if a.dtype == _INT32 else f"T.{a.dtype}({a.value})"
+    elif _is(a, Var):
+        lhs = a.name_hint or "v"  # (a free var prints as its name)
+    else:
+        return None
+    if _struct_get(b, a.dtype):
+        return _struct_get_message(lhs, b)
+    if _is(a, IntImm) and _shape_value(b, a.dtype):
+        return _shape_message(lhs, a.dtype, b)
+    return None
+
+
+def _struct_get_message(lhs: str, read: Any) -> str | None:
+    handle, index, field = read.args
+    if not (_is(handle, Var) and _is(index, IntImm) and _is(field, IntImm)
+            and index.dtype == _INT32 and field.dtype == _INT32):
+        return None
+    return (f'{lhs} == T.tvm_struct_get({handle.name_hint or "v"}, {index.value}, '
+            f'{field.value}, "{read.dtype}")')
+
+
+def _shape_message(lhs: str, dtype: DataType, value: Any) -> str | None:
+    load: Any = value.value if _is(value, Cast) else value
+    if load.indices[0].dtype != _INT32 or not _DOTTED_NAME.match(load.buffer.name):
         return None
     index = f"{load.buffer.name}[{load.indices[0].value}]"
-    if a.dtype == _INT32:
-        return f'{a.value} == T.Cast("int32", {index})'
-    if a.dtype == _I64:
-        return f"T.int64({a.value}) == {index}"
-    return None
+    if dtype == _INT32:
+        return f'{lhs} == T.Cast("int32", {index})'
+    return f"{lhs} == {index}" if dtype == _I64 else None
 
 
 _INT32 = _dtype("int32")
