@@ -78,7 +78,8 @@ def eval_set(expr: PrimExpr, dom_map: Mapping[E.Var, IntervalSet | Range]) -> In
 
 def _eval(expr: Any, sets: Mapping[E.Var, IntervalSet]) -> IntervalSet:
     if isinstance(expr, E.Var):
-        return sets.get(expr, IntervalSet.point(expr))
+        found = sets.get(expr)
+        return found if found is not None else IntervalSet.point(expr)
     if isinstance(expr, IntImm):
         return IntervalSet.point(expr)
     rule = _RULES.get(type(expr))

@@ -187,7 +187,9 @@ def match_types(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
 
 
 def _binary(cls: type, a: Any, b: Any, span: Any = None) -> PrimExpr:
-    a, b = match_types(a, b)
+    if not (isinstance(a, PrimExpr) and isinstance(b, PrimExpr)
+            and a.dtype == b.dtype):  # type: ignore[attr-defined]
+        a, b = match_types(a, b)  # (which keeps two expressions of one dtype as they are)
     folded = try_const_fold(cls, a, b)
     if folded is not None:
         return folded

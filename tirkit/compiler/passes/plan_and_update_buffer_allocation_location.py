@@ -152,15 +152,18 @@ def detect_buffer_access_lca(func: PrimFunc) -> dict[Buffer, Stmt | None]:
     return det.finish()
 
 
-def _alloc_order(func: PrimFunc) -> list[Buffer]:
+def _alloc_order(func: PrimFunc, managed: set[Var] | None = None) -> list[Buffer]:
     """Param buffers, then buffers in first allocation/access order (TVM
-    ``BufferAllocateOrderCollector``)."""
+    ``BufferAllocateOrderCollector``). ``managed``, when given, receives the data vars of the
+    buffers blocks allocate or match (TVM's ``collect_managed_allocations``), in the same walk."""
     order: dict[Buffer, None] = dict.fromkeys(func.buffer_map.values())
 
     def visit(node: Any) -> None:
         if isinstance(node, Block):
             order.update(dict.fromkeys(node.alloc_buffers))
             order.update(dict.fromkeys(m.source.buffer for m in node.match_buffers))
+            if managed is not None:
+                _collect_managed(node, managed)
         elif isinstance(node, (BufferLoad, BufferStore)):
             order.setdefault(node.buffer, None)
     _pre_order(func.body, visit)
@@ -181,10 +184,10 @@ class _BufferAllocationLocator(StmtExprMutator):
     def __init__(self, func: PrimFunc) -> None:
         lca = detect_buffer_access_lca(func)
         managed: set[Var] = set()
-        _pre_order(func.body, lambda n: _collect_managed(n, managed))
+        order = _alloc_order(func, managed)
         params = {b.data for b in func.buffer_map.values()}
         self.alloc_at: dict[int, list[Buffer]] = {}
-        for buf in _alloc_order(func):
+        for buf in order:
             if buf in lca and buf.data not in params and buf.data in managed:
                 self.alloc_at.setdefault(id(lca[buf]), []).append(buf)
         self.gone: set[Var] = set()
