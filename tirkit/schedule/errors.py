@@ -188,6 +188,10 @@ LoopPositionError = _error(
 NotCompactDataFlowError = _error(
     "NotCompactDataFlowError", "the subtree does not have compact data flow",
     "the subtree of {0} does not have compact data flow: {reason}")
+BufferRegionPatternError = _error(
+    "BufferRegionPatternError", "BufferRegion pattern match failed",
+    "the iteration domain of {0} cannot be solved: {reason}",
+    base=(NotCompactDataFlowError, ValueError))  # TVM's "ValueError: ... pattern match failed"
 BodyAnalysisError = _error(
     "BodyAnalysisError", "the block body is not a single BufferStore of the required form",
     "{0}: {reason}")

@@ -13,13 +13,14 @@ from ...arith import Analyzer
 from ...arith.int_set import IntervalSet
 from ...ir.expr import IntImm, Range
 from ...tir import op
-from ...tir.expr import IterVarType, Var
+from ...tir.expr import Var
 from ...tir.stmt import BlockRealize, For, ForKind, SeqStmt
 from .. import analysis as A
 from .. import errors as err
 from ..block_scope import DepKind
 from ..schedule import Schedule, primitive
 from ..transform import deep_swap
+from ._block_var_domain import DomainInfo, calculate_block_var_domain, cover_range
 
 
 def _under(sref: Any, top: Any) -> bool:
@@ -156,95 +157,60 @@ def _required_region(sch: Schedule, block_sref: Any, loop_sref: Any, scope_root:
     return out
 
 
-def _iter_ranges(sch: Schedule, block_sref: Any, required: dict[Any, list[IntervalSet]],
-                 is_compute_at: bool, ana: Analyzer) -> list[Range]:
-    """Range of each block iter var so that the block covers ``required``."""
-    block = block_sref.stmt
-    ranges: dict[Any, Range] = {}
-    regions = block.writes if is_compute_at else block.reads
-    for region in regions:
-        sets = required.get(region.buffer)
-        if sets is None:
-            continue
-        for dim, (r, s) in enumerate(zip(region.region, sets)):
-            _solve_dim(block, r, s, ranges, ana, dim)
-    out = []
-    for iv in block.iter_vars:
-        rng = ranges.get(iv.var)
-        out.append(iv.dom if rng is None else rng)
+def _provided_region(block: Any, is_compute_at: bool) -> dict[Any, list[list[IntervalSet]]]:
+    """Per buffer, the regions one instance of the block writes (compute_at) or reads
+    (reverse_compute_at), in its iter vars (TVM ``CalculateProvidedRequiredRegions``)."""
+    out: dict[Any, list[list[IntervalSet]]] = {}
+    for region in block.writes if is_compute_at else block.reads:
+        out.setdefault(region.buffer, []).append([
+            IntervalSet.point(r.min) if _one(r.extent) else
+            IntervalSet(r.min, op.subtract(op.add(r.min, r.extent), 1)) for r in region.region])
     return out
 
 
-def _solve_dim(block: Any, r: Range, s: IntervalSet, ranges: dict, ana: Analyzer,
-               dim: int) -> None:
-    if not s.is_bounded():
-        return
-    index = r.min
-    base: Any = None
-    shift: Any = IntImm(index.dtype, 0)
-    if isinstance(index, Var):
-        base = index
-    elif hasattr(index, "a") and isinstance(index.a, Var) and type(index).__name__ == "Add" \
-            and isinstance(index.b, IntImm):
-        base, shift = index.a, index.b
-    ivars = {iv.var for iv in block.iter_vars}
-    if base is None or base not in ivars:
-        if A.uses_var(index, ivars):
-            raise err.NotCompactDataFlowError(
-                block, reason=f"dimension {dim} of a region it accesses is indexed by "
-                f"{index!r}, which is not a plain block iter var")
-        return
-    lo = ana.simplify(s.min_value - shift)
-    extent = ana.simplify(s.max_value - s.min_value + 1)
-    old = ranges.get(base)
-    if old is not None:
-        lo2 = ana.simplify(op.min(old.min, lo))
-        hi2 = ana.simplify(op.max(old.min + old.extent, lo + extent))
-        ranges[base] = Range.from_min_extent(lo2, ana.simplify(hi2 - lo2))
-    else:
-        ranges[base] = Range.from_min_extent(lo, extent)
+def _one(e: Any) -> bool:
+    return isinstance(e, IntImm) and e.value == 1
 
 
-def _build_nest(sch: Schedule, block_sref: Any, iter_ranges: list[Range],
-                preserve_unit_loops: bool, ana: Analyzer) -> Any:
-    """The new loops ``ax0, ax1...`` and BlockRealize of the moved block; bindings that may
-    leave an iter var's domain (a region rounded up by a non-divisible split) are guarded by a
-    predicate, as TVM does."""
-    block = block_sref.stmt
+def _build_nest(block: Any, iter_doms: list[DomainInfo], preserve_unit_loops: bool,
+                ana: Analyzer) -> Any:
+    """The new loops ``ax0, ax1...`` and BlockRealize of the moved block (TVM
+    ``ScopeReconstructor::MakeNewLoop``): one loop per iter var whose range is not a single
+    value (or every one, with ``preserve_unit_loops``); where an iter var's bound (the buffer's
+    shape, the var's own domain) does not provably hold over its range, the predicate guards
+    it."""
     loops: list[tuple[Var, Any]] = []
-    values = []
-    for iv, rng in zip(block.iter_vars, iter_ranges):
-        extent = ana.simplify(rng.extent)
-        if isinstance(extent, IntImm) and extent.value == 1 and not preserve_unit_loops:
-            values.append(ana.simplify(rng.min))
-            continue
-        var = Var(f"ax{len(loops)}", iv.var.dtype)
-        loops.append((var, extent))
-        values.append(ana.simplify(rng.min + var) if not _zero(rng.min) else var)
-        # bound after the binding is simplified: a unit range would fold ``ax0`` to 0
-        ana.bind(var, Range.from_min_extent(IntImm(var.dtype, 0), extent))
-    conds = []
-    for iv, value in zip(block.iter_vars, values):
-        lo, hi = iv.dom.min, iv.dom.min + iv.dom.extent
-        if not ana.can_prove(value >= lo):
-            conds.append(value >= lo)
-        if not ana.can_prove(value < hi):
-            conds.append(value < ana.simplify(hi))
+    values: list[Any] = []
+    conds: list[Any] = []
+    for iv, info in zip(block.iter_vars, iter_doms):
+        rng = cover_range(info, iv.dom, ana)
+        if preserve_unit_loops or not _one(rng.extent):
+            var = Var(f"ax{len(loops)}", iv.var.dtype)
+            loops.append((var, ana.simplify(rng.extent)))
+            values.append(op.add(rng.min, var))
+            ana.bind(var, Range.from_min_extent(IntImm(var.dtype, 0), rng.extent))
+        else:
+            values.append(rng.min)
+        conds.extend(_guards(values[-1], info, ana))
     pred: Any = True
     for c in conds:
         pred = c if pred is True else op.logical_and(pred, c)
-    stmt: Any = BlockRealize(values, pred, block)
+    stmt: Any = BlockRealize(values, pred if pred is True else ana.simplify(pred), block)
     for var, extent in reversed(loops):
         stmt = For(var, IntImm(var.dtype, 0), extent, ForKind.SERIAL, stmt)
     return stmt
 
 
-def _zero(e: Any) -> bool:
-    return isinstance(e, IntImm) and e.value == 0
-
-
-def _true(e: Any) -> bool:
-    return isinstance(e, IntImm) and e.value == 1
+def _guards(value: Any, info: DomainInfo, ana: Analyzer) -> list[Any]:
+    """The conditions that keep an iter var's ``value`` inside its bound, where not provable."""
+    lo, hi = (None, None) if info.bound is None else \
+        (info.bound.min_value, info.bound.max_value)
+    conds = []
+    if lo is not None:
+        conds.append(op.greater_equal(value, lo))
+    if hi is not None:
+        conds.append(op.less(value, op.add(hi, 1)))
+    return [c for c in conds if not ana.can_prove(c)]
 
 
 def _leaf_to_remove(block_sref: Any) -> Any:
@@ -258,6 +224,15 @@ def _leaf_to_remove(block_sref: Any) -> Any:
     return None if child is block_sref else child.stmt
 
 
+def _loop_analyzer(loop_sref: Any) -> Analyzer:
+    """An analyzer with the target loop and the loops above it bound."""
+    ana = Analyzer()
+    for s in (loop_sref, *loop_sref.ancestors()):
+        if s.is_loop:
+            ana.bind(s.stmt.loop_var, Range.from_min_extent(s.stmt.min, s.stmt.extent))
+    return ana
+
+
 def _apply(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool, index: int,
            is_compute_at: bool) -> None:
     block_sref = sch._block_sref(block)  # pylint: disable=protected-access
@@ -265,12 +240,10 @@ def _apply(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool, inde
     scope_root = _check(sch, block_sref, loop_sref, is_compute_at)
     pos = _position(sch, block_sref, loop_sref, scope_root, is_compute_at, index)
     required = _required_region(sch, block_sref, loop_sref, scope_root, is_compute_at)
-    ana = Analyzer()
-    for s in (loop_sref, *loop_sref.ancestors()):
-        if s.is_loop:
-            ana.bind(s.stmt.loop_var, Range.from_min_extent(s.stmt.min, s.stmt.extent))
-    ranges = _iter_ranges(sch, block_sref, required, is_compute_at, ana)
-    nest = _build_nest(sch, block_sref, ranges, preserve_unit_loops, ana)
+    ana = _loop_analyzer(loop_sref)
+    nest = _build_nest(block_sref.stmt, calculate_block_var_domain(
+        block_sref.stmt, loop_sref.stmt, _provided_region(block_sref.stmt, is_compute_at),
+        required, ana, exact=not is_compute_at), preserve_unit_loops, ana)
     loop_stmt = loop_sref.stmt
     children = list(_child_subtrees(loop_stmt.body))
     children.insert(pos, nest)
