@@ -107,6 +107,10 @@ def test_byte_string_prints_what_llvmlite_prints():
     ty = ir.ArrayType(I8, len(data))
     assert str(ByteString(ty, data)) == str(ir.Constant(ty, data))
     assert ByteString(ty, data).get_reference() == ir.Constant(ty, data).get_reference()
+    for text in (b"", b"\0", b'plain "quoted" \\ back\0', b"tab\there\n\0", b"\0\0", b"~ \x7f"):
+        ty = ir.ArrayType(I8, len(text))
+        assert ByteString(ty, bytearray(text)).get_reference() == \
+            ir.Constant(ty, bytearray(text)).get_reference()
 
 
 def test_string_global_prints_what_llvmlite_prints():

@@ -129,6 +129,8 @@ class CodeGenLLVM:
         self.tbaa: dict[Var, Any] = {}
         self.tbaa_root: Any = None
         self.fs: FunctionState | None = None
+        #: the builder of the function being emitted (``fs.builder``; None outside one)
+        self.builder: ir.IRBuilder = None  # type: ignore[assignment]
         self._strings: dict[str, ir.GlobalVariable] = {}
         self._names: dict[str, int] = {}
 
@@ -154,11 +156,6 @@ class CodeGenLLVM:
         rule(self, s)
 
     # ----------------------------------------------------------------------------- state helpers
-    @property
-    def builder(self) -> ir.IRBuilder:
-        """The builder of the function being emitted."""
-        assert self.fs is not None, "no function is being emitted"
-        return self.fs.builder
 
     def fresh_name(self, base: str) -> str:
         """A module-unique symbol name derived from ``base``."""
@@ -187,12 +184,13 @@ class CodeGenLLVM:
     @contextmanager
     def function(self, state: FunctionState, bindings: dict[Var, ir.Value]) -> Iterator[None]:
         """Emit into another function (used for parallel closures) and come back afterwards."""
-        saved = (self.fs, self.vars, self.alignment)
+        saved = (self.fs, self.vars, self.alignment, self.builder)
         self.fs, self.vars, self.alignment = state, dict(bindings), dict(self.alignment)
+        self.builder = state.builder
         try:
             yield
         finally:
-            self.fs, self.vars, self.alignment = saved
+            self.fs, self.vars, self.alignment, self.builder = saved
 
     def alloca(self, ty: ir.Type, count: int | ir.Value = 1, align: int = 0,
                name: str = "") -> ir.Value:

@@ -20,6 +20,7 @@ to llvmlite's own method, whose values are named in the same scope, so names sta
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from llvmlite import ir
@@ -39,10 +40,12 @@ def _fresh(scope: Any) -> str:
     while True:
         n += 1
         name = f".{n}"
-        if not scope.is_used(name):
+        try:
+            scope.register(name)
             break
+        except NameError:  # llvmlite's DuplicatedNameError: taken (an argument's first name)
+            continue
     scope._tirkit_seq = n
-    scope.register(name)
     return name
 
 
@@ -437,7 +440,10 @@ class Block(ir.Block):
         self.parent = parent
         self.type = _LABEL
         self.scope = scope = parent.scope
-        self._tk_name = scope.register(name, deduplicate=True)
+        self._tk_name = name = scope.register(name, deduplicate=True)
+        if '"' in name or "\\" in name:
+            name = name.replace("\\", "\\5c").replace('"', "\\22")
+        self._tk_ref = f'%"{name}"'
         self.instructions: list[Any] = []
         self.terminator = None
 
@@ -445,6 +451,10 @@ class Block(ir.Block):
     def name(self) -> str:
         """The block's label (unique in its function)."""
         return self._tk_name  # type: ignore[no-any-return]
+
+    def get_reference(self) -> str:
+        """``%"label"``."""
+        return self._tk_ref  # type: ignore[no-any-return]
 
 
 def new_block(fn: ir.Function, name: str) -> ir.Block:
@@ -481,7 +491,19 @@ _ESCAPES = {ch: f"\\{ch:02x}" for ch in range(256) if ch not in _PLAIN}
 
 def escape_bytes(data: bytes | bytearray) -> str:
     """``data`` as the inside of an LLVM ``c"..."`` constant, as llvmlite spells it."""
-    return bytes(data).decode("latin-1").translate(_ESCAPES)
+    data = bytes(data)
+    tail = ""
+    if data.endswith(b"\0"):  # the NUL of a C string
+        data, tail = data[:-1], "\\00"
+    if _UNPRINTABLE.search(data) is None:  # printable ASCII: only " and \ are escaped
+        text = data.decode("ascii")
+        if '"' in text or "\\" in text:
+            text = text.replace("\\", "\\5c").replace('"', "\\22")
+        return text + tail
+    return data.decode("latin-1").translate(_ESCAPES) + tail
+
+
+_UNPRINTABLE = re.compile(rb"[^\x20-\x7e]")
 
 
 class StringGlobal(ir.GlobalVariable):  # pylint: disable=too-many-instance-attributes
@@ -520,7 +542,7 @@ class StringGlobal(ir.GlobalVariable):  # pylint: disable=too-many-instance-attr
         return f"{self.get_reference()} = private unnamed_addr {self._tk_text}"
 
 
-_AS_MADE = ("private", True, True, None, "", {}, "")
+_AS_MADE: tuple[Any, ...] = ("private", True, True, None, "", {}, "")
 
 
 _BYTES: dict[int, ir.ArrayType] = {}
