@@ -14,6 +14,8 @@ The schedule (``schedule_softmax``), one row per iteration of a parallel loop:
 - the two row reductions are first ``rfactor``-ed into ``lanes`` partial results (a vector of
   maxima / sums, reduced after), so they vectorize too (LLVM does not reorder a float
   reduction by itself);
+- the partial sums are folded into the exponential loop (``reverse_compute_at`` under its
+  outer ``lanes``-wide loop): each vector of exponentials is added while still in registers;
 - the exponentials, the partial reductions and the normalisation are vectorized by ``lanes``.
 
     python examples/topi_softmax.py      # check against NumPy, time both and NumPy
@@ -70,9 +72,13 @@ def schedule_softmax(sch: Any, lanes: int = 16) -> None:
     exp = sch.get_block(exp_name)
     for block in (sum_wb, sum_rf, exp, max_wb, max_rf):  # consumers first
         sch.compute_at(block, row)
-    sch.vectorize(sch.split(sch.get_loops(exp)[-1], [None, lanes])[1])
-    for rf in (max_rf, sum_rf):
-        _vectorize_partials(sch, rf, lanes)
+    exp_outer, exp_lane = sch.split(sch.get_loops(exp)[-1], [None, lanes])
+    sch.vectorize(exp_lane)
+    _vectorize_partials(sch, max_rf, lanes)
+    # the partial sums read T_exp[row, k0 * lanes + k1]: under exp_outer, k0 is that loop's
+    # var and the lanes are a loop of their own, added to as soon as they are computed
+    sch.reverse_compute_at(sum_rf, exp_outer)
+    sch.vectorize(sch.get_loops(sum_rf)[-1])
     sch.parallel(row)
 
 

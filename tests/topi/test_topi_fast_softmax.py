@@ -66,6 +66,18 @@ def test_scheduled_softmax_matches_numpy(fast, shape, lanes):
     np.testing.assert_allclose(out, topi_softmax.reference(x), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("fast", [False, True], ids=["softmax", "fast_softmax"])
+def test_exp_sum_partials_are_added_in_the_exp_loop(fast):
+    # reverse_compute_at of the rf block, which reads T_exp[row, k0 * lanes + k1], under the
+    # exp's outer loop: the exponentials are summed while still in registers
+    sch = Schedule(topi_softmax.softmax_func(fast, (8, 64)))
+    topi_softmax.schedule_softmax(sch, 16)
+    exp = sch.get_block("T_fast_exp" if fast else "T_softmax_exp")
+    rf_loops = sch.get_loops(sch.get_block("T_softmax_expsum_rf"))
+    assert [sch.get(lp) for lp in rf_loops[:2]] == [sch.get(lp) for lp in sch.get_loops(exp)[:2]]
+    assert [int(sch.get(lp).extent) for lp in rf_loops] == [8, 4, 16]
+
+
 def test_fast_kernel_has_no_exp_call_and_the_exact_one_does():
     def exp_calls(fast):
         ir = compile_module(_scheduled(fast, (8, 64), 16), opt_level=3).llvm_ir
