@@ -83,16 +83,16 @@ class Var(PrimExpr):
     def __repr__(self) -> str:
         return self.name_hint if self.dtype == "int32" else f"{self.name_hint}: {self.dtype}"
 
-    def __hash__(self) -> int:
-        return object.__hash__(self)
+    # identity hashing (PrimExpr's __eq__ builds an EQ node), as the C slot itself: Vars key
+    # the dicts of every pass and of the code generator, and a Python-level __hash__ costs a frame
+    __hash__ = object.__hash__
 
 
 @node
 class SizeVar(Var):
     """A variable known to be non-negative, used for shapes (mirrors ``tvm.tir.SizeVar``)."""
 
-    def __hash__(self) -> int:
-        return object.__hash__(self)
+    __hash__ = object.__hash__
 
 
 @node

@@ -18,7 +18,7 @@ from ...ir.expr import FloatImm, IntImm
 from ...tir import expr as E
 from .casts import cast_value
 from .core import CodeGenLLVM, register
-from .types import I32, CodegenError, const, llvm_type
+from .types import I32, CodegenError, const, ir_const, llvm_type
 
 __all__ = ["int_floordiv", "int_floormod", "call_intrinsic"]
 
@@ -206,12 +206,29 @@ def _let(cg: CodeGenLLVM, e: E.Let) -> ir.Value:
 # ------------------------------------------------------------------------------ vectors
 def splat(cg: CodeGenLLVM, value: ir.Value, lanes: int) -> ir.Value:
     """Broadcast a scalar to ``lanes`` lanes (insertelement + zero-mask shufflevector)."""
-    vec_ty = ir.VectorType(value.type, lanes)
+    vec_ty, undef, mask = _splat_parts(value.type, lanes)
     if isinstance(value, ir.Constant):
         return ir.Constant(vec_ty, [value] * lanes)
-    one = cg.builder.insert_element(ir.Constant(vec_ty, ir.Undefined), value, ir.Constant(I32, 0))
-    mask = ir.Constant(ir.VectorType(I32, lanes), [0] * lanes)
-    return cg.builder.shuffle_vector(one, ir.Constant(vec_ty, ir.Undefined), mask)
+    one = cg.builder.insert_element(undef, value, ir_const(I32, 0))
+    return cg.builder.shuffle_vector(one, undef, mask)
+
+
+def _splat_parts(elem: ir.Type, lanes: int) -> tuple[ir.Type, ir.Constant, ir.Constant]:
+    """``<lanes x elem>``, its ``undef`` and the all-zero i32 shuffle mask, made once per
+    element type object and width (llvmlite constants and types are immutable; the entry holds
+    ``elem``, so its id is not reused while cached)."""
+    key = (id(elem), lanes)
+    hit = _SPLATS.get(key)
+    if hit is None:
+        if len(_SPLATS) > 4096:
+            _SPLATS.clear()
+        vec_ty = ir.VectorType(elem, lanes)
+        mask = ir.Constant(ir.VectorType(I32, lanes), [0] * lanes)
+        hit = _SPLATS[key] = (elem, (vec_ty, ir.Constant(vec_ty, ir.Undefined), mask))
+    return hit[1]
+
+
+_SPLATS: dict[tuple[int, int], tuple[ir.Type, tuple[ir.Type, ir.Constant, ir.Constant]]] = {}
 
 
 @register(E.Broadcast)
@@ -224,10 +241,17 @@ def _ramp(cg: CodeGenLLVM, e: E.Ramp) -> ir.Value:
     t = e.dtype
     base = splat(cg, cg.expr(e.base), e.lanes)
     stride = splat(cg, cg.expr(e.stride), e.lanes)
-    steps = ir.Constant(llvm_type(t), [const(t.element_of(), i) for i in range(e.lanes)])
+    steps = _STEPS.get(t)
+    if steps is None:
+        steps = _STEPS[t] = ir.Constant(llvm_type(t), [const(t.element_of(), i)
+                                                       for i in range(e.lanes)])
     if t.is_floating():
         return cg.builder.fadd(base, cg.builder.fmul(stride, steps))
     return cg.builder.add(base, cg.builder.mul(stride, steps))
+
+
+#: vector dtype -> the constant <0, 1, ..., lanes-1> a Ramp adds
+_STEPS: dict[DataType, ir.Constant] = {}
 
 
 def _lanes_of(cg: CodeGenLLVM, v: E.PrimExpr) -> list[ir.Value]:
