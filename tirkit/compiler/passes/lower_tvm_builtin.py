@@ -105,6 +105,10 @@ class _AllocaScope:
                                            name="stack_tcode")
 
 
+class _StackNeeded(Exception):
+    """A builtin that takes stack space was met by a walk that assumed none (see build)."""
+
+
 class BuiltinLower(StmtExprMutator):
     """The mutator behind :func:`LowerTVMBuiltin` (TVM ``BuiltinLower``)."""
 
@@ -115,13 +119,26 @@ class BuiltinLower(StmtExprMutator):
         self.scopes: list[_AllocaScope] = []
         self.prep: list[list[Stmt]] = []
         self.no_builtin_calls = False  # the function body calls no builtin
+        self.assume_no_builtin = False  # see build
 
     def build(self, stmt: Stmt) -> Stmt:
-        """Lower a function body (TVM ``BuiltinLower::Build``)."""
+        """Lower a function body (TVM ``BuiltinLower::Build``).
+
+        First as if no builtin that takes stack space were called: the stack precheck would
+        count nothing then, and its walk of the body is spared (most kernels call none). The
+        walk stops at the first such builtin, and the body is lowered again with the
+        precheck."""
+        if not self.precheck:
+            trial = BuiltinLower(False, self.device_type, self.device_id)
+            trial.assume_no_builtin = True
+            try:
+                return trial._visit_body_and_realize_alloca(stmt)  # pylint: disable=protected-access
+            except _StackNeeded:
+                pass
         return self._visit_body_and_realize_alloca(stmt)
 
     def _max_stack(self, stmt: Stmt) -> _Sizes:
-        if self.no_builtin_calls:
+        if self.no_builtin_calls or self.assume_no_builtin:
             return _Sizes()
         if not _calls_a_builtin(stmt):  # the precheck walk would find nothing to count
             # a function body that calls no builtin has no parallel loop body that does: those
@@ -236,6 +253,8 @@ class BuiltinLower(StmtExprMutator):
         handler = _CALL_LOWERING.get(getattr(op.op, "name", ""))
         if handler is None:
             return super().visit_call_(op)
+        if self.assume_no_builtin:
+            raise _StackNeeded
         return handler(self, op)
 
     def _make_shape(self, op: Call) -> PrimExpr:
