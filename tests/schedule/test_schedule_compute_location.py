@@ -295,3 +295,74 @@ def test_compute_at_under_a_non_divisible_split_guards_the_producer():
     c = np.zeros(100, "float32")
     build(sch.mod)["main"](a, c)
     np.testing.assert_allclose(c, a * 2 + 1)
+
+
+SHARED_TILE = parse("""
+@T.prim_func
+def main(A: T.Buffer((64, 64), "float32"), D: T.Buffer((64, 64), "float32")):
+    C = T.alloc_buffer((64, 64), scope="shared")
+    for i, j in T.grid(64, 64):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = A[vi, vj] * T.float32(2)
+    for i0 in T.thread_binding(4, thread="blockIdx.x"):
+        for i1 in T.thread_binding(16, thread="threadIdx.x"):
+            for j in range(64):
+                with T.block("D"):
+                    vi = T.axis.spatial(64, i0 * 16 + i1)
+                    vj = T.axis.spatial(64, j)
+                    D[vi, vj] = C[vi, vj] + T.float32(1)
+""")
+
+
+def test_compute_at_of_a_shared_buffer_covers_the_threads_of_the_block():
+    # a shared buffer is shared by a block's threads, so compute_at relaxes the consumer's
+    # region over the threadIdx loops too (not blockIdx): the tile of 16 rows, as TVM does
+    # (RelaxBufferRegions<relax_storage_scope=true>); it used to compute the thread's own row
+    sch = Schedule(SHARED_TILE)
+    sch.compute_at(sch.get_block("C"), sch.get_loops(sch.get_block("D"))[1])
+    check(sch, SHARED_TILE, """
+    @T.prim_func
+    def main(A: T.Buffer((64, 64), "float32"), D: T.Buffer((64, 64), "float32")):
+        C = T.alloc_buffer((64, 64), scope="shared")
+        for i0 in T.thread_binding(4, thread="blockIdx.x"):
+            for i1 in T.thread_binding(16, thread="threadIdx.x"):
+                for ax0, ax1 in T.grid(16, 64):
+                    with T.block("C"):
+                        vi = T.axis.spatial(64, i0 * 16 + ax0)
+                        vj = T.axis.spatial(64, ax1)
+                        T.reads(A[vi, vj])
+                        T.writes(C[vi, vj])
+                        C[vi, vj] = A[vi, vj] * T.float32(2.0)
+                for j in range(64):
+                    with T.block("D"):
+                        vi = T.axis.spatial(64, i0 * 16 + i1)
+                        vj = T.axis.spatial(64, j)
+                        T.reads(C[vi, vj])
+                        T.writes(D[vi, vj])
+                        D[vi, vj] = C[vi, vj] + T.float32(1.0)
+    """)
+    # under j as well: the column j of the 16 rows
+    sch = Schedule(SHARED_TILE)
+    sch.compute_at(sch.get_block("C"), sch.get_loops(sch.get_block("D"))[2])
+    check(sch, SHARED_TILE, """
+    @T.prim_func
+    def main(A: T.Buffer((64, 64), "float32"), D: T.Buffer((64, 64), "float32")):
+        C = T.alloc_buffer((64, 64), scope="shared")
+        for i0 in T.thread_binding(4, thread="blockIdx.x"):
+            for i1 in T.thread_binding(16, thread="threadIdx.x"):
+                for j in range(64):
+                    for ax0 in range(16):
+                        with T.block("C"):
+                            vi = T.axis.spatial(64, i0 * 16 + ax0)
+                            vj = T.axis.spatial(64, j)
+                            T.reads(A[vi, vj])
+                            T.writes(C[vi, vj])
+                            C[vi, vj] = A[vi, vj] * T.float32(2.0)
+                    with T.block("D"):
+                        vi = T.axis.spatial(64, i0 * 16 + i1)
+                        vj = T.axis.spatial(64, j)
+                        T.reads(C[vi, vj])
+                        T.writes(D[vi, vj])
+                        D[vi, vj] = C[vi, vj] + T.float32(1.0)
+    """)

@@ -150,6 +150,35 @@ def block_region_over(state: ScheduleState, block_sref: StmtSRef, regions: Any,
     return out
 
 
+_STORAGE_RANK = {"global": 0, "shared": 1, "warp": 2, "local": 3}
+
+
+def can_relax_storage_under_thread(scope: str, thread_tag: str) -> bool:
+    """Whether the threads of ``thread_tag`` share a buffer of storage ``scope`` (TVM
+    ``CanRelaxStorageUnderThread``): blockIdx is rank 0, threadIdx/vthread rank 1; shared (rank
+    1) is shared by a block's threads, warp memory by threadIdx.x only, local by none; other
+    scopes (wmma.*, ...) rank above local."""
+    rank = next((r for name, r in _STORAGE_RANK.items() if scope.startswith(name)), 9)
+    thread_rank = 0 if thread_tag.startswith("blockIdx") else 1
+    if rank == 2:
+        return thread_tag == "threadIdx.x"
+    return rank <= thread_rank
+
+
+def shared_thread_loops(sref: StmtSRef, scope: str) -> dict[Var, Range]:
+    """The thread-bound loops at and above ``sref`` whose threads share a buffer of ``scope``
+    (nothing for a global buffer)."""
+    if scope in ("", "global") or scope.startswith("global"):
+        return {}
+    out = {}
+    for p in (sref, *sref.ancestors()):
+        loop = p.stmt
+        if p.is_loop and loop.thread_binding is not None and \
+                can_relax_storage_under_thread(scope, loop.thread_binding.thread_tag):
+            out[loop.loop_var] = Range.from_min_extent(loop.min, loop.extent)
+    return out
+
+
 def _outer_analyzer(sref: StmtSRef) -> Analyzer:
     ana = Analyzer()
     for p in (sref, *sref.ancestors()):

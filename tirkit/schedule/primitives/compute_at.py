@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from ...arith import Analyzer
-from ...arith.int_set import IntervalSet
+from ...arith.int_set import IntervalSet, eval_set
 from ...ir.expr import IntImm, Range
 from ...tir import op
 from ...tir.expr import Var
 from ...tir.stmt import BlockRealize, For, ForKind, SeqStmt
+from ...tir.stmt_functor import substitute
 from .. import analysis as A
 from .. import errors as err
 from ..block_scope import DepKind
@@ -150,10 +151,31 @@ def _required_region(sch: Schedule, block_sref: Any, loop_sref: Any, scope_root:
         if not _under(other, loop_sref):
             continue
         regions = other.stmt.reads if is_compute_at else other.stmt.writes
-        for buf, sets in A.block_region_over(sch.state, other, regions, loop_sref):
+        for buf, sets in _relax_regions(sch, other, regions, loop_sref, is_compute_at):
             if buf not in buffers:
                 continue
             out[buf] = sets if buf not in out else [a.union(b) for a, b in zip(out[buf], sets)]
+    return out
+
+
+def _relax_regions(sch: Schedule, block_sref: Any, regions: Any, loop_sref: Any,
+                   relax_storage_scope: bool) -> list[tuple[Any, list[IntervalSet]]]:
+    """``regions`` of a block relaxed over the loops between it and ``loop_sref`` (TVM
+    ``RelaxBufferRegions``); with ``relax_storage_scope`` (compute_at), a buffer that is not
+    global also over the thread-bound loops from ``loop_sref`` up whose threads share it
+    (``LoopDomainOfSRefTreePath`` with the buffer's scope): a shared buffer is computed for all
+    the threads of a block, so for the threadIdx loops too."""
+    realize = A.get_block_realize(sch.state, block_sref)
+    vmap = {iv.var: v for iv, v in zip(realize.block.iter_vars, realize.iter_values)}
+    base = A.loop_ranges(A.loops_between(block_sref, loop_sref))
+    out = []
+    for region in regions:
+        dom = {**base, **A.shared_thread_loops(loop_sref, region.buffer.scope())} \
+            if relax_storage_scope else base
+        out.append((region.buffer, [IntervalSet(
+            eval_set(substitute(r.min, vmap), dom).min_value,
+            eval_set(substitute(r.min + r.extent - 1, vmap), dom).max_value)
+            for r in region.region]))
     return out
 
 
