@@ -36,8 +36,7 @@ def _emit(builder_class):
     bld.position_at_end(loop)
     i = bld.phi(I32, name="i")
     i.add_incoming(ir.Constant(I32, 0), entry)
-    s = bld.add(a, b)
-    s.flags.append("nsw")
+    s = bld.add(a, b, flags=("nsw",))
     vals = [s, bld.sub(s, b), bld.mul(a, b), bld.sdiv(a, b), bld.srem(a, b), bld.udiv(a, b),
             bld.urem(a, b), bld.shl(a, b), bld.lshr(a, b), bld.ashr(a, b), bld.and_(a, b),
             bld.or_(a, b), bld.xor(a, b)]
@@ -98,6 +97,12 @@ def test_fast_builder_keeps_llvmlite_errors():
         bld.call(callee, [fn.args[1]])
     with pytest.raises(ValueError, match="invalid comparison"):
         bld.icmp_signed("<>", fn.args[0], fn.args[0])
+    with pytest.raises(AttributeError):  # flags are given at creation, not appended later
+        bld.add(fn.args[0], fn.args[0]).flags.append("nsw")
+    assert not Module(name="u").metadata  # the shared empty metadata stays empty
+    tagged = bld.add(fn.args[0], fn.args[0])
+    tagged.set_metadata("note", mod.add_metadata([ir.MetaDataString(mod, "x")]))
+    assert not bld.add(fn.args[0], fn.args[0]).metadata and tagged.metadata
 
 
 def test_byte_string_prints_what_llvmlite_prints():
@@ -128,3 +133,17 @@ def test_string_global_prints_what_llvmlite_prints():
     changed = StringGlobal(light, ".str_1", data)
     changed.align = 8  # printed by llvmlite's own code then
     assert str(changed).endswith(", align 8")
+
+
+@pytest.mark.parametrize("label", ["entry", "for_body.endif.1", 'odd "label" \\ here', "9lives"])
+def test_block_prints_what_llvmlite_prints(label):
+    from tirkit.compiler.codegen.ir_text import new_block
+
+    texts = []
+    for light in (False, True):
+        mod = Module(name="t")
+        fn = ir.Function(mod, ir.FunctionType(ir.VoidType(), []), name="f")
+        blk = new_block(fn, label) if light else fn.append_basic_block(label)
+        FastBuilder(blk).branch(blk)
+        texts.append(str(mod))
+    assert texts[0] == texts[1]

@@ -50,10 +50,12 @@ def _bf16(cg: CodeGenLLVM, e: Any, compute: Any) -> ir.Value:
     return cast_value(cg, compute(a, b, f32), f32, e.dtype)
 
 
-def _nsw(inst: ir.Value, t: DataType) -> ir.Value:
-    if t.is_int() and t.bits >= 32:
-        inst.flags.append("nsw")
-    return inst
+_NSW = ("nsw",)
+
+
+def _nsw(t: DataType) -> tuple[str, ...]:
+    """The flags of a signed add/sub/mul of ``t``: ``nsw`` from 32 bits up."""
+    return _NSW if t.is_int() and t.bits >= 32 else ()
 
 
 def _simple(int_op: str, float_op: str, uint_op: str | None = None) -> Any:
@@ -67,8 +69,9 @@ def _simple(int_op: str, float_op: str, uint_op: str | None = None) -> Any:
         if t.is_handle():
             raise CodegenError(f"arithmetic on handles is not supported: {type(e).__name__}")
         op = uint_op if (uint_op and t.is_uint()) else int_op
-        inst = getattr(cg.builder, op)(a, b)
-        return _nsw(inst, t) if op in ("add", "sub", "mul") else inst
+        if op in ("add", "sub", "mul"):
+            return getattr(cg.builder, op)(a, b, flags=_nsw(t))
+        return getattr(cg.builder, op)(a, b)
     return rule
 
 

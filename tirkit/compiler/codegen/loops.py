@@ -39,9 +39,7 @@ def serial_loop(cg: CodeGenLLVM, var: E.Var, begin: ir.Value, end: ir.Value,
     if not cg.builder.block.is_terminated:
         bld.branch(latch)
     bld.position_at_end(latch)
-    nxt = bld.add(phi, const(var.dtype, 1))
-    if var.dtype.is_int():
-        nxt.flags.append("nsw")
+    nxt = bld.add(phi, const(var.dtype, 1), flags=("nsw",) if var.dtype.is_int() else ())
     phi.add_incoming(nxt, latch)
     bld.branch(head)
     bld.position_at_end(exit_)
