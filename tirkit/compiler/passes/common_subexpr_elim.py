@@ -83,12 +83,25 @@ _INFO: dict[int, tuple[int, bool]] = {}
 _DIRECT: dict[int, tuple] = {}
 
 
+_KID_LISTS: dict[int, list | None] = {}
+
+
 def _kids(e: Any) -> list | None:
-    """The PrimExpr children of ``e`` in visiting order, or None for a class outside _KIDS."""
+    """The PrimExpr children of ``e`` in visiting order, or None for a class outside _KIDS
+    (memoized: the complexity count walks each new expression again; do not change it)."""
+    out = _KID_LISTS.get(id(e), _MISS)
+    if out is not _MISS:
+        return out  # type: ignore[return-value]
+    out = _KID_LISTS[id(e)] = _kid_list(e)
+    _ALIVE.append(e)
+    return out
+
+
+def _kid_list(e: Any) -> list | None:
     fields = _KIDS.get(type(e))
     if fields is None:
         return None
-    out = []
+    out: list = []
     for name in fields:
         v = getattr(e, name)
         if isinstance(v, tuple):
@@ -547,7 +560,11 @@ def _insert_sorted(entries: list[list], index: dict[int, list], subs: tuple[Prim
             hit[1] += count
             continue
         cx = complexity(sub)
-        pos = next((k for k, e in enumerate(entries) if e[2] < cx), len(entries))
+        pos = len(entries)
+        for k, e in enumerate(entries):  # (not bisect: a replaced entry's complexity drops)
+            if e[2] < cx:
+                pos = k
+                break
         entry = [sub, count, cx]
         entries.insert(pos, entry)
         index[key] = entry
@@ -564,14 +581,16 @@ def _context(func: PrimFunc) -> list[E.Var]:
 def _make_pass(name: str) -> Any:
     @prim_func_pass(name, opt_level=0)
     def run(func, mod, ctx):  # pylint: disable=unused-argument
+        eliminator = CommonSubexpressionEliminator(_context(func))
         try:
-            body = CommonSubexpressionEliminator(_context(func))(func.body)
+            body = eliminator(func.body)
         finally:
             for table in (_KEYS, _COMPLEXITY, _INTERNED, _IDS, _DONE, _FREE, _INFO, _DIRECT,
-                          _IN, _DISTINCT):
+                          _IN, _DISTINCT, _KID_LISTS):
                 table.clear()
             _ALIVE.clear()
-        if _same(body, func.body):
+        # a body that got a binding has more let nodes than before: it differs
+        if eliminator.counter == 0 and _same(body, func.body):
             return func
         return with_body(func, body)
     return run
