@@ -76,10 +76,13 @@ def eval_set(expr: PrimExpr, dom_map: Mapping[E.Var, IntervalSet | Range]) -> In
     return _eval(expr, dom_map)  # type: ignore[arg-type]
 
 
+_ABSENT: Any = object()
+
+
 def _eval(expr: Any, sets: Mapping[E.Var, IntervalSet]) -> IntervalSet:
     if isinstance(expr, E.Var):
-        found = sets.get(expr)
-        return found if found is not None else IntervalSet.point(expr)
+        found = sets.get(expr, _ABSENT)
+        return IntervalSet.point(expr) if found is _ABSENT else found
     if isinstance(expr, IntImm):
         return IntervalSet.point(expr)
     rule = _RULES.get(type(expr))
