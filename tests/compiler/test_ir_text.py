@@ -1,5 +1,6 @@
 """codegen.ir_text.FastBuilder prints what llvmlite's IRBuilder prints for the same calls (up to
-the numbering of unnamed values), and LLVM accepts it."""
+the numbering of unnamed values), and LLVM accepts it; codegen.ir_values' blocks, string
+constants and globals print as llvmlite's."""
 import re
 
 import llvmlite.binding as llvm
@@ -7,6 +8,7 @@ import pytest
 from llvmlite import ir
 
 from tirkit.compiler.codegen.ir_text import FastBuilder
+from tirkit.compiler.codegen.ir_values import ByteString, StringGlobal, new_block
 from tirkit.compiler.codegen.types import Module
 from tirkit.compiler.target import initialize_llvm
 
@@ -106,8 +108,6 @@ def test_fast_builder_keeps_llvmlite_errors():
 
 
 def test_byte_string_prints_what_llvmlite_prints():
-    from tirkit.compiler.codegen.ir_text import ByteString
-
     data = bytearray(range(256)) + "Assert fail: \"n\" ≥ 3\\".encode() + b"\0"
     ty = ir.ArrayType(I8, len(data))
     assert str(ByteString(ty, data)) == str(ir.Constant(ty, data))
@@ -119,8 +119,6 @@ def test_byte_string_prints_what_llvmlite_prints():
 
 
 def test_string_global_prints_what_llvmlite_prints():
-    from tirkit.compiler.codegen.ir_text import ByteString, StringGlobal
-
     data = 'Assert fail: "n" ≥ 3\n\\'.encode() + b"\0"
     light, slow = Module(name="a"), Module(name="a")
     StringGlobal(light, ".str", data)
@@ -137,8 +135,6 @@ def test_string_global_prints_what_llvmlite_prints():
 
 @pytest.mark.parametrize("label", ["entry", "for_body.endif.1", 'odd "label" \\ here', "9lives"])
 def test_block_prints_what_llvmlite_prints(label):
-    from tirkit.compiler.codegen.ir_text import new_block
-
     texts = []
     for light in (False, True):
         mod = Module(name="t")

@@ -25,7 +25,7 @@ from ...ir.dtype import DataType
 from ...ir.expr import PrimExpr
 from ...tir.expr import Var
 from ...tir.stmt import Stmt
-from .ir_text import StringGlobal, new_block
+from .ir_values import StringGlobal, new_block
 from .types import I32, PTR, VOID, CodegenError, Module, ir_const
 
 __all__ = ["CodeGenLLVM", "FunctionState", "EXPR_RULES", "STMT_RULES", "CALL_RULES", "ATTR_RULES",

@@ -8,29 +8,32 @@ module is printed, ``str.format`` through ``_to_string`` / ``descr`` / ``get_ref
 one. :class:`FastBuilder` makes the instructions the code generator emits most (arithmetic,
 compares, casts, ``load``/``store``/``getelementptr``/``alloca``, ``select``, ``phi``, calls,
 branches, vector element ops) as light subclasses of llvmlite's own instruction classes
-(``isinstance`` checks, ``flags``, ``align``, ``set_metadata``, ``add_incoming`` keep working)
-that:
+(``isinstance`` checks, ``align``, ``set_metadata``, ``add_incoming`` keep working; ``flags``
+are given at creation, ``add(a, b, flags=("nsw",))``, and are a tuple) that:
 
-- take their unnamed values' names (``.N``) from a per-function counter, and give none to
-  ``void`` ones (their names are never printed);
+- take their unnamed values' names (``.N``) from a per-function counter, registered in the
+  function's scope, and give none to ``void`` ones (their names are never printed);
 - print themselves with one f-string each, exactly as llvmlite prints the same instruction.
 
-Anything else (rare arguments: calling conventions, fast-math flags, typed-pointer GEPs...) goes
-to llvmlite's own method, whose values are named in the same scope, so names stay unique.
+``if_then`` is a context-manager class making :class:`.ir_values.Block` blocks. Anything else
+(rare arguments: calling conventions, fast-math flags, typed-pointer GEPs; ``shuffle_vector``,
+``if_else``...) goes to llvmlite's own method, whose values are named in the same scope, so
+names stay unique. tests/compiler/test_ir_text.py compares both builders' text.
 """
 from __future__ import annotations
 
-import re
 from types import MappingProxyType
 from typing import Any
 
 from llvmlite import ir
 
+from .ir_values import new_block
+
 # the light classes extend llvmlite's deep instruction hierarchy and set up their own state
 # (``_setup``) and the builder's insertion point (``_insert``, IRBuilder's own helper)
 # pylint: disable=too-many-ancestors,protected-access,attribute-defined-outside-init
 
-__all__ = ["FastBuilder", "ByteString", "StringGlobal", "Block", "new_block", "escape_bytes"]
+__all__ = ["FastBuilder"]
 
 _CMP = {">": "gt", "<": "lt", "==": "eq", "!=": "ne", ">=": "ge", "<=": "le"}
 
@@ -441,134 +444,6 @@ class FastBuilder(ir.IRBuilder):
         return self._set_terminator(inst)
 
 
-class Block(ir.Block):  # pylint: disable=too-many-instance-attributes
-    """A basic block made without llvmlite's ``NamedValue.__init__`` chain (the code generator
-    makes one or two per assertion); named and printed as llvmlite's."""
-
-    def __init__(self, parent: ir.Function, name: str = "") -> None:
-        # pylint: disable=super-init-not-called
-        self.parent = parent
-        self.type = _LABEL
-        self.scope = scope = parent.scope
-        self._tk_name = name = scope.register(name, deduplicate=True)
-        label = name
-        if '"' in name or "\\" in name:
-            name = name.replace("\\", "\\5c").replace('"', "\\22")
-        self._tk_ref = f'%"{name}"'
-        self._tk_label = label if _SIMPLE_LABEL.match(label) else f'"{name}"'
-        self.instructions: list[Any] = []
-        self.terminator = None
-
-    @property
-    def name(self) -> str:
-        """The block's label (unique in its function)."""
-        return self._tk_name  # type: ignore[no-any-return]
-
-    def get_reference(self) -> str:
-        """``%"label"``."""
-        return self._tk_ref  # type: ignore[no-any-return]
-
-    def descr(self, buf: list[str]) -> None:
-        """``label:`` and the instructions, indented (llvmlite's ``Block.descr``)."""
-        buf.append(f"{self._tk_label}:\n")
-        buf += [f"  {inst}\n" for inst in self.instructions]
-
-
-#: labels printed without quotes (llvmlite's _SIMPLE_IDENTIFIER_RE, LLVM's identifier rule)
-_SIMPLE_LABEL = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*$")
-
-
-def new_block(fn: ir.Function, name: str) -> ir.Block:
-    """``fn.append_basic_block(name)`` with a :class:`Block`."""
-    blk = Block(fn, name)
-    fn.blocks.append(blk)
-    return blk
-
-
-_LABEL = ir.LabelType()
-
-
-class ByteString(ir.Constant):
-    """A ``[N x i8]`` constant of bytes, printed ``c"..."`` as llvmlite prints one, with one
-    ``str.translate`` instead of a Python loop over the bytes."""
-
-    def get_reference(self) -> str:
-        """``c"text\\00"``: letters, digits, space and ``!#$%&'()*+,-./:;<=>?@[]^_`{|}~`` as
-        themselves, any other byte as ``\\XX``."""
-        ref = self.__dict__.get("_tk_ref")
-        if ref is None:
-            ref = self._tk_ref = f'c"{escape_bytes(self.constant)}"'
-        return ref
-
-    def __str__(self) -> str:
-        return f"{self.type} {self.get_reference()}"
-
-
-_PLAIN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 "
-                   b"!#$%&'()*+,-./:;<=>?@[]^_`{|}~")
-#: latin-1 character -> llvmlite's spelling of that byte in a ``c"..."`` constant
-_ESCAPES = {ch: f"\\{ch:02x}" for ch in range(256) if ch not in _PLAIN}
-
-
-def escape_bytes(data: bytes | bytearray) -> str:
-    """``data`` as the inside of an LLVM ``c"..."`` constant, as llvmlite spells it."""
-    data = bytes(data)
-    tail = ""
-    if data.endswith(b"\0"):  # the NUL of a C string
-        data, tail = data[:-1], "\\00"
-    if _UNPRINTABLE.search(data) is None:  # printable ASCII: only " and \ are escaped
-        text = data.decode("ascii")
-        if '"' in text or "\\" in text:
-            text = text.replace("\\", "\\5c").replace('"', "\\22")
-        return text + tail
-    return data.decode("latin-1").translate(_ESCAPES) + tail
-
-
-_UNPRINTABLE = re.compile(rb"[^\x20-\x7e]")
-
-
-class StringGlobal(ir.GlobalVariable):  # pylint: disable=too-many-instance-attributes
-    """``@"name" = private unnamed_addr constant [N x i8] c"text\\00"``: the NUL-terminated
-    string constant of an assertion message, made and printed in one step each (llvmlite's
-    GlobalVariable costs ~20 us to make and print; a function has dozens of messages). Its
-    ``type`` is the opaque ``ptr``."""
-
-    def __init__(self, module: ir.Module, name: str, data: bytes) -> None:
-        # pylint: disable=super-init-not-called
-        ty = _BYTES.get(len(data))
-        if ty is None:
-            ty = _BYTES[len(data)] = ir.ArrayType(_I8, len(data))
-        self.parent = module
-        self.type = _PTR
-        self._tk_name = module.scope.register(name)
-        self.value_type = ty
-        self.initializer = ByteString(ty, bytearray(data))
-        self.linkage, self.storage_class, self.section = "private", "", ""
-        self.metadata: dict[str, Any] = {}
-        self.unnamed_addr = self.global_constant = True
-        self.addrspace, self.align = 0, None
-        self._tk_text = f'constant {ty} c"{escape_bytes(data)}"'
-        module.add_global(self)
-
-    @property
-    def name(self) -> str:
-        """The symbol (unique in the module)."""
-        return self._tk_name  # type: ignore[no-any-return]
-
-    def __str__(self) -> str:
-        as_made = (self.linkage, self.unnamed_addr, self.global_constant, self.align,
-                   self.section, self.metadata, self.storage_class)
-        if as_made != _AS_MADE:
-            return super().__str__()  # changed after creation: llvmlite's own printing
-        return f"{self.get_reference()} = private unnamed_addr {self._tk_text}"
-
-
-_AS_MADE: tuple[Any, ...] = ("private", True, True, None, "", {}, "")
-
-
-_BYTES: dict[int, ir.ArrayType] = {}
-
-
 def _label_suffix(label: str, suffix: str) -> str:
     """llvmlite's block names for if_then: ``label + suffix``, a long label cut to 25 chars."""
     return label[:25] + ".." + suffix if len(label) > 50 else label + suffix
@@ -605,6 +480,5 @@ class _IfThen:
             bld.position_at_end(end)
 
 
-_I1, _I8, _I32 = ir.IntType(1), ir.IntType(8), ir.IntType(32)
-_PTR = ir.PointerType()
+_I1, _I32 = ir.IntType(1), ir.IntType(32)
 _ONES: dict[ir.Type, ir.Constant] = {}
