@@ -110,16 +110,60 @@ def test_rfactor():
         for i, k in T.grid(16, 32):
             with T.block("B_rf"):
                 vk, vi = T.axis.remap("SS", [k, i])
-                with T.init():
-                    B_rf[vk, vi] = T.float32(0)
-                B_rf[vk, vi] = B_rf[vk, vi] + A[vi, vk]
+                B_rf[vk, vi] = A[vi, vk]
         for i, k in T.grid(16, 32):
             with T.block("B"):
-                vi, vk = T.axis.remap("SR", [i, k])
+                vk, vi = T.axis.remap("RS", [k, i])
                 with T.init():
                     B[vi] = T.float32(0)
                 B[vi] = B[vi] + B_rf[vk, vi]
     """)
+
+
+def test_rfactor_of_a_non_divisible_split_keeps_the_predicate():
+    # TVM 0.27's IR: the rf block keeps the block's predicate (it used to be dropped, and the
+    # rf block summed A[vi, 60:64], i.e. the next row's first four elements), and the
+    # write-back block's first iter var is the rfactor one
+    before = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((8, 60), "float32"), D: T.Buffer((8,), "float32")):
+        for i, k in T.grid(8, 60):
+            with T.block("D"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    D[vi] = T.float32(0)
+                D[vi] = D[vi] + A[vi, vk]
+    """)
+    sch = Schedule(before)
+    _, k1 = sch.split(sch.get_loops("D")[1], [None, 16])
+    sch.rfactor(k1, 1)
+    check(sch, before, """
+    @T.prim_func
+    def main(A: T.Buffer((8, 60), "float32"), D: T.Buffer((8,), "float32")):
+        D_rf = T.alloc_buffer((8, 16))
+        for i, k_0, k_1 in T.grid(8, 4, 16):
+            with T.block("D_rf"):
+                vk_1, vi, vk_0 = T.axis.remap("SSR", [k_1, i, k_0])
+                T.where(k_0 * 16 + k_1 < 60)
+                T.reads(A[vi, vk_0 * 16 + vk_1])
+                T.writes(D_rf[vi, vk_1])
+                with T.init():
+                    D_rf[vi, vk_1] = T.float32(0.0)
+                D_rf[vi, vk_1] = D_rf[vi, vk_1] + A[vi, vk_0 * 16 + vk_1]
+        for i, k_1 in T.grid(8, 16):
+            with T.block("D"):
+                vk_1, vi = T.axis.remap("RS", [k_1, i])
+                T.reads(D_rf[vi, vk_1])
+                T.writes(D[vi])
+                with T.init():
+                    D[vi] = T.float32(0.0)
+                D[vi] = D[vi] + D_rf[vi, vk_1]
+    """)
+    from tirkit.compiler import build
+    a = np.random.default_rng(2).random((8, 60), dtype="float32")
+    d = np.full(8, np.nan, "float32")
+    build(sch.mod)["main"](a, d)
+    np.testing.assert_allclose(d, a.sum(axis=1), rtol=1e-5)
 
 
 def test_rfactor_numbers_match_and_vectorize():

@@ -194,7 +194,7 @@ def rfactor(sch: Schedule, loop: Any, factor_axis: int) -> Any:
         raise err.FactorAxisOutOfRangeError(
             blk, reason=f"factor_axis {factor_axis} is outside [{-ndim - 1}, {ndim}]")
     axis = factor_axis % (ndim + 1)
-    rf_block, rf_buf = _rf_block(blk, pairs, red_loops, loop_sref, cls, store, rhs, identity,
+    rf_block, rf_buf = _rf_block(blk, realize, red_loops, loop_sref, cls, store, rhs, identity,
                                  axis)
     wb_nest = _write_back(blk, pairs, loops, sp_loops, loop_sref, cls, store, identity, rf_buf,
                           axis)
@@ -207,8 +207,9 @@ def rfactor(sch: Schedule, loop: Any, factor_axis: int) -> Any:
     return sch._new_rv(sch.state.get_sref(rf_block.block))  # pylint: disable=protected-access
 
 
-def _rf_block(blk: Block, pairs: list, red_loops: list, loop_sref: Any, cls: type,
+def _rf_block(blk: Block, realize: BlockRealize, red_loops: list, loop_sref: Any, cls: type,
               store: BufferStore, rhs: Any, identity: Any, axis: int) -> tuple[BlockRealize, Any]:
+    pairs = list(zip(blk.iter_vars, realize.iter_values))
     buf = store.buffer
     rf_extent = loop_sref.stmt.extent
     shape = list(buf.shape)
@@ -235,11 +236,16 @@ def _rf_block(blk: Block, pairs: list, red_loops: list, loop_sref: Any, cls: typ
         [lv for other, _, lv in ivs if other]
     idx = list(store.indices)
     idx.insert(axis, rf_iv.var)
-    load = BufferLoad(rf_buf, idx)
-    body = BufferStore(rf_buf, _combine(cls, load, substitute(rhs, vmap)), idx)
-    init = BufferStore(rf_buf, identity, idx)
+    value = substitute(rhs, vmap)
+    if any(other for other, _, _ in ivs):
+        body = BufferStore(rf_buf, _combine(cls, BufferLoad(rf_buf, idx), value), idx)
+        init: Any = BufferStore(rf_buf, identity, idx)
+    else:  # no reduction left in the rf block: it just stores the values (TVM, likewise)
+        body, init = BufferStore(rf_buf, value, idx), None
     block = Block(all_ivs, [], [], blk.name_hint + "_rf", body, init, span=blk.span)
-    return BlockRealize(values, True, _with_regions(block)), rf_buf
+    # the rf block runs under the block's own loops: its predicate (a non-divisible split of
+    # the reduction) still guards it, as in TVM
+    return BlockRealize(values, realize.predicate, _with_regions(block)), rf_buf
 
 
 def _write_back(blk: Block, pairs: list, loops: list, sp_loops: set, loop_sref: Any, cls: type,
@@ -250,10 +256,12 @@ def _write_back(blk: Block, pairs: list, loops: list, sp_loops: set, loop_sref: 
     ivmap = {iv.var: Var(iv.var.name_hint, iv.var.dtype) for iv, _ in data_par}
     lv = loop_sref.stmt.loop_var
     rvar = Var("v" + lv.name_hint, lv.dtype)
-    ivs = [iv.with_changes(var=ivmap[iv.var]) for iv, _ in data_par]
-    ivs.append(IterVar(Range.from_min_extent(loop_sref.stmt.min, loop_sref.stmt.extent), rvar,
-                       IterVarType.CommReduce))
-    values = [substitute(v, lmap) for _, v in data_par] + [lmap[lv]]
+    # the rfactor iter var first, then the block's data-parallel ones (TVM
+    # WriteBackBlockCreator: CreateAdditionalIter before CreateNormalIters)
+    ivs = [IterVar(Range.from_min_extent(loop_sref.stmt.min, loop_sref.stmt.extent), rvar,
+                   IterVarType.CommReduce)]
+    ivs += [iv.with_changes(var=ivmap[iv.var]) for iv, _ in data_par]
+    values = [lmap[lv]] + [substitute(v, lmap) for _, v in data_par]
     out_idx = [substitute(i, ivmap) for i in store.indices]
     rf_idx = list(out_idx)
     rf_idx.insert(axis, rvar)
