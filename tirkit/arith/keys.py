@@ -34,38 +34,79 @@ def expr_key(e: Any, cache: dict[int, tuple[Any, Key]] | None = None) -> Key:
 
 
 def keys_equal(a: Any, b: Any, cache: dict[int, tuple[Any, Key]] | None = None) -> bool:
-    """``expr_key(a, cache) == expr_key(b, cache)``, decided without making the keys of the parts
-    ``a`` and ``b`` share (the simplifier asks this of every rewritten node and its original,
-    which mostly differ in one operand). No TVM counterpart (TVM compares hashes in C++)."""
+    """``expr_key(a, cache) == expr_key(b, cache)``, decided by walking ``a`` and ``b`` side by
+    side, stopping at shared objects and at the first difference, without making keys (the
+    simplifier asks this of every rewritten node and its original, which are mostly equal and
+    share their leaves). No TVM counterpart (TVM compares hashes in C++)."""
     if a is b:
         return True
     cls = type(a)
-    names = _NODE_FIELDS.get(cls) if cls is type(b) else None
-    if names is None:
-        if cls is not type(b) or cls in _NODE_FIELDS or not _is_plain_node(cls):
-            return expr_key(a, cache) == expr_key(b, cache)
-        names = _NODE_FIELDS[cls] = _key_field_names(cls)
-    if str(getattr(a, "dtype", "")) != str(getattr(b, "dtype", "")):
-        return False
-    for name in names:
-        x, y = getattr(a, name), getattr(b, name)
-        if x is not y and _field_key(x, cache) != _field_key(y, cache):
-            return False
-    return True
+    if cls is not type(b):  # pylint: disable=unidiomatic-typecheck  # exact class
+        return key_tag(a) == key_tag(b) and expr_key(a, cache) == expr_key(b, cache)
+    fn = _EQUAL.get(cls)
+    if fn is None:
+        fn = _EQUAL[cls] = _equal_function(cls)
+    return fn(a, b, cache)
 
 
-def _is_plain_node(cls: type) -> bool:
-    """Whether a key of a ``cls`` is (class name, dtype, field keys...) (see _key_function)."""
-    return issubclass(cls, Node) and not issubclass(cls, (IntImm, FloatImm, Var, Op))
+#: node class -> the function deciding key equality of two distinct nodes of that class
+_EQUAL: dict[type, Callable[[Any, Any, Any], bool]] = {}
+
+
+def _same_value(x: Any, y: Any) -> bool:
+    return x is y or x == y  # as a tuple compares its items
+
+
+def _equal_function(cls: type) -> Callable[[Any, Any, Any], bool]:
+    """How two distinct ``cls`` nodes compare, as their keys (see :func:`_key_function`) would:
+    constants by dtype and value, vars never (their keys are their identity), ops by name,
+    other nodes by dtype and their constructor fields (straight-line code per class)."""
+    if issubclass(cls, (IntImm, FloatImm)):
+        return lambda a, b, cache: _same_value(a.value, b.value) and (
+            a.dtype is b.dtype or str(a.dtype) == str(b.dtype))
+    if issubclass(cls, Op):
+        return lambda a, b, cache: _same_value(a.name, b.name)
+    if issubclass(cls, Var) or not issubclass(cls, Node):
+        return lambda a, b, cache: False
+    lines = ["def eq(a, b, cache):",
+             "    da, db = getattr(a, 'dtype', ''), getattr(b, 'dtype', '')",
+             "    if da is not db and str(da) != str(db):",
+             "        return False"]
+    for name in _key_field_names(cls):
+        lines += [f"    x, y = a.{name}, b.{name}",
+                  "    if x is not y and not _same_field(x, y, cache):",
+                  "        return False"]
+    lines.append("    return True")
+    scope = {"_same_field": _same_field}
+    exec("\n".join(lines) + "\n", scope)  # pylint: disable=exec-used
+    return scope["eq"]
+
+
+def _same_field(x: Any, y: Any, cache: dict | None) -> bool:
+    """``_field_key(x, cache) == _field_key(y, cache)`` for ``x is not y``."""
+    kx = _FIELD_KINDS.get(type(x))
+    if kx is None:
+        kx = _FIELD_KINDS[type(x)] = _field_kind(type(x))
+    ky = _FIELD_KINDS.get(type(y))
+    if ky is None:
+        ky = _FIELD_KINDS[type(y)] = _field_kind(type(y))
+    if kx != ky:
+        return bool(_field_key(x, cache) == _field_key(y, cache))
+    if kx == _EXPR:
+        return keys_equal(x, y, cache)
+    if kx == _PLAIN:
+        return bool(x == y)
+    if kx == _SEQ:
+        return len(x) == len(y) and all(
+            p is q or _same_field(p, q, cache) for p, q in zip(x, y))
+    if kx == _DTYPE:
+        return str(x) == str(y)
+    return False  # compared by identity
 
 
 def _key_field_names(cls: type) -> tuple[str, ...]:
     init = init_field_names(cls)
     return tuple(f.name for f in node_fields(cls) if f.name in init)
-
-
-#: node class with a (class name, dtype, field keys...) key -> its key fields
-_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def key_tag(e: Any) -> Any:
@@ -112,7 +153,7 @@ def _key_function(cls: type) -> Callable[[Any, Any], Key]:
         return lambda e, cache: ("obj", id(e))
     names = _key_field_names(cls)
     parts = "".join(f", _field_key(e.{name}, cache)" for name in names)
-    scope = {"_field_key": _field_key, "NAME": cls.__name__}
+    scope: dict[str, Any] = {"_field_key": _field_key, "NAME": cls.__name__}
     exec("def key(e, cache):\n"  # pylint: disable=exec-used
          f"    return (NAME, str(getattr(e, 'dtype', '')){parts})\n", scope)
     return scope["key"]
