@@ -20,6 +20,13 @@ class TypeCode(IntEnum):
     VOID = 255
 
 
+# the predicates' codes as module globals: a ``TypeCode.X`` member lookup costs about as much as
+# the predicate itself, and the IR asks for them tens of thousands of times a compile
+_INT, _UINT, _FLOAT, _HANDLE, _BFLOAT = (TypeCode.INT, TypeCode.UINT, TypeCode.FLOAT,
+                                         TypeCode.HANDLE, TypeCode.BFLOAT)
+_FLOAT8 = (TypeCode.FLOAT8_E4M3FN, TypeCode.FLOAT8_E5M2)
+_INTEGER = (TypeCode.INT, TypeCode.UINT)
+
 _CODE_NAME = {
     TypeCode.INT: "int",
     TypeCode.UINT: "uint",
@@ -96,6 +103,8 @@ class DataType:
 
     def __eq__(self, other: object) -> bool:
         # Like TVM, where a dtype is a ``str``: ``x.dtype == "float32"`` holds.
+        if other is self:  # parsed dtypes are shared: most comparisons are of one object
+            return True
         if isinstance(other, DataType):
             return (self.code, self.bits, self.lanes) == (other.code, other.bits, other.lanes)
         if isinstance(other, str):
@@ -111,43 +120,44 @@ class DataType:
     # --- predicates (TVM's DataType::is_xxx) ---------------------------------------------------
     def is_int(self) -> bool:
         """Signed integer (``int8``...)."""
-        return self.code == TypeCode.INT
+        return self.code == _INT
 
     def is_uint(self) -> bool:
         """Unsigned integer, including ``bool``."""
-        return self.code == TypeCode.UINT
+        return self.code == _UINT
 
     def is_bool(self) -> bool:
         """``bool`` (``uint1``)."""
-        return self.code == TypeCode.UINT and self.bits == 1
+        return self.code == _UINT and self.bits == 1
 
     def is_float(self) -> bool:
         """IEEE float (``float16/32/64``); see :meth:`is_floating` for every float kind."""
-        return self.code == TypeCode.FLOAT
+        return self.code == _FLOAT
 
     def is_bfloat16(self) -> bool:
         """``bfloat16``."""
-        return self.code == TypeCode.BFLOAT and self.bits == 16
+        return self.code == _BFLOAT and self.bits == 16
 
     def is_float8(self) -> bool:
         """``float8_e4m3fn`` or ``float8_e5m2``."""
-        return self.code in (TypeCode.FLOAT8_E4M3FN, TypeCode.FLOAT8_E5M2)
+        return self.code in _FLOAT8
 
     def is_floating(self) -> bool:
         """Any floating-point kind (float, bfloat16, float8)."""
-        return self.is_float() or self.is_bfloat16() or self.is_float8()
+        code = self.code
+        return code == _FLOAT or (code == _BFLOAT and self.bits == 16) or code in _FLOAT8
 
     def is_integer(self) -> bool:
         """Signed or unsigned integer, bool excluded."""
-        return self.code in (TypeCode.INT, TypeCode.UINT) and self.bits > 1
+        return self.code in _INTEGER and self.bits > 1
 
     def is_handle(self) -> bool:
         """Opaque pointer (``handle``)."""
-        return self.code == TypeCode.HANDLE and self.bits != 0
+        return self.code == _HANDLE and self.bits != 0
 
     def is_void(self) -> bool:
         """``void`` (handle code, 0 bits)."""
-        return self.code == TypeCode.HANDLE and self.bits == 0
+        return self.code == _HANDLE and self.bits == 0
 
     def is_scalar(self) -> bool:
         """One lane."""

@@ -21,6 +21,7 @@ from . import expr as E
 
 _Fold = Callable[[PrimExpr, PrimExpr], "PrimExpr | None"]
 _FOLDERS: dict[type | str, _Fold] = {}
+_CONSTANTS = (IntImm, FloatImm)
 
 
 def _register(*classes: type) -> Callable[[_Fold], _Fold]:
@@ -318,6 +319,10 @@ def try_const_fold(cls: type | str, a: PrimExpr, b: PrimExpr | None = None
         ZeroDivisionError: on division or modulo by a constant zero.
         ValueError: on a constant shift amount outside ``[0, bits)``.
     """
+    if not isinstance(a, _CONSTANTS) and not isinstance(b, _CONSTANTS):
+        # no constant operand (most calls): of the rules below, only min(x, x) / max(x, x)
+        # apply, and none raises
+        return a if a is b and (cls is E.Min or cls is E.Max) else None
     if cls is E.Not:
         ia = _int(a)
         return IntImm("bool", int(not ia)) if ia is not None else None
