@@ -8,7 +8,7 @@ import pytest
 from llvmlite import ir
 
 from tirkit.compiler.codegen.ir_text import FastBuilder
-from tirkit.compiler.codegen.ir_values import ByteString, StringGlobal, new_block
+from tirkit.compiler.codegen.ir_values import ByteString, StringGlobal, fast_scope, new_block
 from tirkit.compiler.codegen.types import Module
 from tirkit.compiler.target import initialize_llvm
 
@@ -143,3 +143,22 @@ def test_block_prints_what_llvmlite_prints(label):
         FastBuilder(blk).branch(blk)
         texts.append(str(mod))
     assert texts[0] == texts[1]
+
+
+def test_function_scope_names_as_llvmlite():
+    names = ["x", "x", "x.1", "x", "body.if", "body.if", "body.if.1"]
+    made = []
+    for fast in (False, True):
+        mod = Module(name="t")
+        fn = ir.Function(mod, ir.FunctionType(ir.VoidType(), [I32]), name="f")
+        if fast:
+            fast_scope(fn)
+        fn.args[0].name = "x"
+        made.append([new_block(fn, n).name for n in names])
+    assert made[0] == made[1]
+    scope = fast_scope(ir.Function(Module(name="u"), ir.FunctionType(I32, [I32]), name="g")).scope
+    taken = [scope.register("", deduplicate=True) for _ in range(3)] + \
+        [scope.fresh() for _ in range(3)]
+    assert len(set(taken)) == 6 and ".1" not in taken  # .1: the argument's name
+    with pytest.raises(NameError):
+        scope.register(taken[-1])

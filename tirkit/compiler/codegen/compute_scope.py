@@ -17,6 +17,7 @@ from ...ir.dtype import DataType
 from ...tir import stmt as S
 from .core import CodeGenLLVM, FunctionState, register_attr
 from .ir_text import FastBuilder
+from .ir_values import fast_scope
 from .parallel import captured_vars
 from .types import I32
 
@@ -37,8 +38,8 @@ def emit_compute_scope(cg: CodeGenLLVM, s: S.AttrStmt) -> None:
     captured = captured_vars(cg, s.body)
     values = [cg.vars[v] for v in captured]
     name = getattr(s.value, "value", None) or f"{fs.name}_compute_"
-    fn = ir.Function(cg.module, ir.FunctionType(I32, [v.type for v in values]),
-                     name=cg.fresh_name(str(name)))
+    fn = fast_scope(ir.Function(cg.module, ir.FunctionType(I32, [v.type for v in values]),
+                                name=cg.fresh_name(str(name))))
     fn.linkage = "internal"
     fn.attributes.add("noinline")
     fn.attributes.add("nounwind")

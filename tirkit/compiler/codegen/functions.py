@@ -26,6 +26,7 @@ from ...tir.function import PrimFunc
 from ..runtime.abi import CallingConv
 from .core import CodeGenLLVM, FunctionState
 from .ir_text import FastBuilder
+from .ir_values import fast_scope
 from .types import VOID, CodegenError, const, llvm_type
 
 __all__ = ["declare_function", "emit_function", "symbol_of"]
@@ -52,7 +53,7 @@ def declare_function(cg: CodeGenLLVM, gv: GlobalVar, func: PrimFunc) -> ir.Funct
     name = symbol_of(gv, func)
     if name in cg.module.globals:
         raise CodegenError(f"two functions of the module are both named {name!r}")
-    fn = ir.Function(cg.module, fnty, name=name)
+    fn = fast_scope(ir.Function(cg.module, fnty, name=name))
     if "global_symbol" not in func.attrs:
         fn.linkage = "internal"
     noalias = bool(func.attrs.get("tir.noalias")) and conv == CallingConv.kDefault

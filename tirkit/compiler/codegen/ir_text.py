@@ -27,7 +27,7 @@ from typing import Any
 
 from llvmlite import ir
 
-from .ir_values import new_block
+from .ir_values import FunctionScope, new_block
 
 # the light classes extend llvmlite's deep instruction hierarchy and set up their own state
 # (``_setup``) and the builder's insertion point (``_insert``, IRBuilder's own helper)
@@ -39,7 +39,8 @@ _CMP = {">": "gt", "<": "lt", "==": "eq", "!=": "ne", ">=": "ge", "<=": "le"}
 
 
 def _fresh(scope: Any) -> str:
-    """The next unused ``.N`` name of a function's scope (registered there)."""
+    """The next unused ``.N`` name of a function's scope (registered there), for a function
+    with llvmlite's own ``NameScope`` (see :func:`.ir_values.fast_scope`)."""
     n = getattr(scope, "_tirkit_seq", 0)
     while True:
         n += 1
@@ -78,11 +79,15 @@ class _Light:  # pylint: disable=too-many-instance-attributes
         self.operands = operands
         if name:
             name = block.scope.register(name, deduplicate=True)
-        elif not isinstance(typ, ir.VoidType):  # void values are never referred to: no name
-            name = _fresh(block.scope)
-        self._tk_name = name
-        if '"' in name or "\\" in name:
-            name = name.replace("\\", "\\5c").replace('"', "\\22")
+            self._tk_name = name
+            if '"' in name or "\\" in name:
+                name = name.replace("\\", "\\5c").replace('"', "\\22")
+        elif isinstance(typ, ir.VoidType):  # void values are never referred to: no name
+            self._tk_name = ""
+        else:
+            scope = block.scope
+            name = self._tk_name = scope.fresh() if isinstance(scope, FunctionScope) \
+                else _fresh(scope)
         self._tk_ref = f'%"{name}"'
 
     @property

@@ -19,7 +19,72 @@ from llvmlite import ir
 # subclasses of llvmlite's own value classes that set up their state themselves
 # pylint: disable=too-many-ancestors,attribute-defined-outside-init
 
-__all__ = ["Block", "new_block", "ByteString", "StringGlobal", "escape_bytes"]
+__all__ = ["Block", "new_block", "ByteString", "StringGlobal", "escape_bytes", "FunctionScope",
+           "fast_scope"]
+
+
+class DuplicatedNameError(NameError):
+    """A name registered twice without de-duplication (llvmlite's error of the same name)."""
+
+
+class FunctionScope:
+    """The names of one function's local values, blocks and arguments: what llvmlite's
+    ``NameScope`` does (``register`` / ``deduplicate`` / ``is_used``, names ``base.N`` for
+    repeats), plus :meth:`fresh`, the next unused ``.N`` for an unnamed value in one call
+    (llvmlite spends three calls and a format on it; every instruction has one)."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = {""}
+        self.bases: dict[str, int] = {}
+        self.seq = 0
+
+    def is_used(self, name: str) -> bool:
+        """Whether ``name`` is taken."""
+        return name in self.used
+
+    def register(self, name: str, deduplicate: bool = False) -> str:
+        """Take ``name`` (made unique first with ``deduplicate``) and return it.
+
+        Raises:
+            DuplicatedNameError: for a taken name without ``deduplicate``.
+        """
+        if deduplicate:
+            name = self.deduplicate(name)
+        elif name in self.used:
+            raise DuplicatedNameError(name)
+        self.used.add(name)
+        return name
+
+    def deduplicate(self, name: str) -> str:
+        """``name``, or ``name.N`` with the next N of that base when it is taken."""
+        base = name
+        while name in self.used:
+            ident = self.bases.get(base, 0) + 1
+            self.bases[base] = ident
+            name = f"{base}.{ident}"
+        return name
+
+    def fresh(self) -> str:
+        """Take and return the next unused ``.N``."""
+        used, n = self.used, self.seq
+        while True:
+            n += 1
+            name = f".{n}"
+            if name not in used:
+                break
+        used.add(name)
+        self.seq = n
+        return name
+
+
+def fast_scope(fn: ir.Function) -> ir.Function:
+    """Give ``fn`` (just made, before any block or instruction) a :class:`FunctionScope`
+    holding its arguments' names; returns ``fn``."""
+    scope = FunctionScope()
+    for arg in fn.args:
+        scope.register(arg.name)
+    fn.scope = scope
+    return fn
 
 
 class Block(ir.Block):  # pylint: disable=too-many-instance-attributes

@@ -25,6 +25,7 @@ from ...tir.buffer import Buffer
 from ...tir.stmt_functor import post_order_visit
 from .core import CodeGenLLVM, FunctionState
 from .ir_text import FastBuilder
+from .ir_values import fast_scope
 from .loops import serial_loop
 from .types import I32, PTR, VOID, const, llvm_type
 
@@ -89,8 +90,8 @@ def _closure(cg: CodeGenLLVM, loop: S.For, captured: list[E.Var],
              env_ty: ir.Type) -> ir.Function:
     fs = cg.fs
     assert fs is not None
-    fn = ir.Function(cg.module, ir.FunctionType(VOID, [PTR]),
-                     name=cg.fresh_name(f"{fs.name}_compute_"))
+    fn = fast_scope(ir.Function(cg.module, ir.FunctionType(VOID, [PTR]),
+                                name=cg.fresh_name(f"{fs.name}_compute_")))
     fn.linkage = "internal"
     fn.type = PTR  # passed by address; opaque pointer
     fn.args[0].add_attribute("noalias")
