@@ -13,6 +13,7 @@ from typing import Any, Iterator
 from ..ir.dtype import DataType
 from ..ir.expr import IntImm, PrimExpr
 from ..tir import expr as E
+from ..tir.const_fold import wrap_int
 
 
 class LinearSum:
@@ -91,8 +92,6 @@ class LinearSum:
 def const(dtype: DataType, value: int) -> IntImm:
     """An integer constant of ``dtype``, wrapped to its width as TVM's folding does (mirrors
     TVM's ``make_const``)."""
-    from ..tir.const_fold import wrap_int  # pylint: disable=import-outside-toplevel
-
     return IntImm(dtype, wrap_int(value, dtype))
 
 
@@ -106,8 +105,9 @@ def to_expr(s: LinearSum) -> PrimExpr:
     subtractions (``- c*3``), then a negative constant: ``31 - i``, ``a + 1 - b``. A sum with
     neither positive terms nor a positive constant starts with ``c * -k``."""
     t = s.dtype
-    pos = [(a, c) for _, a, c in s.items() if c > 0]
-    neg = [(a, -c) for _, a, c in s.items() if c < 0]
+    terms = s.terms.values()
+    pos = [(a, c) for a, c in terms if c > 0]
+    neg = [(a, -c) for a, c in terms if c < 0]
     is_min = s.base == -(1 << (t.bits - 1))  # TVM adds the minimum value, it cannot negate it
     base_first = s.base > 0 or (is_min and s.base != 0)
     acc: PrimExpr | None = None

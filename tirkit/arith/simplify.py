@@ -26,15 +26,28 @@ from ..ir.dispatch import DispatchTable
 
 _Handler = Callable[["Simplifier", Any], PrimExpr]
 _TABLE = DispatchTable()
-#: register the simplification handler of node classes (TVM's ``ExprFunctor`` dispatch)
-register = _TABLE.register
+#: node class -> its handler as :func:`_lookup` found it (emptied by :func:`register`)
+_RESOLVED: dict[type, _Handler] = {}
+
+
+def register(*classes: type) -> Callable[[_Handler], _Handler]:
+    """Register the simplification handler of node classes (TVM's ``ExprFunctor`` dispatch)."""
+    _RESOLVED.clear()
+    return _TABLE.register(*classes)
 
 
 def _lookup(cls: type) -> _Handler:
+    fn = _RESOLVED.get(cls)
+    if fn is None:
+        fn = _RESOLVED[cls] = _resolve(cls)
+    return fn
+
+
+def _resolve(cls: type) -> _Handler:
     for k in cls.__mro__:
         fn = _TABLE.get(k)
         if fn is not None:
-            return fn
+            return fn  # type: ignore[no-any-return]
     return _generic
 
 
@@ -203,12 +216,13 @@ def conjuncts(c: PrimExpr) -> list[PrimExpr]:
 
 def _merge_divmod(s: Simplifier, lin: LinearSum) -> bool:
     mods = {}
-    for key, atom, coeff in lin.items():
+    atom: PrimExpr
+    for key, (atom, coeff) in lin.terms.items():
         if isinstance(atom, E.FloorMod) and isinstance(atom.b, IntImm):
             mods[(s.key(atom.a), atom.b.value)] = (key, atom, coeff)
     if not mods:
         return False
-    for key, atom, coeff in lin.items():
+    for key, (atom, coeff) in lin.terms.items():  # (left as soon as ``lin`` changes)
         if not (isinstance(atom, E.FloorDiv) and isinstance(atom.b, IntImm)):
             continue
         c = atom.b.value
