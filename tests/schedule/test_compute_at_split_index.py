@@ -412,3 +412,50 @@ def test_reverse_compute_at_of_a_strided_read_is_refused():
     with pytest.raises(errors.NotCompactDataFlowError, match=r'block "D".*stride 2'):
         sch.reverse_compute_at(sch.get_block("D"), sch.get_loops(sch.get_block("C"))[1])
     assert sch.mod is mod
+
+
+STRIDED_ROWS = parse("""
+@T.prim_func
+def main(A: T.Buffer((9, 6), "float32"), C: T.Buffer((9, 6), "float32")):
+    B = T.alloc_buffer((9, 6))
+    for i_1, j, i_0 in T.grid(3, 6, 3):
+        with T.block("B"):
+            vi = T.axis.spatial(9, i_0 * 3 + i_1)
+            vj = T.axis.spatial(6, j)
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+    for i, j in T.grid(9, 6):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] + T.float32(1)
+""")
+
+
+def test_reverse_compute_at_under_a_strided_producer_is_refused():
+    # under i_1 the producer writes rows i_1, i_1 + 3, i_1 + 6: the hull [i_1, i_1 + 6] has
+    # holes that later i_1 fill. TVM 0.27 moves C there anyway (rows i_1 .. i_1 + 6) and the
+    # kernel reads rows not written yet; tirkit refuses (found by test_schedule_differential)
+    sch = Schedule(STRIDED_ROWS)
+    mod = sch.mod
+    with pytest.raises(errors.NotCompactDataFlowError,
+                       match=r'block "C".*under loop i_1 its producers write B only in part'):
+        sch.reverse_compute_at(sch.get_block("C"), sch.get_loops(sch.get_block("B"))[0])
+    assert sch.mod is mod
+    # under i_0 each step writes one element: fine
+    sch.reverse_compute_at(sch.get_block("C"), sch.get_loops(sch.get_block("B"))[2])
+    _same_numbers(STRIDED_ROWS, sch, [(9, 6), (9, 6)])
+
+
+def test_reverse_compute_at_does_not_bind_a_reduction_to_a_vectorized_loop():
+    # D[vi] += C[vi, vk] moved under C's vectorized j would bind vk to the vector lanes, each
+    # reading the old D[vi] (TVM 0.27 accepts it and the sum keeps one lane); vectorize itself
+    # refuses such a loop, and so does reverse_compute_at now
+    sch = Schedule(SPLIT_READ)
+    sch.vectorize(sch.get_loops(sch.get_block("C"))[2])
+    mod = sch.mod
+    with pytest.raises(errors.WrongBlockIterTypeError,
+                       match=r'loop "j1" cannot be vectorized: block "D".*reduction iter var'):
+        sch.reverse_compute_at(sch.get_block("D"), sch.get_loops(sch.get_block("C"))[2])
+    assert sch.mod is mod
+    # one level up, the lanes stay data-parallel for C and D's ax0 loop is serial
+    sch.reverse_compute_at(sch.get_block("D"), sch.get_loops(sch.get_block("C"))[1])
+    _same_numbers(SPLIT_READ, sch, [(4, 64), (4,)])

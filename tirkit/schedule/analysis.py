@@ -198,10 +198,13 @@ def covers(ana: Analyzer, prod: list[IntervalSet], cons: list[IntervalSet]) -> b
     return True
 
 
-def _lower_bound_writes(state: ScheduleState, producer: StmtSRef, top: StmtSRef,
-                        ana: Analyzer) -> list[tuple[Any, list[IntervalSet | None]]]:
+def lower_bound_writes(state: ScheduleState, producer: StmtSRef, top: StmtSRef,
+                       ana: Analyzer, use_predicate: bool = True
+                       ) -> list[tuple[Any, list[IntervalSet | None]]]:
     """Per written buffer of ``producer``, the region it surely writes while the loops between
-    it and ``top`` run (TVM ``AnalyzeRegionLowerBound``); a ``None`` dimension is Nothing."""
+    it and ``top`` run (TVM ``AnalyzeRegionLowerBound``); a ``None`` dimension is Nothing.
+    Without ``use_predicate`` the block predicate is ignored (the writes are only checked to be
+    dense)."""
     realize = get_block_realize(state, producer)
     vmap = {iv.var: v for iv, v in zip(realize.block.iter_vars, realize.iter_values)}
     dom = {s.stmt.loop_var: Range.from_min_extent(s.stmt.min, s.stmt.extent)
@@ -210,7 +213,8 @@ def _lower_bound_writes(state: ScheduleState, producer: StmtSRef, top: StmtSRef,
     for region in producer.stmt.writes:
         mins = [substitute(r.min, vmap) for r in region.region]
         extents = [ana.simplify(substitute(r.extent, vmap)) for r in region.region]
-        bound = RB.region_lower_bound(ana, mins, extents, dom, realize.predicate)
+        bound = RB.region_lower_bound(ana, mins, extents, dom,
+                                      realize.predicate if use_predicate else True)
         out.append((region.buffer, bound if bound is not None else [None] * len(mins)))
     return out
 
@@ -233,7 +237,7 @@ def region_cover(state: ScheduleState, block_sref: StmtSRef, scope_root: StmtSRe
         read_bufs = {id(buf) for buf, _ in reads}
         touched: dict[int, list[list[IntervalSet | None]]] = {}
         for p in producers:
-            for buf, sets in _lower_bound_writes(state, p, top, ana):
+            for buf, sets in lower_bound_writes(state, p, top, ana):
                 if id(buf) in read_bufs:
                     touched.setdefault(id(buf), []).append(sets)
         for buf, sets in reads:

@@ -13,10 +13,11 @@ from ...arith import Analyzer
 from ...arith.int_set import IntervalSet, eval_set
 from ...ir.expr import IntImm, Range
 from ...tir import op
-from ...tir.expr import Var
+from ...tir.expr import IterVarType, Var
 from ...tir.stmt import BlockRealize, For, ForKind, SeqStmt
 from ...tir.stmt_functor import substitute
 from .. import analysis as A
+from .. import region_bound as RB
 from .. import errors as err
 from ..block_scope import DepKind
 from ..schedule import Schedule, primitive
@@ -158,6 +159,33 @@ def _required_region(sch: Schedule, block_sref: Any, loop_sref: Any, scope_root:
     return out
 
 
+def _check_dense_writes(sch: Schedule, block_sref: Any, loop_sref: Any,
+                        required: dict[Any, list[IntervalSet]], ana: Analyzer) -> None:
+    """reverse_compute_at: the producers under the loop must write all of the region the
+    consumer is given (the hull of their writes), or it reads elements written later. A strided
+    write (rows ``i_0 * 3 + i_1`` under ``i_1``) leaves holes in the hull; TVM 0.27 does not
+    check and builds a kernel that reads them unwritten. Guards are not looked at: a predicate
+    that drops elements inside the region is not caught."""
+    produced: dict[Any, list[list[Any]]] = {}
+    for other in _related(sch, block_sref, A.get_scope_root(block_sref), consumers=False):
+        if _under(other, loop_sref):
+            # the predicate is left out: a non-divisible split's guard cuts the region at the
+            # buffer's end, where the consumer's own bound guards it too
+            for buf, sets in A.lower_bound_writes(sch.state, other, loop_sref, ana,
+                                                  use_predicate=False):
+                if buf in required:
+                    produced.setdefault(buf, []).append(sets)
+    for buf, hull in required.items():
+        lower = [RB.union_lower_bound(ana, list(dims)) for dims in zip(*produced.get(buf, []))]
+        if len(lower) != len(hull) or any(d is None for d in lower) or not A.covers(
+                ana, RB.clip_to_shape(ana, lower, buf.shape),
+                RB.clip_to_shape(ana, hull, buf.shape)):
+            raise err.NotCompactDataFlowError(
+                block_sref.stmt, reason=f"under loop {loop_sref.stmt.loop_var.name} its "
+                f"producers write {buf.name} only in part of the region they span (a strided "
+                "write), so it would read elements not written yet")
+
+
 def _relax_regions(sch: Schedule, block_sref: Any, regions: Any, loop_sref: Any,
                    relax_storage_scope: bool) -> list[tuple[Any, list[IntervalSet]]]:
     """``regions`` of a block relaxed over the loops between it and ``loop_sref`` (TVM
@@ -246,6 +274,31 @@ def _leaf_to_remove(block_sref: Any) -> Any:
     return None if child is block_sref else child.stmt
 
 
+_KIND_WORD = {ForKind.PARALLEL: "parallelized", ForKind.VECTORIZED: "vectorized"}
+
+
+def _check_loop_kinds(block: Any, nest: Any, loop_sref: Any) -> None:
+    """A parallel or vectorized loop at or above the target must not feed a reduction iter of
+    the moved block (what ``parallel``/``vectorize`` check, TVM ``CheckParallelizability``):
+    its instances would update one element at once (a data race, or vector lanes that each
+    read the old value). TVM 0.27's compute_at does not check and builds the wrong kernel."""
+    realize = nest
+    while isinstance(realize, For):
+        realize = realize.body
+    for s in (loop_sref, *loop_sref.ancestors()):
+        if s.is_block:
+            return
+        loop = s.stmt
+        if loop.kind not in _KIND_WORD:
+            continue
+        for iv, value in zip(block.iter_vars, realize.iter_values):
+            if iv.iter_type != IterVarType.DataPar and A.uses_var(value, loop.loop_var):
+                raise err.WrongBlockIterTypeError(
+                    loop, block, kind=_KIND_WORD[loop.kind],
+                    extra=" (moving the block under it would bind the loop to its reduction "
+                    f"iter var {iv.var.name})")
+
+
 def _loop_analyzer(loop_sref: Any) -> Analyzer:
     """An analyzer with the target loop and the loops above it bound."""
     ana = Analyzer()
@@ -263,9 +316,12 @@ def _apply(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool, inde
     pos = _position(sch, block_sref, loop_sref, scope_root, is_compute_at, index)
     required = _required_region(sch, block_sref, loop_sref, scope_root, is_compute_at)
     ana = _loop_analyzer(loop_sref)
+    if not is_compute_at:
+        _check_dense_writes(sch, block_sref, loop_sref, required, ana)
     nest = _build_nest(block_sref.stmt, calculate_block_var_domain(
         block_sref.stmt, loop_sref.stmt, _provided_region(block_sref.stmt, is_compute_at),
         required, ana, exact=not is_compute_at), preserve_unit_loops, ana)
+    _check_loop_kinds(block_sref.stmt, nest, loop_sref)
     loop_stmt = loop_sref.stmt
     children = list(_child_subtrees(loop_stmt.body))
     children.insert(pos, nest)
