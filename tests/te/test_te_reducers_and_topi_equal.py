@@ -126,6 +126,7 @@ def softmax(S: T.Buffer((4, 8), "float32"), out: T.Buffer((4, 8), "float32")):
     for i, j in T.grid(4, 8):
         with T.block("T_softmax_norm"):
             vi, vj = T.axis.remap("SS", [i, j])
+            T.block_attr({"axis": 1})
             out[vi, vj] = ex[vi, vj] / expsum[vi]
 '''
 

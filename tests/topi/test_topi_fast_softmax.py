@@ -78,6 +78,19 @@ def test_exp_sum_partials_are_added_in_the_exp_loop(fast):
     assert [int(sch.get(lp).extent) for lp in rf_loops] == [8, 4, 16]
 
 
+@pytest.mark.parametrize("op", ["softmax", "fast_softmax", "log_softmax"])
+def test_the_last_stage_carries_the_axis_attr_as_in_tvm(op):
+    # TVM's softmax_common / log_softmax: te.compute(..., attrs={"axis": axis}), printed as
+    # T.block_attr({"axis": 1}) on the last block (with it, examples/topi_softmax.py's
+    # scheduled softmax prints as TVM 0.27's)
+    A = te.placeholder((4, 8), name="A")
+    func = te.create_prim_func([A, getattr(topi.nn, op)(A, axis=-1)])
+    sch = Schedule(func)
+    last = sch.get(sch.get_child_blocks(sch.get_block("root"))[-1])
+    assert dict(last.annotations) == {"axis": 1}
+    assert 'T.block_attr({"axis": 1})' in func.script()
+
+
 def test_fast_kernel_has_no_exp_call_and_the_exact_one_does():
     def exp_calls(fast):
         ir = compile_module(_scheduled(fast, (8, 64), 16), opt_level=3).llvm_ir

@@ -245,7 +245,8 @@ def _softmax(x: te.Tensor, axis: int, log: bool, fast: bool = False) -> te.Tenso
         if log:
             return x[i] - mx[[v for k, v in enumerate(i) if k != axis]] - tir.log(s)
         return ex[i] / s
-    return te.compute(x.shape, norm, name="T_softmax_norm" if not log else "T_log_softmax")
+    return te.compute(x.shape, norm, name="T_softmax_norm" if not log else "T_log_softmax",
+                      attrs={"axis": axis})  # TVM's softmax_common / log_softmax: the block attr
 
 
 def layer_norm(data: te.Tensor, gamma: te.Tensor, beta: te.Tensor, axis: Any,
