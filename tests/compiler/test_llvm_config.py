@@ -136,3 +136,49 @@ def test_llvmlite_is_in_the_range_pyproject_pins_and_has_llvm_21_or_later():
     assert llvm.llvm_version_info >= (21,)
     (lowest,) = [s.version for s in spec if s.operator == ">="]
     assert tuple(int(x) for x in lowest.split(".")[:2]) >= (0, 48)
+
+
+# Found by the random-schedule fuzzer (SCHED_FUZZ): a 6-lane vector store into a stack buffer
+# under a predicate, in loops LLVM unrolls. LLVM 22.1's SROA merges the stores into a <48 x float>
+# with shufflevectors that do not dominate their uses; llvmlite's LLVM is built with assertions,
+# so its verifier aborts the whole process ("LLVM ERROR: Broken function found"). tirkit's IR is
+# valid (it verifies before the pipeline; -opt-bisect-limit puts the break in SROA). Run in a
+# child process: when an llvmlite release fixes it, this XPASSes and the pin can be widened.
+SROA_CASE = '''
+import numpy as np
+from tirkit.compiler import build
+from tirkit.lang import from_source
+func = from_source("""
+@T.prim_func
+def main(A: T.Buffer((8, 6), "float32"), C: T.Buffer((8, 6), "float32")):
+    B = T.alloc_buffer((8, 6))
+    for i_1 in range(3):
+        for j in T.vectorized(6):
+            for i_0 in range(3):
+                with T.block("B"):
+                    vi = T.axis.spatial(8, i_0 * 3 + i_1)
+                    vj = T.axis.spatial(6, j)
+                    T.where(i_0 * 3 + i_1 < 8)
+                    B[vi, vj] = A[vi, vj] * T.float32(2) + T.float32(1)
+    for i, j in T.grid(8, 6):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = B[vi, vj] * B[vi, vj] - A[vi, vj]
+""")
+a = np.random.default_rng(0).random((8, 6), dtype="float32")
+c = np.zeros_like(a)
+build(func)(a, c)
+b = a * 2 + 1
+np.testing.assert_allclose(c, b * b - a, rtol=1e-5)
+'''
+
+
+@pytest.mark.xfail(strict=True, reason="LLVM 22.1 SROA builds invalid IR and llvmlite's "
+                   "assertion-enabled LLVM aborts the process")
+def test_vector_store_to_a_predicated_stack_buffer_compiles():
+    import subprocess  # pylint: disable=import-outside-toplevel
+    import sys  # pylint: disable=import-outside-toplevel
+
+    proc = subprocess.run([sys.executable, "-c", SROA_CASE], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
