@@ -97,3 +97,14 @@ def test_fast_kernel_has_no_exp_call_and_the_exact_one_does():
         return [ln for ln in ir.splitlines() if " call " in ln and "exp" in ln.split(" call ")[1]]
     assert not exp_calls(True)
     assert exp_calls(False)
+
+
+def test_log_softmax_has_tvms_three_stages():
+    # TVM's topi.nn.log_softmax: the row max, the exp-sum with exp inside the reduction and the
+    # output, the last two unnamed (no separate exp stage, unlike softmax)
+    x = te.placeholder((4, 8), "float32", name="X")
+    text = te.create_prim_func([x, topi.nn.log_softmax(x)]).script()
+    blocks = [line.split('"')[1] for line in text.splitlines()
+              if line.strip().startswith("with T.block(")]
+    assert blocks == ["T_softmax_maxelem", "compute", "compute_1"]
+    assert "T.exp(" in text and 'T.block_attr({"axis": 1})' in text

@@ -194,7 +194,7 @@ def global_pool(data: te.Tensor, pool_type: str, layout: str = "NCHW") -> te.Ten
 
 def softmax(x: te.Tensor, axis: int = -1) -> te.Tensor:
     """Softmax along ``axis`` (``topi.nn.softmax``): max, exp(x - max), sum, divide."""
-    return _softmax(x, axis, log=False)
+    return _softmax(x, axis)
 
 
 def fast_softmax(x: te.Tensor, axis: int = -1) -> te.Tensor:
@@ -211,42 +211,58 @@ def fast_softmax(x: te.Tensor, axis: int = -1) -> te.Tensor:
         ValueError: when ``axis`` is outside ``x``'s dimensions.
         TypeError: for a bool ``x`` (from ``fast_exp``).
     """
-    return _softmax(x, axis, log=False, fast=True)
+    return _softmax(x, axis, fast=True)
 
 
 def log_softmax(x: te.Tensor, axis: int = -1) -> te.Tensor:
-    """Log-softmax along ``axis`` (``topi.nn.log_softmax``)."""
-    return _softmax(x, axis, log=True)
+    """Log-softmax along ``axis`` (``topi.nn.log_softmax``): ``x - max - log(sum(exp(x - max)))``,
+    same shape and dtype as ``x``. As TVM's, three stages: ``T_softmax_maxelem``, the exp-sum
+    with the exponential inside the reduction and the output (both unnamed: ``compute``), the
+    output carrying ``attrs={"axis": axis}``.
 
-
-def _softmax(x: te.Tensor, axis: int, log: bool, fast: bool = False) -> te.Tensor:
+    Raises:
+        ValueError: for an ``axis`` outside ``[-ndim, ndim)``.
+    """
     axis = normalize_axes(axis, x.ndim)[0]
-    red = [d for k, d in enumerate(x.shape) if k != axis]
-
-    def full(idx: Sequence[Any], r: Any) -> list[Any]:
-        out = list(idx)
-        out.insert(axis, r)
-        return out
-
     k1, k2 = te.reduce_axis((0, x.shape[axis]), "k"), te.reduce_axis((0, x.shape[axis]), "k")
-    mx = te.compute(red, lambda *i: te.max(x[full(i, k1.var)], axis=k1), name="T_softmax_maxelem")
+    mx = _row_max(x, axis, k1)
+    sm = te.compute(mx.shape, lambda *i: te.sum(tir.exp(x[_with_axis(i, axis, k2.var)] -
+                                                        mx[list(i)]), axis=k2))
+    return te.compute(x.shape, lambda *i: x[i] - mx[_without_axis(i, axis)] -
+                      tir.log(sm[_without_axis(i, axis)]), attrs={"axis": axis})
+
+
+def _with_axis(idx: Sequence[Any], axis: int, r: Any) -> list[Any]:
+    out = list(idx)
+    out.insert(axis, r)
+    return out
+
+
+def _without_axis(idx: Sequence[Any], axis: int) -> list[Any]:
+    return [v for k, v in enumerate(idx) if k != axis]
+
+
+def _row_max(x: te.Tensor, axis: int, k: Any) -> te.Tensor:
+    red = _without_axis(x.shape, axis)
+    return te.compute(red, lambda *i: te.max(x[_with_axis(i, axis, k.var)], axis=k),
+                      name="T_softmax_maxelem")
+
+
+def _softmax(x: te.Tensor, axis: int, fast: bool = False) -> te.Tensor:
+    axis = normalize_axes(axis, x.ndim)[0]
+    k1, k2 = te.reduce_axis((0, x.shape[axis]), "k"), te.reduce_axis((0, x.shape[axis]), "k")
+    mx = _row_max(x, axis, k1)
     if fast:  # TVM's softmax_common(use_fast_exp=True): a delta stage, then topi.fast_exp
-        ex = fast_exp(te.compute(x.shape, lambda *i: x[i] - mx[[v for k, v in enumerate(i)
-                                                                 if k != axis]],
+        ex = fast_exp(te.compute(x.shape, lambda *i: x[i] - mx[_without_axis(i, axis)],
                                  name="T_softmax_delta"))
     else:
-        ex = te.compute(x.shape, lambda *i: tir.exp(x[i] - mx[[v for k, v in enumerate(i)
-                                                                if k != axis]]),
+        ex = te.compute(x.shape, lambda *i: tir.exp(x[i] - mx[_without_axis(i, axis)]),
                         name="T_softmax_exp")
-    sm = te.compute(red, lambda *i: te.sum(ex[full(i, k2.var)], axis=k2), name="T_softmax_expsum")
-
-    def norm(*i: Any) -> Any:
-        s = sm[[v for k, v in enumerate(i) if k != axis]]
-        if log:
-            return x[i] - mx[[v for k, v in enumerate(i) if k != axis]] - tir.log(s)
-        return ex[i] / s
-    return te.compute(x.shape, norm, name="T_softmax_norm" if not log else "T_log_softmax",
-                      attrs={"axis": axis})  # TVM's softmax_common / log_softmax: the block attr
+    sm = te.compute(mx.shape, lambda *i: te.sum(ex[_with_axis(i, axis, k2.var)], axis=k2),
+                    name="T_softmax_expsum")
+    # TVM's softmax_common: the output block carries the axis attribute
+    return te.compute(x.shape, lambda *i: ex[i] / sm[_without_axis(i, axis)],
+                      name="T_softmax_norm", attrs={"axis": axis})
 
 
 def layer_norm(data: te.Tensor, gamma: te.Tensor, beta: te.Tensor, axis: Any,
