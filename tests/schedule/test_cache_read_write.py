@@ -374,3 +374,33 @@ def test_cache_write_under_a_non_divisible_split_stays_inside_the_buffer():
     c = np.zeros(12, "float32")
     build(sch.mod)["main"](a, c)
     np.testing.assert_allclose(c, a.sum(axis=1), rtol=1e-5)
+
+
+def test_cache_read_of_a_predicated_producer_stays_inside_the_buffer():
+    # found by SCHED_FUZZ with bound checks on: n (extent 1) split by 2 twice gives
+    # T.where((n_0_0 * 2 + n_0_1) * 2 + n_1 < 1 and ...) over an index n_1 in [0, 2); the cache
+    # stage was made (2, 4, 8, 8) and read pad[1, ...] past the end of pad
+    import numpy as np
+    from tirkit.compiler import build
+    func = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((1, 4, 6), "float32"), C: T.Buffer((1, 4, 6), "float32")):
+        B = T.alloc_buffer((1, 4, 6))
+        for n, c, w in T.grid(1, 4, 6):
+            with T.block("B"):
+                vn, vc, vw = T.axis.remap("SSS", [n, c, w])
+                B[vn, vc, vw] = A[vn, vc, vw] * T.float32(2)
+        for n, c, w in T.grid(1, 4, 6):
+            with T.block("C"):
+                vn, vc, vw = T.axis.remap("SSS", [n, c, w])
+                C[vn, vc, vw] = B[vn, vc, vw] + T.float32(1)
+    """)
+    sch = Schedule(func)
+    sch.split(sch.get_loops("B")[0], [None, 2])
+    sch.split(sch.get_loops("B")[0], [None, 2])
+    cache = sch.cache_read("C", 0, "global")
+    assert [int(d) for d in sch.get(cache).writes[0].buffer.shape] == [1, 4, 6]
+    a = np.random.default_rng(0).random((1, 4, 6), dtype="float32")
+    c = np.zeros_like(a)
+    build(sch.mod, config={"tir.instrument_bound_checkers": True})(a, c)
+    np.testing.assert_allclose(c, a * 2 + 1, rtol=1e-6)
