@@ -326,3 +326,35 @@ def test_sample_compute_location_candidates_follow_tvm():
     with pytest.raises(errors.InvalidArgumentError, match="out of range"):
         sch = Schedule(SCALE_THEN_SUM_IKJ)
         sch.sample_compute_location(sch.get_block("B"), decision=2)
+
+
+@pytest.mark.xfail(strict=True, reason="known wrong kernel, TVM 0.27 builds it too: reorder "
+                   "moves an iteration of a fused spatial+reduction loop ahead of the one that "
+                   "runs the block's init for the same output")
+def test_reorder_of_a_fused_spatial_and_reduction_loop_keeps_the_numbers():
+    # SCHED_FUZZ find: fuse j with k, split the fused loop by 3, swap the two halves; the init
+    # of C[vi, vj] (vk == 0) then runs after other k of the same vj were already added
+    from tirkit.compiler import build
+    func = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((20, 20), "float32"), B: T.Buffer((20, 20), "float32"),
+             C: T.Buffer((20, 20), "float32")):
+        for i, j, k in T.grid(20, 20, 20):
+            with T.block("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+    """)
+    sch = Schedule(func)
+    i, j, k = sch.get_loops("C")
+    f0, f1 = sch.split(sch.fuse(j, k), [None, 3])
+    try:
+        sch.reorder(i, f1, f0)
+    except errors.ScheduleError:
+        return  # refusing the reorder is a fix too
+    rng = np.random.default_rng(0)
+    a, b = rng.random((20, 20), dtype="float32"), rng.random((20, 20), dtype="float32")
+    c = np.zeros((20, 20), "float32")
+    build(sch.mod)(a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-4)
