@@ -162,24 +162,15 @@ def relax_region(region: S.BufferRegion, realize: S.BlockRealize,
         if not relaxed.is_bounded():
             out.append(Range.from_min_extent(IntImm(dim.dtype, 0), dim))
             continue
-        start, last = _within(ana.simplify(relaxed.min_value), ana.simplify(relaxed.max_value),
-                              dim)
-        out.append(Range.from_min_extent(start, ana.simplify(last - start + 1)))
+        relaxed = IntervalSet(ana.simplify(relaxed.min_value), ana.simplify(relaxed.max_value))
+        if all(isinstance(v, IntImm) for v in (relaxed.min_value, relaxed.max_value, dim)):
+            # the predicate may bound an index in a form the relaxation cannot use
+            # (T.where((n_0 * 2 + n_1) * 2 + n_2 < 1) over n_2 in [0, 2)): the loops' range
+            # then overshoots the buffer, which a valid program never touches, so cut it
+            relaxed = RB.clip_to_shape(ana, [relaxed], [dim])[0]
+        start = ana.simplify(relaxed.min_value)
+        out.append(Range.from_min_extent(start, ana.simplify(relaxed.max_value - start + 1)))
     return S.BufferRegion(region.buffer, tuple(out))
-
-
-def _within(start: Any, last: Any, dim: Any) -> tuple[Any, Any]:
-    """A constant ``[start, last]`` cut to the buffer's ``[0, dim - 1]``: where the predicate
-    bounds the index in a way the relaxation cannot use (``T.where((n_0 * 2 + n_1) * 2 + n_2 <
-    1)`` over an index ``n_2``), the loops' whole range overshoots the buffer, and a cache stage
-    that size would read past the end of its source. A valid program never touches elements
-    outside the buffer, so the cut loses nothing (symbolic bounds are left as they are)."""
-    if not all(isinstance(v, IntImm) for v in (start, last, dim)):
-        return start, last
-    lo, hi = max(start.value, 0), min(last.value, dim.value - 1)
-    if (lo, hi) == (start.value, last.value) or lo > hi:
-        return start, last
-    return IntImm(start.dtype, lo), IntImm(last.dtype, hi)
 
 
 def full_region(buffer: Buffer) -> S.BufferRegion:
