@@ -328,33 +328,64 @@ def test_sample_compute_location_candidates_follow_tvm():
         sch.sample_compute_location(sch.get_block("B"), decision=2)
 
 
-@pytest.mark.xfail(strict=True, reason="known wrong kernel, TVM 0.27 builds it too: reorder "
-                   "moves an iteration of a fused spatial+reduction loop ahead of the one that "
-                   "runs the block's init for the same output")
-def test_reorder_of_a_fused_spatial_and_reduction_loop_keeps_the_numbers():
-    # SCHED_FUZZ find: fuse j with k, split the fused loop by 3, swap the two halves; the init
-    # of C[vi, vj] (vk == 0) then runs after other k of the same vj were already added
-    from tirkit.compiler import build
-    func = parse("""
-    @T.prim_func
-    def main(A: T.Buffer((20, 20), "float32"), B: T.Buffer((20, 20), "float32"),
-             C: T.Buffer((20, 20), "float32")):
-        for i, j, k in T.grid(20, 20, 20):
-            with T.block("C"):
-                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-                with T.init():
-                    C[vi, vj] = T.float32(0)
-                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
-    """)
-    sch = Schedule(func)
+MATMUL_20 = parse("""
+@T.prim_func
+def main(A: T.Buffer((20, 20), "float32"), B: T.Buffer((20, 20), "float32"),
+         C: T.Buffer((20, 20), "float32")):
+    for i, j, k in T.grid(20, 20, 20):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+""")
+
+
+def _fused_jk_split(factor):
+    sch = Schedule(MATMUL_20)
     i, j, k = sch.get_loops("C")
-    f0, f1 = sch.split(sch.fuse(j, k), [None, 3])
-    try:
-        sch.reorder(i, f1, f0)
-    except errors.ScheduleError:
-        return  # refusing the reorder is a fix too
+    f0, f1 = sch.split(sch.fuse(j, k), [None, factor])
+    return sch, i, f0, f1
+
+
+def _run_matmul_20(mod):
+    from tirkit.compiler import build
     rng = np.random.default_rng(0)
     a, b = rng.random((20, 20), dtype="float32"), rng.random((20, 20), dtype="float32")
     c = np.zeros((20, 20), "float32")
-    build(sch.mod)(a, b, c)
+    build(mod)(a, b, c)
     np.testing.assert_allclose(c, a @ b, rtol=1e-4)
+
+
+@pytest.mark.parametrize("factor,order", [(3, "i f1 f0"), (8, "i f1 f0"), (3, "f1 i f0"),
+                                          (3, "f1 i")])
+def test_reorder_refuses_to_run_the_init_after_reduction_steps_of_its_output(factor, order):
+    # SCHED_FUZZ find: fuse j with k, split the fused loop by 3, swap the two halves; the init
+    # of C[vi, vj] (vk == 0) would run after other k of the same vj were added (260 of 400
+    # outputs wrong). TVM 0.27 accepts the reorder and builds that kernel; tirkit refuses it.
+    from tirkit.schedule.primitives.reorder import ReductionInitOrderError
+    sch, i, f0, f1 = _fused_jk_split(factor)
+    before = sch.mod.script()
+    loops = {"i": i, "f0": f0, "f1": f1}
+    with pytest.raises(ReductionInitOrderError,
+                       match='loop "j_k_fused_1" would run outside loop "j_k_fused_0".*block '
+                             '"C".*spatial var "vj" and reduction var "vk".*vk == 0') as info:
+        sch.reorder(*[loops[n] for n in order.split()])
+    assert [err_loc.name_hint if hasattr(err_loc, "iter_vars") else err_loc.loop_var.name_hint
+            for err_loc in info.value.locations] == ["C", "j_k_fused_1", "j_k_fused_0"]
+    assert sch.mod.script() == before  # refused: the schedule is unchanged
+    assert "Reorder" not in [inst.kind.name for inst in sch.trace.insts]
+
+
+@pytest.mark.parametrize("factor,order", [(4, "i f1 f0"), (10, "f1 i f0"), (3, "f0 i f1")])
+def test_reorder_of_a_fused_spatial_and_reduction_loop_that_keeps_the_init_first(factor, order):
+    # split by a factor of the reduction extent (4, 10): every loop value is a sum of digits each
+    # owned by vj or vk, so any order runs vk == 0 first for each vj; split by 3 but f0 kept
+    # outside f1: the fused value still grows in execution order for each vj
+    sch, i, f0, f1 = _fused_jk_split(factor)
+    loops = {"i": i, "f0": f0, "f1": f1}
+    sch.reorder(*[loops[n] for n in order.split()])
+    assert [sch.get(lp).loop_var.name_hint for lp in sch.get_loops("C")] == [
+        {"i": "i", "f0": "j_k_fused_0", "f1": "j_k_fused_1"}[n] for n in order.split()]
+    verify_trace_roundtrip(sch, MATMUL_20)
+    _run_matmul_20(sch.mod)
