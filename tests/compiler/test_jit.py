@@ -1,6 +1,7 @@
 """The in-process JIT (tirkit.compiler.runtime.jit; TVM's LLVMModuleNode + the C runtime's
 TVMAPISetLastError / TVMBackendAllocWorkspace) and parallel loops on libgomp's GOMP_parallel."""
 import ctypes
+import os
 
 import numpy as np
 import pytest
@@ -209,3 +210,43 @@ def test_a_process_that_ran_a_parallel_kernel_exits_cleanly_with_spinning_omp_th
         proc = subprocess.run([sys.executable, "-c", PARALLEL_THEN_EXIT], env=env,
                               capture_output=True, text=True, timeout=300, check=False)
         assert (proc.returncode, proc.stdout) == (0, "ran\n"), proc.stderr[-2000:]
+
+
+def test_worker_places_pin_each_worker_and_leave_the_caller_every_cpu():
+    from tirkit.compiler.runtime.jit import worker_places
+    assert worker_places([0, 1]) == "{0,1},{1}"
+    assert worker_places([2, 5, 7]) == "{2,5,7},{5},{7}"
+    assert worker_places([3]) is None and worker_places([]) is None
+
+
+THREAD_AFFINITY = PARALLEL_THEN_EXIT.replace('print("ran")', '''
+import glob, os, threading
+main = threading.get_native_id()
+lists = {}
+for status in glob.glob(f"/proc/{os.getpid()}/task/*/status"):
+    fields = dict(line.split(":\\t", 1) for line in open(status).read().splitlines() if ":\\t" in line)
+    lists[int(status.split("/")[-2])] = fields["Cpus_allowed_list"].strip()
+print(lists.pop(main), sorted(set(lists.values())), "OMP_PLACES" in os.environ)
+''')
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2
+                    or not os.path.exists("/proc/self/task"), reason="needs Linux, 2+ CPUs")
+@pytest.mark.parametrize("user_env, pinned", [({}, True), ({"OMP_PROC_BIND": "false"}, False)])
+def test_libgomp_workers_are_pinned_unless_the_user_set_omp_affinity(user_env, pinned):
+    # as TVM's thread pool pins its workers: the caller keeps every CPU, the worker gets CPU 1
+    # alone; a user's OMP_PROC_BIND / OMP_PLACES wins; the process environment is left as given
+    import subprocess
+    import sys
+
+    cpus = sorted(os.sched_getaffinity(0))[:2]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY")}
+    env.update(user_env, OMP_NUM_THREADS="2", OPENBLAS_NUM_THREADS="1")  # no BLAS threads
+    proc = subprocess.run([sys.executable, "-c", THREAD_AFFINITY], env=env,
+                          preexec_fn=lambda: os.sched_setaffinity(0, cpus),
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    every = f"{cpus[0]}-{cpus[1]}" if cpus[1] == cpus[0] + 1 else f"{cpus[0]},{cpus[1]}"
+    workers = [f"{cpus[1]}"] if pinned else [every]
+    assert proc.stdout.split("\n")[-2] == f"{every} {workers} False"

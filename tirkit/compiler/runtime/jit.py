@@ -13,15 +13,18 @@ to the JIT linker (``llvmlite.binding.add_symbol``):
   blocks (as TVM's ``WorkspacePool``; :func:`release_workspace_pool` empties it), written in LLVM
   IR over libc's ``aligned_alloc``/``free`` (no Python on the hot path, no C extension);
 - libgomp (``GOMP_parallel``, ``omp_get_thread_num``...) is loaded permanently from the system's
-  ``libgomp.so.1`` (Debian/Ubuntu package ``libgomp1``).
+  ``libgomp.so.1`` (Debian/Ubuntu package ``libgomp1``), its worker threads pinned one per CPU
+  as TVM's thread pool pins them (:func:`worker_places`).
 """
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import ctypes.util
+import os
 import threading
-from typing import Any
+from typing import Any, Iterator, Sequence
 
 import llvmlite.binding as llvm
 
@@ -29,7 +32,7 @@ from ..codegen.llvm import parse_and_verify
 from ..target import Target, initialize_llvm
 
 __all__ = ["JITModule", "get_last_error", "set_last_error", "load_libgomp",
-           "release_workspace_pool"]
+           "release_workspace_pool", "worker_places"]
 
 _lock = threading.Lock()
 _last_error: list[str] = [""]
@@ -178,7 +181,8 @@ def load_libgomp() -> str:
                               "libgomp.dylib") if n]
     for name in candidates:
         try:
-            llvm.load_library_permanently(name)
+            with _thread_affinity_env():
+                llvm.load_library_permanently(name)
         except RuntimeError:
             continue
         _gomp.append(name)
@@ -186,6 +190,44 @@ def load_libgomp() -> str:
         return name
     raise RuntimeError("parallel loops need the GNU OpenMP runtime libgomp, which is not "
                        "installed: install it (Debian/Ubuntu: apt-get install -y libgomp1)")
+
+
+def worker_places(cpus: Sequence[int]) -> str | None:
+    """The ``OMP_PLACES`` that pins libgomp's workers as TVM's thread pool pins its own
+    (``ThreadGroup::Impl::SetAffinity``, mode ``kBig``): the calling thread (place 0) keeps every
+    CPU of ``cpus``, worker ``i`` runs on ``cpus[i]`` alone (with ``OMP_PROC_BIND=close``).
+    None for fewer than two CPUs.
+
+    A worker pinned to its own CPU wakes there at once when a parallel loop starts after the
+    threads went to sleep; unpinned, the scheduler first looks for a CPU for it. Measured on a
+    2-CPU VM, vector add 2^22 f32 called 10 times after 100 ms of rest: the first three calls took
+    5.0-5.2 ms unpinned, 4.4-4.6 pinned (TVM 4.2-4.4).
+    """
+    if len(cpus) < 2:
+        return None
+    every = ",".join(map(str, cpus))
+    return ",".join([f"{{{every}}}", *(f"{{{c}}}" for c in cpus[1:])])
+
+
+_AFFINITY_VARS = ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY")
+
+
+@contextlib.contextmanager
+def _thread_affinity_env() -> Iterator[None]:
+    """While libgomp loads (it reads its settings then): pinned workers (:func:`worker_places`)
+    unless the user set any of ``OMP_PROC_BIND`` / ``OMP_PLACES`` / ``GOMP_CPU_AFFINITY``
+    (``OMP_PROC_BIND=false`` turns pinning off). The variables are removed again after, so
+    subprocesses see the environment the user gave."""
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    places = worker_places(cpus)
+    if places is None or any(v in os.environ for v in _AFFINITY_VARS):
+        yield
+        return
+    os.environ.update(OMP_PLACES=places, OMP_PROC_BIND="close")
+    try:
+        yield
+    finally:
+        del os.environ["OMP_PLACES"], os.environ["OMP_PROC_BIND"]
 
 
 def _release_threads_at_exit(name: str) -> None:
