@@ -23,6 +23,37 @@ from ..block_scope import DepKind
 from ..schedule import Schedule, primitive
 from ..transform import deep_swap
 from ._block_var_domain import DomainInfo, calculate_block_var_domain, cover_range
+from ._instance_cover import dropped_instances
+
+
+class DroppedInstancesError(err.ScheduleError):
+    """reverse_compute_at would no longer run some instances of the consumer block, so the
+    elements they wrote would never be written (no TVM counterpart: TVM 0.27 makes the same
+    schedule and then fails to build it, "Buffer pad is used before its definition"; tirkit
+    refuses it, the schedule unchanged).
+
+    The condition (``_instance_cover``): for some block iter var, a value it surely ran before
+    (its bindings over its old loops, under its predicate) lies outside every value the moved
+    block can run over all iterations of the target loop and the loops above it (up to the
+    scope root), its guards applied. Where coverage is neither proven nor disproven the move is
+    accepted as before (no legal schedule refused), so a hole inside a range goes uncaught.
+    The instances are lost where one reads outside what the producers under the loop write:
+    ``pad[vh] = T.if_then_else(1 <= vh, data[vh - 1], 0)`` reads ``data[-1]`` behind its guard
+    at ``vh == 0``, which no producer writes, so ``vh == 0`` gets no iteration and the zero
+    border is never written. Refusing is preferred over giving such instances an iteration:
+    which one is arbitrary (the first? the last?) once the target loop has several, and a
+    guard's reads are not known to be dead. compute_at needs no such check: the producer's
+    new domain covers the (over-approximated) region its consumers read, and elements no
+    consumer reads are dead (an output-writing producer cannot be moved). Locations: the block,
+    the target loop.
+    """
+
+    fast = "reverse_compute_at would drop instances of the block"
+    detail = ("{0} moved under {1} would run only for {lost}, so the outputs of its other "
+              "instances would never be written: they read outside what its producers write "
+              "under {1} "
+              "(e.g. an out-of-bounds read behind a guard); move it under a loop whose "
+              "producers write all it reads, or keep it where it is")
 
 
 def _under(sref: Any, top: Any) -> bool:
@@ -318,9 +349,14 @@ def _apply(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool, inde
     ana = _loop_analyzer(loop_sref)
     if not is_compute_at:
         _check_dense_writes(sch, block_sref, loop_sref, required, ana)
-    nest = _build_nest(block_sref.stmt, calculate_block_var_domain(
+    iter_doms = calculate_block_var_domain(
         block_sref.stmt, loop_sref.stmt, _provided_region(block_sref.stmt, is_compute_at),
-        required, ana, exact=not is_compute_at), preserve_unit_loops, ana)
+        required, ana, exact=not is_compute_at)
+    if not is_compute_at:
+        lost = dropped_instances(sch.state, block_sref, loop_sref, scope_root, iter_doms)
+        if lost is not None:
+            raise DroppedInstancesError(block_sref.stmt, loop_sref.stmt, lost=lost)
+    nest = _build_nest(block_sref.stmt, iter_doms, preserve_unit_loops, ana)
     _check_loop_kinds(block_sref.stmt, nest, loop_sref)
     loop_stmt = loop_sref.stmt
     children = list(_child_subtrees(loop_stmt.body))
@@ -356,6 +392,8 @@ def reverse_compute_at(sch: Schedule, block: Any, loop: Any, preserve_unit_loops
     last producer).
 
     Raises:
-        ScheduleError: as :func:`compute_at`, with producers in place of consumers.
+        ScheduleError: as :func:`compute_at`, with producers in place of consumers, and
+            ``DroppedInstancesError`` (some instances of the block would no longer run: they
+            read outside what its producers write under the loop).
     """
     _apply(sch, block, loop, preserve_unit_loops, index, False)
