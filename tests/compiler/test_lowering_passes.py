@@ -321,3 +321,38 @@ def main(A: T.Buffer((8, 8), "float32")):
     buf_a = func.buffer_map[func.params[0]]
     assert lca[root.alloc_buffers[0]] is loop_i
     assert lca[buf_a] is loop_i
+
+
+# the examples' schedule fuzzer (SCHED_FUZZ=200, matmul_naive.py): reorder to i, k, j,
+# cache_write C, reverse_compute_at the copy under j. Both blocks sit under j, inside k.
+REDUCE_UNDER_CONSUMER = """
+@T.prim_func
+def main(A: T.Buffer((6, 6), "float32"), B: T.Buffer((6, 6), "float32"),
+         C: T.Buffer((6, 6), "float32")):
+    C_global = T.alloc_buffer((6, 6))
+    for i, k, j in T.grid(6, 6, 6):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C_global[vi, vj] = T.float32(0)
+            C_global[vi, vj] = C_global[vi, vj] + A[vi, vk] * B[vk, vj]
+        with T.block("C_global"):
+            v0, v1 = T.axis.remap("SS", [i, j])
+            C[v0, v1] = C_global[v0, v1]
+"""
+
+
+def test_a_reduction_buffer_is_allocated_above_its_reduction_loop():
+    # TVM 0.27 places C_global at the LCA of its accesses, loop j, and compacts it to one
+    # element that each k starts afresh; the accumulator must outlive the k loop.
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler import build  # pylint: disable=import-outside-toplevel
+    func = from_source(REDUCE_UNDER_CONSUMER)
+    lca = detect_buffer_access_lca(func)
+    loop_i = func.body.block.body
+    assert lca[func.body.block.alloc_buffers[0]] is loop_i
+    rng = np.random.default_rng(0)
+    a, b = (rng.uniform(-1, 1, (6, 6)).astype("float32") for _ in range(2))
+    c = np.full((6, 6), np.nan, "float32")
+    build(func)["main"](a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-6)

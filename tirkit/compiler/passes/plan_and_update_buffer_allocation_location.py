@@ -7,7 +7,9 @@ Only ``For`` and ``Block`` nodes are LCA candidates. A buffer whose LCA is a blo
 that block's ``alloc_buffers``; one whose LCA is a loop is allocated in a new opaque block
 (``BlockRealize([], True, Block(name ""))``) wrapping the loop body, whose reads/writes are
 detected from its body. Allocated buffers that are never accessed are dropped; the reads/writes
-of blocks no longer mention buffers allocated inside them.
+of blocks no longer mention buffers allocated inside them. Unlike TVM 0.27, a buffer a reduction
+block writes is never placed inside the loops its reduction iter vars are bound to (TVM builds a
+wrong kernel there: the accumulator is compacted to what one iteration touches).
 """
 from __future__ import annotations
 
@@ -58,6 +60,7 @@ class _LCADetector(StmtExprVisitor):
         self.match_buffers: set[Buffer] = set()
         self.loop_scope: dict[Var, _Scope] = {}
         self.blockidx_scopes: list[_Scope] = []
+        self.alloc_scope: dict[Buffer, _Scope] = {}
 
     def _push(self, stmt: Stmt) -> _Scope:
         scope = _Scope(self.stack[-1], stmt, len(self.stack))
@@ -79,8 +82,10 @@ class _LCADetector(StmtExprVisitor):
         block = op.block
         for buf in block.alloc_buffers:
             self.data_to_buffer[buf.data] = buf
-        self._push(block)
+        scope = self._push(block)
+        self.alloc_scope.update(dict.fromkeys(block.alloc_buffers, scope))
         self._opaque_iter_scopes(op)
+        self._reduction_scopes(op)
         for m in block.match_buffers:
             self.update(m.source.buffer, self.stack[-1])
             self.match_buffers.add(m.buffer)
@@ -108,6 +113,31 @@ class _LCADetector(StmtExprVisitor):
                     if var in dom and dom[var].depth < scope.depth:
                         scope = dom[var]
             self.update(region.buffer, scope)
+
+    def _reduction_scopes(self, op: BlockRealize) -> None:
+        """A buffer a reduction block writes is placed above every loop its reduction iter
+        vars' bindings use: the element it accumulates is carried from one iteration of such a
+        loop to the next. No TVM counterpart: TVM 0.27 places it at the LCA of its accesses,
+        which is inside the reduction loop when a consumer was moved there (reverse_compute_at
+        of a cache_write copy under the k loop of ``C[i, j] += A[i, k] * B[k, j]``), and
+        compacts the accumulator to one element that each k starts afresh (a wrong kernel).
+        Never above the block that allocates the buffer; thread-bound loops do not count (their
+        reduction is a cross-thread allreduce, not carried in memory)."""
+        top: _Scope | None = None
+        for iv, value in zip(op.block.iter_vars, op.iter_values):
+            if iv.iter_type != IterVarType.CommReduce:
+                continue
+            for var in _vars(value):
+                loop = self.loop_scope.get(var)
+                if loop is not None and loop.parent is not None and \
+                        loop.stmt.kind != ForKind.THREAD_BINDING and \
+                        (top is None or loop.parent.depth < top.depth):
+                    top = loop.parent
+        if top is None:
+            return
+        for region in op.block.writes:
+            own = self.alloc_scope.get(region.buffer)  # not above the block allocating it
+            self.update(region.buffer, own if own is not None and own.depth > top.depth else top)
 
     def visit_buffer_load_(self, op: BufferLoad) -> None:
         self.update(op.buffer, self.stack[-1])
