@@ -19,6 +19,7 @@ from ...tir import expr as E
 from .casts import cast_value
 from .core import CodeGenLLVM, register
 from .types import I32, CodegenError, const, ir_const, llvm_type
+from .veclib import LIBMVEC, call_libm
 
 __all__ = ["int_floordiv", "int_floormod", "call_intrinsic"]
 
@@ -304,4 +305,6 @@ def call_intrinsic(cg: CodeGenLLVM, name: str, ret: ir.Type, args: list[ir.Value
     types = [ret] if overload is None else overload
     full = ".".join([name, *(mangle(t) for t in types)])
     fn = cg.declare(full, ret, [a.type for a in args])
+    if name in LIBMVEC and overload is None:  # libm functions: glibc's vector versions
+        return call_libm(cg, name, fn, args)
     return cg.builder.call(fn, args)

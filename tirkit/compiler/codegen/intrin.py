@@ -24,6 +24,7 @@ from .casts import cast_value
 from .core import CALL_RULES, CodeGenLLVM, register, register_call
 from .expr import call_intrinsic, mangle
 from .types import I1, I32, PTR, CodegenError, const, llvm_type
+from .veclib import LIBMVEC, call_libm
 
 __all__ = ["intrinsic_name"]
 
@@ -121,6 +122,8 @@ def _llvm_intrin(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
     if name in _I1_FLAG_INTRINSICS and len(args) == 1:
         args.append(ir.Constant(I1, 0))
     fn = cg.declare(intrinsic_name(name, ret, args), ret, [a.type for a in args])
+    if name in LIBMVEC:  # libm functions: glibc's vector versions where they exist
+        return call_libm(cg, name, fn, args)
     return cg.builder.call(fn, args)
 
 

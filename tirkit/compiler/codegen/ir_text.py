@@ -191,12 +191,15 @@ class _Phi(_Light, ir.PhiInstr):
 
 
 class _Call(_Light, ir.CallInstr):
+    #: call-site function attributes as IR text (`` "key"="value"``), e.g. veclib.py's variants
+    fn_attr_text = ""
+
     def _text(self) -> str:
         callee, *args = self.operands
         fnty = callee.function_type
         ty = fnty if fnty.var_arg else fnty.return_type
         text = ", ".join([f"{a.type} {a.get_reference()}" for a in args])
-        return f"call {ty} {callee.get_reference()}({text}){_md(self)}"
+        return f"call {ty} {callee.get_reference()}({text}){self.fn_attr_text}{_md(self)}"
 
 
 class _VectorOp(_Light, ir.Instruction):

@@ -23,6 +23,7 @@ from . import casts, compute_scope, expr, intrin, memory, packed, parallel, stmt
 from .core import CodeGenLLVM
 from .functions import declare_function, emit_function
 from .types import CodegenError
+from .veclib import keep_variants
 
 __all__ = ["emit_llvm", "optimize", "emit_optimized", "optimized_module", "emit_assembly",
            "emit_object", "parse_and_verify",
@@ -55,6 +56,7 @@ def _emit_text(mod: "IRModule | PrimFunc", target: "Target | str | None",
             emit_function(cg, gv, func)
         except CodegenError as exc:
             raise CodegenError(f"in function {gv.name_hint!r}: {exc}") from None
+    keep_variants(cg.module)
     return str(cg.module)
 
 

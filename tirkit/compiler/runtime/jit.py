@@ -268,7 +268,7 @@ def _init_runtime() -> None:
             llvm.add_symbol(name, engine.get_function_address(name))
         _release_pool.append(ctypes.CFUNCTYPE(None)(
             engine.get_function_address("__tirkit_ws_release")))
-        for lib in ("gcc_s", "m"):
+        for lib in ("gcc_s", "m", "mvec"):  # mvec: glibc's vector libm (codegen/veclib.py)
             found = ctypes.util.find_library(lib)
             if found:
                 llvm.load_library_permanently(found)
