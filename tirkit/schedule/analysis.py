@@ -137,7 +137,7 @@ def block_region_over(state: ScheduleState, block_sref: StmtSRef, regions: Any,
     loops = loops_between(block_sref, top)
     dom = {s.stmt.loop_var: Range.from_min_extent(s.stmt.min, s.stmt.extent) for s in loops}
     bounds = RB.predicate_bounds(realize.predicate)[0] if use_predicate else []
-    inner = _outer_analyzer(block_sref.parent or block_sref) if bounds else None
+    inner = loop_analyzer(block_sref.parent or block_sref) if bounds else None
     out = []
     for region in regions:
         sets = []
@@ -179,7 +179,8 @@ def shared_thread_loops(sref: StmtSRef, scope: str) -> dict[Var, Range]:
     return out
 
 
-def _outer_analyzer(sref: StmtSRef) -> Analyzer:
+def loop_analyzer(sref: StmtSRef) -> Analyzer:
+    """An analyzer with ``sref`` (when a loop) and every loop above it bound to its range."""
     ana = Analyzer()
     for p in (sref, *sref.ancestors()):
         if p.is_loop:
@@ -232,7 +233,7 @@ def region_cover(state: ScheduleState, block_sref: StmtSRef, scope_root: StmtSRe
             top = lca(dep.src, block_sref)
             by_top.setdefault(id(top), (top, []))[1].append(dep.src)
     for top, producers in by_top.values():
-        ana = _outer_analyzer(top)
+        ana = loop_analyzer(top)
         reads = block_region_over(state, block_sref, block_sref.stmt.reads, top, True)
         read_bufs = {id(buf) for buf, _ in reads}
         touched: dict[int, list[list[IntervalSet | None]]] = {}

@@ -30,15 +30,6 @@ from .. import region_bound as RB
 from ._block_var_domain import DomainInfo, cover_range
 
 
-def _loop_analyzer(sref: Any) -> Analyzer:
-    """An analyzer with the loops at and above ``sref`` bound."""
-    ana = Analyzer()
-    for s in (sref, *sref.ancestors()):
-        if s.is_loop:
-            ana.bind(s.stmt.loop_var, Range.from_min_extent(s.stmt.min, s.stmt.extent))
-    return ana
-
-
 def _old_values(state: Any, block_sref: Any, scope_root: Any
                 ) -> tuple[list[IntervalSet], list[IntervalSet] | None]:
     """Per iter var, an upper and a lower bound (``None``: not known) of the values the block
@@ -46,7 +37,7 @@ def _old_values(state: Any, block_sref: Any, scope_root: Any
     var's domain."""
     realize = A.get_block_realize(state, block_sref)
     dom = A.loop_ranges(A.loops_between(block_sref, scope_root))
-    ana = _loop_analyzer(block_sref.parent or block_sref)
+    ana = A.loop_analyzer(block_sref.parent or block_sref)
     bounds = RB.predicate_bounds(realize.predicate)[0]
     upper = []
     for iv, value in zip(realize.block.iter_vars, realize.iter_values):
@@ -165,7 +156,7 @@ def dropped_instances(state: Any, block_sref: Any, loop_sref: Any, scope_root: A
     ``iter_doms``, would provably no longer run, as text for the error message; ``None`` when
     it provably runs all it ran before, or when neither is shown (a wrong refusal of a legal
     schedule is not risked: a hole inside the range is not caught then)."""
-    ana = _loop_analyzer(loop_sref)
+    ana = A.loop_analyzer(loop_sref)
     outer = A.loop_ranges([loop_sref, *A.loops_between(loop_sref, scope_root)])
     block = block_sref.stmt
     old_upper, old_lower = _old_values(state, block_sref, scope_root)

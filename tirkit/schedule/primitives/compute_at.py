@@ -330,15 +330,6 @@ def _check_loop_kinds(block: Any, nest: Any, loop_sref: Any) -> None:
                     f"iter var {iv.var.name})")
 
 
-def _loop_analyzer(loop_sref: Any) -> Analyzer:
-    """An analyzer with the target loop and the loops above it bound."""
-    ana = Analyzer()
-    for s in (loop_sref, *loop_sref.ancestors()):
-        if s.is_loop:
-            ana.bind(s.stmt.loop_var, Range.from_min_extent(s.stmt.min, s.stmt.extent))
-    return ana
-
-
 def _apply(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool, index: int,
            is_compute_at: bool) -> None:
     block_sref = sch._block_sref(block)  # pylint: disable=protected-access
@@ -346,7 +337,7 @@ def _apply(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool, inde
     scope_root = _check(sch, block_sref, loop_sref, is_compute_at)
     pos = _position(sch, block_sref, loop_sref, scope_root, is_compute_at, index)
     required = _required_region(sch, block_sref, loop_sref, scope_root, is_compute_at)
-    ana = _loop_analyzer(loop_sref)
+    ana = A.loop_analyzer(loop_sref)
     if not is_compute_at:
         _check_dense_writes(sch, block_sref, loop_sref, required, ana)
     iter_doms = calculate_block_var_domain(

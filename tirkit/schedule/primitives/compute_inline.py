@@ -217,7 +217,7 @@ def _inlined_predicate(producer_sref: Any, realize: Any, consumer: Block,
         pred = cond if pred is None else op.logical_and(pred, cond)
     if pred is None or _is_true(ana.simplify(pred)):
         return None
-    outer = A._outer_analyzer(producer_sref.parent)  # pylint: disable=protected-access
+    outer = A.loop_analyzer(producer_sref.parent)
     bindings = {iv.var: v for iv, v in zip(block.iter_vars, realize.iter_values)}
     new_pred = outer.simplify(substitute(ana.simplify(pred), bindings))
     if not _is_true(realize.predicate):
