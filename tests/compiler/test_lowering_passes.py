@@ -356,3 +356,42 @@ def test_a_reduction_buffer_is_allocated_above_its_reduction_loop():
     c = np.full((6, 6), np.nan, "float32")
     build(func)["main"](a, b, c)
     np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-6)
+
+
+# the examples' schedule fuzzer (rowsum.py, bound-checked builds): cache_write B, then
+# storage_align(B, 0, axis=0, factor=4, offset=0) on the one-dimensional B_global
+ALIGNED_1D = """
+@T.prim_func
+def main(A: T.Buffer((18, 18), "float32"), B: T.Buffer((18,), "float32")):
+    B_global = T.alloc_buffer((18,))
+    for i, k in T.grid(18, 18):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            T.block_attr({"buffer_dim_align": [[0, 0, 4, 0]]})
+            with T.init():
+                B_global[vi] = T.float32(0)
+            B_global[vi] = B_global[vi] + A[vi, vk]
+    for i in range(18):
+        with T.block("B_global"):
+            v0 = T.axis.remap("S", [i])
+            B[v0] = B_global[v0]
+"""
+
+
+def test_a_one_dimensional_aligned_buffer_is_allocated_with_its_padded_stride():
+    # B_global gets stride 4, so its 18 elements span 72; FlattenBuffer kept the Allocate's
+    # one extent (18) -- TVM's flatten_buffer.cc skips one-extent Allocates the same way --
+    # and the kernel wrote past it (a segfault, not caught by the bound checker, which checks
+    # the logical index 0 <= vi < 18)
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler import build, lower  # pylint: disable=import-outside-toplevel
+    from tirkit.tir.stmt import Allocate  # pylint: disable=import-outside-toplevel
+    func = from_source(ALIGNED_1D)
+    allocs = []
+    post_order_visit(lower(func)["main"].body,
+                     lambda n: allocs.append(n) if isinstance(n, Allocate) else None)
+    assert [[int(e) for e in a.extents] for a in allocs] == [[72]]
+    a = np.random.default_rng(0).uniform(-1, 1, (18, 18)).astype("float32")
+    b = np.full(18, np.nan, "float32")
+    build(func)["main"](a, b)
+    np.testing.assert_allclose(b, a.sum(axis=1), rtol=1e-5, atol=1e-5)

@@ -146,13 +146,16 @@ class _BufferFlattener(StmtExprMutator):
         return new.with_changes(**changes) if changes else new
 
     def _alloc_extents(self, op: Allocate) -> tuple[PrimExpr, ...]:
-        if len(op.extents) == 1:
-            return op.extents
         decl = op.body
         if isinstance(decl, DeclBuffer) and decl.buffer.data is op.buffer_var \
                 and decl.buffer.dtype == op.dtype and len(decl.buffer.shape) == len(op.extents) \
-                and all(expr_deep_equal(a, b) for a, b in zip(op.extents, decl.buffer.shape)):
+                and all(expr_deep_equal(a, b) for a, b in zip(op.extents, decl.buffer.shape)) \
+                and (len(op.extents) > 1 or decl.buffer.strides):
+            # a one-dimensional buffer with padded strides (storage_align of its only axis)
+            # spans strides[0] * shape[0] elements, not shape[0]
             return self.flat_buffer(decl.buffer).shape
+        if len(op.extents) == 1:
+            return op.extents
         total: PrimExpr = tir_op.const(1, op.extents[0].dtype)
         for e in op.extents:
             total = tir_op.multiply(total, e)
