@@ -3,7 +3,9 @@ compute_at / reverse_compute_at and cache_read / cache_write drawn by hypothesis
 example kernel (its sizes shrunk so a naive build runs in milliseconds); a step that does not
 apply must raise ScheduleError and leave the schedule as it was, the trace must replay, and the
 scheduled kernel must compile and give the unscheduled kernel's numbers. Deterministic in the
-suite; ``SCHED_FUZZ=100`` (or more) for a long random run."""
+suite; ``SCHED_FUZZ=100`` (or more) for a long random run, ``SCHED_FUZZ_BOUNDS=1`` to build with
+``tir.instrument_bound_checkers`` (an out-of-bounds access raises) and pytest's
+``--hypothesis-seed=N`` for another random run."""
 import os
 import re
 
@@ -30,6 +32,8 @@ ACTIONS = ["split", "split", "reorder", "fuse", "compute_at", "reverse_compute_a
            "cache_read", "cache_write"]
 _EXPECTED: dict[str, tuple] = {}
 FUZZ = int(os.environ.get("SCHED_FUZZ", "0"))
+# SCHED_FUZZ_BOUNDS=1: build with tir.instrument_bound_checkers, so an out-of-bounds access raises
+CONFIG = {"tir.instrument_bound_checkers": True} if os.environ.get("SCHED_FUZZ_BOUNDS") else None
 
 
 def _small(file):
@@ -47,7 +51,7 @@ def _run(mod, entry):
     rng = np.random.default_rng(0)
     args = [rng.uniform(-1, 1, [int(d) for d in func.buffer_map[p].shape]).astype("float32")
             for p in func.params]
-    build(mod, opt_level=1)[entry](*args)
+    build(mod, opt_level=1, config=CONFIG)[entry](*args)
     return args
 
 
