@@ -129,3 +129,27 @@ def test_reindex_errors(func, call, error, text):
         call(sch)
     assert sch.mod is before
     verify_trace_roundtrip(sch, func)
+
+
+# the examples' schedule fuzzer (conv2d_nchw.py, bound-checked builds): reindex of pad's guarded
+# read of data made an unguarded copy stage reading data[0, v0, v1 - 1, v2 - 1] for v1 = 0
+GUARDED_PAD = parse("""
+@T.prim_func
+def main(data: T.Buffer((4, 6, 6), "float32"), pad: T.Buffer((4, 8, 8), "float32")):
+    for c, h, w in T.grid(4, 8, 8):
+        with T.block("pad"):
+            vc, vh, vw = T.axis.remap("SSS", [c, h, w])
+            pad[vc, vh, vw] = T.if_then_else(1 <= vh and vh < 7 and 1 <= vw and vw < 7,
+                                             data[vc, vh - 1, vw - 1], T.float32(0))
+""")
+
+
+def test_reindex_refuses_a_copy_stage_reading_out_of_bounds():
+    sch = Schedule(GUARDED_PAD)
+    before = sch.mod
+    text = before.script()
+    with pytest.raises(X.InvalidBufferAccessError,
+                       match=r'block "pad".*data out of bounds: index 1 takes values in \[-1, 6\]'):
+        sch.reindex("pad", ("read", 0))
+    assert sch.mod is before and sch.mod.script() == text
+    sch.reindex("pad", ("write", 0))  # the write pad[vc, vh, vw] stays inside pad

@@ -162,6 +162,7 @@ def reindex_impl(body: S.Stmt, block: S.Block, buffer_index: int,
     for iv in block.iter_vars:
         ana.bind(iv.var, iv.dom)
     indices = tuple(ana.simplify(i) for i in indices)
+    _check_in_bounds(ana, buffer, block, indices)
     covered: set[int] = set()
     for i in indices:
         post_order_visit(i, lambda n: covered.add(id(n)) if isinstance(n, E.Var) else None)
@@ -174,6 +175,25 @@ def reindex_impl(body: S.Stmt, block: S.Block, buffer_index: int,
     stage = _stage(block, info, covered, indices, is_write)
     new_scope = _Rewriter(site.scope, block, info, buffer, covered).visit_stmt(site.scope)
     return PrimitiveResult(site.scope, new_scope, info.block_reuse, [stage])
+
+
+def _check_in_bounds(ana: Analyzer, buffer: Buffer, block: S.Block,
+                     indices: tuple[PrimExpr, ...]) -> None:
+    """The copy stage runs the access over every value of the block's iters, unguarded: refuse
+    when that reaches outside ``buffer`` (an access the block makes under a guard, such as
+    ``T.if_then_else(1 <= vh, data[vh - 1], 0)``, would become an out-of-bounds read)."""
+    iters = {id(iv.var) for iv in block.iter_vars}
+    for dim, (idx, extent) in enumerate(zip(indices, buffer.shape)):
+        used: list[E.Var] = []
+        post_order_visit(idx, lambda n: used.append(n) if isinstance(n, E.Var) else None)
+        if not isinstance(extent, IntImm) or any(id(v) not in iters for v in used):
+            continue  # not bounded by the block's iters alone: nothing shown
+        bound = ana.const_int_bound(idx)
+        if bound.min_value < 0 or bound.max_value >= extent.value:
+            raise InvalidBufferAccessError(
+                block, reason=f"the copy stage would access {buffer.name} out of bounds: index "
+                f"{dim} takes values in [{bound.min_value}, {bound.max_value}] over the block's "
+                f"iter domains, outside [0, {extent.value - 1}] (is the access guarded?)")
 
 
 def _chain_top(site: U.Site) -> S.Stmt:
