@@ -100,3 +100,29 @@ def test_user_assertion_shows_condition_values_and_line_without_temporaries(tmp_
                             " n = 3, the square must stay below 1000"), first
     assert first.endswith(f"at {path}:8:9") and "cse_var" not in message
     assert message.split("\n")[1].strip().startswith("assert (i * n + 7) * (i * n + 7) < 1000")
+
+
+
+# the examples' schedule fuzzer (matmul.py, bound-checked builds): fuse i, j and vectorize the
+# fused loop around k; A's flat index (f // 24) * 24 + k is a vector that is not a Ramp, and the
+# bound checker cast it to an int64 scalar (TypeError: lane counts differ) instead of checking
+GATHER = '''
+@T.prim_func
+def main(A: T.Buffer((N,), "float32"), B: T.Buffer((16,), "float32")):
+    for f in T.vectorized(16):
+        with T.block("B"):
+            vf = T.axis.remap("S", [f])
+            B[vf] = A[vf // 2]
+'''
+
+
+@pytest.mark.parametrize("n", [8, 7])
+def test_a_vector_index_that_is_not_a_ramp_is_checked_lane_by_lane(n):
+    kernel = build(from_source(GATHER.replace("N", str(n))), config=CHECKED)
+    a, b = np.arange(n, dtype="float32"), np.zeros(16, "float32")
+    if n == 8:
+        kernel(a, b)
+        np.testing.assert_array_equal(b, np.repeat(a, 2))
+        return
+    with pytest.raises(RuntimeError, match=r"A\[.*\] is read out of its 7 elements"):
+        kernel(a, b)

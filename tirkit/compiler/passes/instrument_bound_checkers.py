@@ -18,7 +18,10 @@ filled with the run-time values by the code generator (``codegen/stmt.py``), so 
 ``A[64] is read out of its 64 elements (index vi + 1 with vi = 63) at k.py:10:22``, not in terms
 of CSE temporaries. TVM's message is a fixed ``OUT OF THE BOUNDS`` text. TVM takes the
 sizes from ``buffer_bound`` attributes emitted by its legacy ``StorageFlatten``; tirkit takes
-them from the buffers' own shapes (so TensorIR-lowered code is checked too).
+them from the buffers' own shapes (so TensorIR-lowered code is checked too). A vector index
+that is a ``Ramp`` is checked at its last lane; any other vector index (a gather or scatter such
+as ``floordiv(ramp, 2)``) lane by lane, each lane taken by a one-lane ``Shuffle`` (TVM casts
+it to a scalar ``int64`` as tirkit did, which fails).
 """
 from __future__ import annotations
 
@@ -39,17 +42,24 @@ from ._opt_common import with_body
 CONFIG_KEY = "tir.instrument_bound_checkers"
 
 
-def flat_index(buf: Buffer, indices: tuple[PrimExpr, ...]) -> PrimExpr:
+def flat_index(buf: Buffer, indices: tuple[PrimExpr, ...], lanes: int = 1) -> PrimExpr:
     """The row-major element offset of ``indices`` in ``buf`` (the last lane of a Ramp index);
-    no TVM counterpart (TVM checks already flattened indices)."""
+    with ``lanes > 1``, the ``int64x{lanes}`` vector of every lane's offset (scalar indices
+    broadcast); no TVM counterpart (TVM checks already flattened indices)."""
     def last_lane(i: PrimExpr) -> PrimExpr:
         if isinstance(i, E.Ramp):
             return tir_op.add(i.base, tir_op.multiply(i.stride, i.lanes - 1))
         return i
-    out: PrimExpr = IntImm("int64", 0)
+
+    def as_i64(i: PrimExpr) -> PrimExpr:
+        if lanes == 1:
+            return tir_op.cast("int64", last_lane(i))
+        if i.dtype.lanes == 1:
+            return E.Broadcast(tir_op.cast("int64", i), lanes)
+        return tir_op.cast(f"int64x{lanes}", i)
+    out: PrimExpr = IntImm("int64", 0) if lanes == 1 else E.Broadcast(IntImm("int64", 0), lanes)
     for dim, idx in zip(buf.shape, indices):
-        out = tir_op.add(tir_op.multiply(out, tir_op.cast("int64", dim)),
-                         tir_op.cast("int64", last_lane(idx)))
+        out = tir_op.add(tir_op.multiply(out, as_i64(dim)), as_i64(idx))
     return out
 
 
@@ -100,9 +110,17 @@ class BoundChecker(StmtMutator):
         return S.IfThenElse(cond, op, check, span=op.span)
 
     def part(self, buf: Buffer, indices: tuple) -> PrimExpr:
-        """``0 <= idx && idx < size`` for one access (a term of TVM's ``MakeCondition``)."""
-        idx = self.analyzer.simplify(flat_index(buf, indices))
+        """``0 <= idx && idx < size`` for one access (a term of TVM's ``MakeCondition``); for
+        a vector index that is not a ``Ramp`` (``floordiv(ramp, 24)`` of a vectorized fused
+        loop), the same for every lane, each extracted by a one-lane ``Shuffle``."""
         size = self.analyzer.simplify(_size(buf))
+        if any(i.dtype.lanes > 1 and not isinstance(i, E.Ramp) for i in indices):
+            lanes = max(i.dtype.lanes for i in indices)
+            vec = self.analyzer.simplify(flat_index(buf, indices, lanes))
+            return reduce(E.And, (E.And(E.GE(x, IntImm("int64", 0)), E.LT(x, size))
+                                  for x in (E.Shuffle((vec,), (IntImm("int32", k),))
+                                            for k in range(lanes))))
+        idx = self.analyzer.simplify(flat_index(buf, indices))
         return E.And(E.GE(idx, IntImm("int64", 0)), E.LT(idx, size))
 
 
