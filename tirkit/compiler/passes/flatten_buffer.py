@@ -150,9 +150,9 @@ class _BufferFlattener(StmtExprMutator):
         if isinstance(decl, DeclBuffer) and decl.buffer.data is op.buffer_var \
                 and decl.buffer.dtype == op.dtype and len(decl.buffer.shape) == len(op.extents) \
                 and all(expr_deep_equal(a, b) for a, b in zip(op.extents, decl.buffer.shape)) \
-                and (len(op.extents) > 1 or decl.buffer.strides):
-            # a one-dimensional buffer with padded strides (storage_align of its only axis)
-            # spans strides[0] * shape[0] elements, not shape[0]
+                and (len(op.extents) != 1 or decl.buffer.strides):
+            # 0-d and n-d buffers take their flattened size; a one-dimensional one only when
+            # its strides are padded (storage_align of its only axis: strides[0] * shape[0])
             return self.flat_buffer(decl.buffer).shape
         if len(op.extents) == 1:
             return op.extents
