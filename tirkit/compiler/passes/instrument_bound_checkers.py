@@ -20,8 +20,8 @@ of CSE temporaries. TVM's message is a fixed ``OUT OF THE BOUNDS`` text. TVM tak
 sizes from ``buffer_bound`` attributes emitted by its legacy ``StorageFlatten``; tirkit takes
 them from the buffers' own shapes (so TensorIR-lowered code is checked too). A vector index
 that is a ``Ramp`` is checked at its last lane; any other vector index (a gather or scatter such
-as ``floordiv(ramp, 2)``) lane by lane, each lane taken by a one-lane ``Shuffle`` (TVM casts
-it to a scalar ``int64`` as tirkit did, which fails).
+as ``floordiv(ramp, 2)``) on every lane, a vector condition reduced by
+``llvm.vector.reduce.and`` (TVM casts it to a scalar ``int64`` as tirkit did, which fails).
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from tirkit.arith import Analyzer
 from tirkit.ir.expr import IntImm, PrimExpr
 from tirkit.tir import expr as E
 from tirkit.tir import op as tir_op
+from tirkit.tir.op_intrin import call_llvm_pure_intrin
 from tirkit.tir import stmt as S
 from tirkit.tir.buffer import Buffer
 from tirkit.tir.stmt_functor import StmtMutator, post_order_visit
@@ -112,14 +113,16 @@ class BoundChecker(StmtMutator):
     def part(self, buf: Buffer, indices: tuple) -> PrimExpr:
         """``0 <= idx && idx < size`` for one access (a term of TVM's ``MakeCondition``); for
         a vector index that is not a ``Ramp`` (``floordiv(ramp, 24)`` of a vectorized fused
-        loop), the same for every lane, each extracted by a one-lane ``Shuffle``."""
+        loop), the same for every lane: a vector condition reduced by
+        ``llvm.vector.reduce.and``."""
         size = self.analyzer.simplify(_size(buf))
         if any(i.dtype.lanes > 1 and not isinstance(i, E.Ramp) for i in indices):
             lanes = max(i.dtype.lanes for i in indices)
             vec = self.analyzer.simplify(flat_index(buf, indices, lanes))
-            return reduce(E.And, (E.And(E.GE(x, IntImm("int64", 0)), E.LT(x, size))
-                                  for x in (E.Shuffle((vec,), (IntImm("int32", k),))
-                                            for k in range(lanes))))
+            inside = E.And(E.GE(vec, E.Broadcast(IntImm("int64", 0), lanes)),
+                           E.LT(vec, E.Broadcast(size, lanes)))
+            return call_llvm_pure_intrin("bool", f"llvm.vector.reduce.and.v{lanes}i1",
+                                         IntImm("uint32", 1), inside)
         idx = self.analyzer.simplify(flat_index(buf, indices))
         return E.And(E.GE(idx, IntImm("int64", 0)), E.LT(idx, size))
 
