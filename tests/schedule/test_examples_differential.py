@@ -1,11 +1,11 @@
 """Differential test on the kernels of examples/ (issue 11): random splits, reorders, fuses,
-compute_at / reverse_compute_at and cache_read / cache_write drawn by hypothesis are applied to an
-example kernel (its sizes shrunk so a naive build runs in milliseconds); a step that does not
-apply must raise ScheduleError and leave the schedule as it was, the trace must replay, and the
-scheduled kernel must compile and give the unscheduled kernel's numbers. Deterministic in the
-suite; ``SCHED_FUZZ=100`` (or more) for a long random run, ``SCHED_FUZZ_BOUNDS=1`` to build with
-``tir.instrument_bound_checkers`` (an out-of-bounds access raises) and pytest's
-``--hypothesis-seed=N`` for another random run."""
+loop_partitions, compute_at / reverse_compute_at and cache_read / cache_write drawn by hypothesis
+are applied to an example kernel (its sizes shrunk so a naive build runs in milliseconds); a step
+that does not apply must raise ScheduleError and leave the schedule as it was, the trace must
+replay, and the scheduled kernel must compile and give the unscheduled kernel's numbers.
+Deterministic in the suite; ``SCHED_FUZZ=100`` (or more) for a long random run,
+``SCHED_FUZZ_BOUNDS=1`` to build with ``tir.instrument_bound_checkers`` (an out-of-bounds access
+raises) and pytest's ``--hypothesis-seed=N`` for another random run."""
 import os
 import re
 
@@ -28,8 +28,8 @@ EXAMPLES = {  # file -> (entry, {size in the file: smaller size})
     "conv2d_nchw.py": ("conv2d_nchw", {64: 4, 56: 6, 57: 7, 58: 8}),
 }
 EXAMPLES_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
-ACTIONS = ["split", "split", "reorder", "fuse", "compute_at", "reverse_compute_at",
-           "cache_read", "cache_write"]
+ACTIONS = ["split", "split", "reorder", "fuse", "loop_partition", "compute_at",
+           "reverse_compute_at", "cache_read", "cache_write"]
 _EXPECTED: dict[str, tuple] = {}
 FUZZ = int(os.environ.get("SCHED_FUZZ", "0"))
 # SCHED_FUZZ_BOUNDS=1: build with tir.instrument_bound_checkers, so an out-of-bounds access raises
@@ -77,6 +77,8 @@ def _step(sch, draw, action):
         sch.split(pick(loops), [None, draw(st.sampled_from([2, 3, 4, 7, 16]))])
     elif action == "reorder" and len(loops) > 1:
         sch.reorder(*draw(st.permutations(loops)))
+    elif action == "loop_partition":
+        sch.loop_partition(pick(loops), [draw(st.sampled_from([1, 2, 3, 5])), None])
     elif action == "fuse" and len(loops) > 1:
         k = draw(st.integers(0, len(loops) - 2))
         sch.fuse(loops[k], loops[k + 1])

@@ -1,12 +1,12 @@
 """What blockize (:mod:`.blockize_tensorize`, one loop) and blockize of several blocks
 (:mod:`.blockize_blocks`) share: dividing a binding into outer and inner parts (TVM's
 ``SubspaceDivide`` for affine bindings), substituting the new iter vars, and the outer block's
-access regions.
+access regions (the region union also gives loop_partition's wrapper blocks theirs).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from ...arith import Analyzer, detect_iter_map
 from ...arith.int_set import eval_set
@@ -17,7 +17,7 @@ from ...tir import stmt as S
 from ...tir.stmt_functor import StmtExprMutator, post_order_visit, substitute
 from . import _ir_utils as U
 
-__all__ = ["Division", "uses", "divide", "Subst", "eval_regions"]
+__all__ = ["Division", "uses", "divide", "Subst", "eval_regions", "union_regions"]
 
 
 @dataclass
@@ -100,4 +100,25 @@ def eval_regions(regions: Sequence[S.BufferRegion], dom: dict[E.Var, Range],
             start = ana.simplify(lo.min_value)
             rng.append(Range.from_min_extent(start, ana.simplify(hi.max_value - start + 1)))
         out.append(S.BufferRegion(r.buffer, tuple(rng)))
+    return tuple(out)
+
+
+def union_regions(regions: Sequence[S.BufferRegion], ana: Analyzer) -> tuple[S.BufferRegion, ...]:
+    """TVM's ``UnionRegions``: one hull per buffer, in first-seen order."""
+    merged: dict[int, tuple[Any, list]] = {}
+    for r in regions:
+        lo_hi = [(x.min, x.min + x.extent) for x in r.region]
+        if id(r.buffer) not in merged:
+            merged[id(r.buffer)] = (r.buffer, lo_hi)
+            continue
+        buf, old = merged[id(r.buffer)]
+        merged[id(r.buffer)] = (buf, [(tir_op.min(a, c), tir_op.max(b, d))
+                                      for (a, b), (c, d) in zip(old, lo_hi)])
+    out = []
+    for buf, lo_hi in merged.values():
+        rng = []
+        for lo, hi in lo_hi:
+            lo = ana.simplify(lo)
+            rng.append(Range.from_min_extent(lo, ana.simplify(hi - lo)))
+        out.append(S.BufferRegion(buf, tuple(rng)))
     return tuple(out)

@@ -25,7 +25,7 @@ from ...tir import stmt as S
 from .. import analysis as A
 from .. import errors as err
 from ._ir_utils import PrimitiveResult
-from ._blockize_util import Subst, divide, eval_regions
+from ._blockize_util import Subst, divide, eval_regions, union_regions
 from .cache_layout_errors import BlockizeError
 
 
@@ -110,28 +110,6 @@ def _inner(sch: Any, sref: Any, lca: Any, ana: Analyzer, reuse: dict) -> tuple[A
             list(eval_regions(block_sub.writes, dom, ana)))
 
 
-def _union(regions: list[S.BufferRegion], ana: Analyzer) -> tuple[S.BufferRegion, ...]:
-    """TVM's ``UnionRegions``: one hull per buffer, in first-seen order."""
-    from ...tir import op  # pylint: disable=import-outside-toplevel
-    merged: dict[int, tuple[Any, list]] = {}
-    for r in regions:
-        lo_hi = [(x.min, x.min + x.extent) for x in r.region]
-        if id(r.buffer) not in merged:
-            merged[id(r.buffer)] = (r.buffer, lo_hi)
-            continue
-        buf, old = merged[id(r.buffer)]
-        merged[id(r.buffer)] = (buf, [(op.min(a, c), op.max(b, d))
-                                      for (a, b), (c, d) in zip(old, lo_hi)])
-    out = []
-    for buf, lo_hi in merged.values():
-        rng = []
-        for lo, hi in lo_hi:
-            lo = ana.simplify(lo)
-            rng.append(Range.from_min_extent(lo, ana.simplify(hi - lo)))
-        out.append(S.BufferRegion(buf, tuple(rng)))
-    return tuple(out)
-
-
 def blockize_blocks(sch: Any, srefs: list[Any]) -> PrimitiveResult:
     """TVM's ``Blockize`` of several blocks: the LCA rewritten with one outer block in place of
     the statements holding them.
@@ -161,7 +139,7 @@ def blockize_blocks(sch: Any, srefs: list[Any]) -> PrimitiveResult:
                             E.Var(f"{iv.var.name_hint}_o", iv.var.dtype), iv.iter_type)
                   for iv in first.iter_vars)
     name = "outer_" + "".join(f"{s.stmt.name_hint}_" for s in by_pos)
-    outer = S.Block(o_ivs, _union(reads, ana), _union(writes, ana), name,
+    outer = S.Block(o_ivs, union_regions(reads, ana), union_regions(writes, ana), name,
                     body[0] if len(body) == 1 else S.SeqStmt(tuple(body)))
     realize = S.BlockRealize(tuple(IntImm(iv.var.dtype, 0) for iv in o_ivs),
                              IntImm("bool", 1), outer)

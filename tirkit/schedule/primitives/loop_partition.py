@@ -1,9 +1,18 @@
 """loop_partition, reorder_block_iter_var (mirrors ``LoopPartition`` in
-``src/tir/schedule/primitive/loop_transformation.cc`` and ``reorder_block_iter_var.cc``)."""
+``src/tir/schedule/primitive/loop_transformation.cc`` and ``reorder_block_iter_var.cc``).
+
+Where tirkit differs from TVM: TVM gives loop_partition's wrapper blocks (``*_common``,
+``*_partition``) empty ``T.reads``/``T.writes``, which hides the blocks inside them from the
+dependency analysis of later primitives (cache_read then put a copy of a buffer before the
+wrapper that computes it; compute_at / reverse_compute_at missed a consumer or producer). tirkit
+gives each wrapper the union of its blocks' regions relaxed over the loops inside it, as
+blockize does for its outer block.
+"""
 from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ...arith import Analyzer
 from ...ir.expr import IntImm, Range
 from ...tir.expr import Var
 from ...tir.stmt import Block, BlockRealize, For, ForKind
@@ -12,6 +21,8 @@ from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
 from ..transform import blocks_in, fresh_loops, rebind_block, replace_objects, simplify_bindings
+from . import _ir_utils as U
+from ._blockize_util import union_regions
 
 
 def _bounds(sch: Schedule, loop: For, factors: Sequence[Any]) -> list[tuple[int, int]]:
@@ -39,6 +50,23 @@ def _bounds(sch: Schedule, loop: For, factors: Sequence[Any]) -> list[tuple[int,
     return out
 
 
+def _accessed(stmt: Any, outer: list[For]) -> tuple[tuple, tuple]:
+    """The read and write regions of the blocks directly under ``stmt``, relaxed over the loops
+    between ``stmt`` and them and merged per buffer: what a wrapper block around ``stmt``
+    accesses (loop vars of ``outer``, the loops above, stay free)."""
+    ana = Analyzer()
+    for lp in outer:
+        ana.bind(lp.loop_var, Range.from_min_extent(lp.min, lp.extent))
+    reads: list[Any] = []
+    writes: list[Any] = []
+    for blk in U.child_blocks(stmt):
+        path: list[Any] = U.path_to(stmt, blk) or []  # child_blocks found blk under stmt
+        realize, loops = path[-2], [s for s in path[:-2] if isinstance(s, For)]
+        reads += [U.relax_region(r, realize, loops) for r in blk.reads]
+        writes += [U.relax_region(w, realize, loops) for w in blk.writes]
+    return union_regions(reads, ana), union_regions(writes, ana)
+
+
 def _part(loop: For, blocks: list[Block], k: int, lo: int, hi: int, outer: list[For],
           preserve: bool) -> Any:
     name = loop.loop_var.name_hint
@@ -53,7 +81,8 @@ def _part(loop: For, blocks: list[Block], k: int, lo: int, hi: int, outer: list[
     new_loop = For(var, IntImm(var.dtype, lo), IntImm(var.dtype, hi - lo), ForKind.SERIAL, body,
                    span=loop.span)
     new_loop = simplify_bindings(new_loop, outer, preserve)
-    wrapper = Block([], [], [], f"{blocks[0].name_hint}_{name}{k}_partition", new_loop)
+    reads, writes = _accessed(new_loop, outer)
+    wrapper = Block([], reads, writes, f"{blocks[0].name_hint}_{name}{k}_partition", new_loop)
     return BlockRealize([], True, wrapper)
 
 
@@ -63,7 +92,10 @@ def loop_partition(sch: Schedule, loop: Any, factors: Sequence[Any],
     """Partition ``loop`` into consecutive loops of ``factors`` iterations (one may be None:
     the rest), each in an opaque block ``<block>_<loop><k>_partition`` under
     ``<block>_<loop>_common``; the blocks inside are renamed ``<block>_<loop><k>``
-    (``Schedule.loop_partition``).
+    (``Schedule.loop_partition``). The wrapper blocks read and write what the blocks inside
+    them do (TVM leaves their regions empty). The new loops are serial, as in TVM: a
+    ``T.parallel`` (or vectorized, unrolled) loop comes back serial; re-apply the kind to the
+    returned loops.
 
     Raises:
         ScheduleError: ``HasAnnotationOrThreadBindingError``, ``WrongFactorError``,
@@ -80,8 +112,10 @@ def loop_partition(sch: Schedule, loop: Any, factors: Sequence[Any],
     parts = [_part(lp, blocks, k, lo, hi, outer, preserve_unit_iters)
              for k, (lo, hi) in enumerate(bounds)]
     from ...tir.stmt import SeqStmt  # pylint: disable=import-outside-toplevel
-    common = Block([], [], [], f"{blocks[0].name_hint}_{lp.loop_var.name_hint}_common",
-                   SeqStmt.flatten(*parts))
+    body = SeqStmt.flatten(*parts)
+    reads, writes = _accessed(body, outer)
+    common = Block([], reads, writes, f"{blocks[0].name_hint}_{lp.loop_var.name_hint}_common",
+                   body)
     parent = sref.parent
     from ..state import _swap  # pylint: disable=import-outside-toplevel
     new_parent = parent.stmt.with_changes(
