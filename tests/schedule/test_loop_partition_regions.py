@@ -134,3 +134,19 @@ def test_partitioned_loops_are_serial_as_in_tvm_and_can_be_made_parallel_again()
     assert [sch.get(p).kind.name for p in parts] == ["PARALLEL", "PARALLEL"]
     np.testing.assert_allclose(_run(sch.mod["main"]), _run(SOFTMAX), rtol=1e-5, atol=1e-6)
     verify_trace_roundtrip(sch, SOFTMAX)
+
+
+def test_partition_of_a_loop_above_an_earlier_partition():
+    # the loop holds norm_j_common and the blocks nested in it: each partition needs its own
+    # iter vars for the nested blocks too (they were shared: "vi is defined more than once")
+    sch = Schedule(SOFTMAX)
+    sch.loop_partition(sch.get_loops("norm")[1], [5, None])
+    sch.loop_partition(sch.get_loops("norm_j_common")[0], [2, None])
+    common = sch.get_block("norm_j_common_i_common")
+    names = [sch.get(b).name_hint for b in sch.get_child_blocks(common)]
+    assert names == ["norm_j_common_i0_partition", "norm_j_common_i1_partition"]
+    sch.get_block("norm_j1_partition_i1")  # nested blocks are renamed per partition as well
+    assert [r.buffer.name for r in sch.get(common).reads] == ["A", "maxelem", "expsum"]
+    sch.cache_read(common, 2, "global")
+    np.testing.assert_allclose(_run(sch.mod["main"]), _run(SOFTMAX), rtol=1e-5, atol=1e-6)
+    verify_trace_roundtrip(sch, SOFTMAX)

@@ -16,11 +16,11 @@ from ...arith import Analyzer
 from ...ir.expr import IntImm, Range
 from ...tir.expr import Var
 from ...tir.stmt import Block, BlockRealize, For, ForKind
-from ...tir.stmt_functor import substitute
+from ...tir.stmt_functor import ir_transform, substitute
 from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
-from ..transform import blocks_in, fresh_loops, rebind_block, replace_objects, simplify_bindings
+from ..transform import blocks_in, fresh_loops, rebind_block, simplify_bindings
 from . import _ir_utils as U
 from ._blockize_util import union_regions
 
@@ -72,12 +72,14 @@ def _part(loop: For, blocks: list[Block], k: int, lo: int, hi: int, outer: list[
     name = loop.loop_var.name_hint
     var = Var(f"{name}{k}", loop.loop_var.dtype)
     body = fresh_loops(substitute(loop.body, {loop.loop_var: var}))
-    mapping = {}
-    for old, new in zip(blocks, blocks_in(body)):
-        ivmap = {iv.var: Var(iv.var.name_hint, iv.var.dtype) for iv in new.iter_vars}
-        mapping[id(new)] = rebind_block(new, ivmap).with_changes(
-            name_hint=f"{old.name_hint}_{name}{k}")
-    body = replace_objects(body, mapping)
+
+    def renew(block: Block) -> Block:
+        # post-order: a block nested in another (the loop holds an earlier partition's
+        # wrapper) is renewed before its parent is rebuilt around it, so no partition shares
+        # iter vars with another
+        ivmap = {iv.var: Var(iv.var.name_hint, iv.var.dtype) for iv in block.iter_vars}
+        return rebind_block(block, ivmap).with_changes(name_hint=f"{block.name_hint}_{name}{k}")
+    body = ir_transform(body, None, renew, ["tir.Block"])
     new_loop = For(var, IntImm(var.dtype, lo), IntImm(var.dtype, hi - lo), ForKind.SERIAL, body,
                    span=loop.span)
     new_loop = simplify_bindings(new_loop, outer, preserve)
