@@ -149,6 +149,13 @@ class Target:
         return ""
 
     @property
+    def vector_bits(self) -> int:
+        """Width in bits of the widest vector register the target's features give: 512 with
+        ``+avx512f``, 256 with ``+avx``, 128 otherwise (SSE2, NEON, unknown features)."""
+        features = self.features.split(",")
+        return 512 if "+avx512f" in features else 256 if "+avx" in features else 128
+
+    @property
     def arch(self) -> str:
         """The architecture part of the triple (``x86_64``, ``aarch64``...)."""
         return _arch(self.triple)

@@ -109,6 +109,8 @@ class FunctionState:
     ret_dtype: DataType | None
     error_flag: ir.Value | None = None
     loop_exits: list[tuple[ir.Block, ir.Block]] = field(default_factory=list)
+    #: bits stored by the vector stores emitted so far (see :func:`.loops.serial_loop`)
+    vector_store_bits: int = 0
 
 
 class CodeGenLLVM:

@@ -2,6 +2,15 @@
 ``for_begin``/``for_body``/``for_latch``/``for_end`` block structure with a ``phi`` induction
 variable, used by serial ``For`` statements (:mod:`.stmt`) and by each thread's chunk of a
 parallel loop (:mod:`.parallel`).
+
+Unlike TVM's, a loop whose body the schedule already vectorized wider than the target's vector
+registers carries ``!llvm.loop !{..., !"llvm.loop.unroll.disable"}``: its body is already
+unrolled (a 32-lane float store on AVX-512 is two registers' worth; ``T.unroll`` inside makes
+more), and LLVM's unroller fully unrolling such loops (matmul_packed's 32-step packing copies,
+its 8-row micro-kernel) made LLVM's optimisation and code generation of matmul_packed and
+matmul_scheduled 25-30% slower, for no measurable speed of the kernels. Loops of narrower bodies
+(int8_matmul's one 16-lane int32 store, vector_add's one 16-lane float store) stay LLVM's to
+unroll: full unrolling made int8_matmul ~20% faster.
 """
 from __future__ import annotations
 
@@ -31,6 +40,7 @@ def serial_loop(cg: CodeGenLLVM, var: E.Var, begin: ir.Value, end: ir.Value,
     bld.cbranch(cmp("<", phi, end), block, exit_)
     bld.position_at_end(block)
     cg.fs.loop_exits.append((latch, exit_))
+    stored = cg.fs.vector_store_bits
     try:
         with cg.bind(var, phi):
             body()
@@ -41,5 +51,30 @@ def serial_loop(cg: CodeGenLLVM, var: E.Var, begin: ir.Value, end: ir.Value,
     bld.position_at_end(latch)
     nxt = bld.add(phi, const(var.dtype, 1), flags=("nsw",) if var.dtype.is_int() else ())
     phi.add_incoming(nxt, latch)
-    bld.branch(head)
+    back = bld.branch(head)
+    if cg.fs.vector_store_bits - stored >= UNROLLED_REGISTERS * cg.target.vector_bits:
+        back.set_metadata("llvm.loop", _loop_id(cg.module, "llvm.loop.unroll.disable"))
     bld.position_at_end(exit_)
+
+
+#: a loop whose body's vector stores hold this many of the target's widest vector registers or
+#: more is left alone by LLVM's loop unroller
+UNROLLED_REGISTERS = 2
+
+
+class _LoopID(ir.values.MDValue):
+    """A loop's ``distinct !{!self, !{!"property"}...}`` node: LLVM requires the first operand
+    to be the node itself, which llvmlite's ``add_metadata`` cannot make."""
+
+    __eq__ = object.__eq__  # distinct: never merged with another loop's
+    __hash__ = object.__hash__
+
+    def descr(self, buf: list[str]) -> None:
+        ops = ", ".join([self.get_reference(), *(op.get_reference() for op in self.operands)])
+        buf += (f"distinct !{{{ops}}}", "\n")
+
+
+def _loop_id(mod: ir.Module, *properties: str) -> ir.values.MDValue:
+    """A new loop ID of ``mod`` carrying ``properties`` (each one shared ``!{!"name"}`` node)."""
+    props = [mod.add_metadata([ir.MetaDataString(mod, p)]) for p in properties]
+    return _LoopID(mod, props, name=str(len(mod.metadata)))

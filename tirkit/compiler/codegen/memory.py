@@ -184,6 +184,8 @@ def _store(cg: CodeGenLLVM, s: S.BufferStore) -> None:
     t = s.value.dtype
     value = _to_memory(cg, cg.expr(s.value), t)
     mask = cg.expr(s.predicate) if s.predicate is not None else None
+    if t.lanes != 1:
+        cg.fs.vector_store_bits += t.bits * t.lanes
     if index.dtype.lanes == 1:
         ptr = element_address(cg, buf, index)
         _tagged(cg, buf, cg.builder.store(value, ptr, align=_alignment(cg, buf, index)))
