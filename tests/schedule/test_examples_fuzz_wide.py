@@ -1,0 +1,123 @@
+"""The examples' schedule fuzzer (test_examples_differential.py) with the wider action set TVM
+users combine: besides split / reorder / fuse / compute_at / reverse_compute_at / cache_read /
+cache_write, also vectorize, parallel, unroll, compute_inline, reverse_compute_inline,
+decompose_reduction, rfactor, blockize, reindex, storage_align, set_scope, annotate /
+unannotate, add_unit_loop, transform_layout (axis permutations of non-parameter buffers) and
+pad_einsum. Same contract: a step that does not apply raises ScheduleError and leaves the
+schedule as it was, the trace replays (through JSON), the scheduled kernel gives the unscheduled
+kernel's numbers. Deterministic and short in the suite; ``SCHED_FUZZ=N`` for a long random run,
+``SCHED_FUZZ_BOUNDS=1`` to build with ``tir.instrument_bound_checkers``, pytest's
+``--hypothesis-seed=N`` for another one; ``SCHED_FUZZ_SKIP=pad_einsum,rfactor`` leaves actions out
+of a long run. A long run does not shrink (a failure's note holds the applied trace instead)."""
+import os
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from tirkit.schedule import Schedule, ScheduleError
+from tirkit.schedule.testing import verify_trace_roundtrip
+
+from test_examples_differential import EXAMPLES, FUZZ, _run, _step, _unscheduled
+
+OLD = ["split", "split", "reorder", "fuse", "compute_at", "reverse_compute_at", "cache_read",
+       "cache_write"]
+NEW = ["vectorize", "parallel", "unroll", "compute_inline", "reverse_compute_inline",
+       "decompose_reduction", "rfactor", "blockize", "reindex", "storage_align", "set_scope",
+       "annotate", "unannotate", "add_unit_loop", "transform_layout", "pad_einsum"]
+SKIP = set(filter(None, os.environ.get("SCHED_FUZZ_SKIP", "").split(",")))
+ANN_KEYS = ["pragma_auto_unroll_max_step", "pragma_unroll_explicit", "fuzz_tag"]
+
+
+def _all_blocks(sch):
+    """Names of every block under the root, nested ones (blockize) included."""
+    out, todo = [], list(sch.get_child_blocks(sch.get_block("root")))
+    while todo:
+        rv = todo.pop(0)
+        out.append(sch.get(rv).name_hint)
+        todo[:0] = sch.get_child_blocks(rv)
+    return out
+
+
+def _params(sch):
+    func = sch.mod[sch.func_working_on]
+    return {id(func.buffer_map[p]) for p in func.params}
+
+
+def _wide_step(sch, draw, action):
+    if action in OLD:
+        return _step(sch, draw, action)
+    blocks = _all_blocks(sch)
+    name = draw(st.sampled_from(blocks))
+    block = sch.get_block(name)
+    stmt = sch.get(block)
+    loops = sch.get_loops(block)
+    pick = lambda seq: seq[draw(st.integers(0, len(seq) - 1))]  # noqa: E731
+    if action in ("vectorize", "parallel", "unroll", "blockize") and loops:
+        getattr(sch, action)(pick(loops))
+    elif action in ("compute_inline", "reverse_compute_inline"):
+        getattr(sch, action)(block)
+    elif action == "decompose_reduction" and loops:
+        sch.decompose_reduction(block, pick(loops))
+    elif action == "rfactor" and loops:
+        sch.rfactor(pick(loops), draw(st.integers(0, 2)))
+    elif action == "reindex":
+        kind = draw(st.sampled_from(["read", "write"]))
+        regions = stmt.reads if kind == "read" else stmt.writes
+        if regions:
+            sch.reindex(block, (kind, draw(st.integers(0, len(regions) - 1))))
+    elif action == "storage_align" and stmt.writes:
+        ndim = len(stmt.writes[0].buffer.shape)
+        sch.storage_align(block, 0, draw(st.integers(-ndim, ndim - 1)),
+                          draw(st.sampled_from([2, 4, 8])), draw(st.sampled_from([0, 1])))
+    elif action == "set_scope" and stmt.writes:
+        sch.set_scope(block, 0, draw(st.sampled_from(["global", "local"])))
+    elif action in ("annotate", "unannotate"):
+        target = pick([block, *loops])
+        key = draw(st.sampled_from(ANN_KEYS))
+        if action == "unannotate":
+            sch.unannotate(target, key)
+        else:
+            sch.annotate(target, key, {"pragma_auto_unroll_max_step": 16,
+                                       "pragma_unroll_explicit": 1}.get(key, "x"))
+    elif action == "add_unit_loop":
+        sch.add_unit_loop(pick([block, *loops]))
+    elif action == "transform_layout":
+        params = _params(sch)
+        cands = [(k, i, r.buffer) for k, regions in (("read", stmt.reads), ("write", stmt.writes))
+                 for i, r in enumerate(regions) if id(r.buffer) not in params]
+        if cands:
+            kind, i, buf = pick(cands)
+            perm = draw(st.permutations(range(len(buf.shape))))
+            sch.transform_layout(block, (kind, i), lambda *idx: [idx[p] for p in perm])
+    elif action == "pad_einsum":
+        sch.pad_einsum(block, [draw(st.sampled_from([1, 2, 4, 8])) for _ in stmt.iter_vars])
+
+
+def _check(data):
+    file = data.draw(st.sampled_from(sorted(EXAMPLES)))
+    entry, mod, expected = _unscheduled(file)
+    sch = Schedule(mod, seed=0)
+    sch.work_on(entry)
+    weights = [a for a in OLD + NEW + NEW if a not in SKIP]  # the new ones twice as often
+    try:
+        for action in data.draw(st.lists(st.sampled_from(weights), min_size=2, max_size=7)):
+            before = sch.mod
+            try:
+                _wide_step(sch, data.draw, action)
+            except ScheduleError as err:
+                assert sch.mod is before, f"{action} failed ({err}) but changed the module"
+        verify_trace_roundtrip(sch, mod, text_format="json")
+        for got, want in zip(_run(sch.mod, entry), expected):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    except Exception as exc:
+        exc.add_note(f"{file}; applied:\n" + "\n".join(sch.trace.as_python()))
+        raise
+
+
+@settings(max_examples=FUZZ or 4, derandomize=not FUZZ, deadline=None,
+          suppress_health_check=list(HealthCheck),
+          phases=[p for p in Phase if p is not Phase.shrink or not FUZZ])
+@given(data=st.data())
+def test_random_wide_schedules_of_the_examples_keep_the_numbers(data):
+    _check(data)
