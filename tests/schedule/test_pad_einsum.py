@@ -5,6 +5,7 @@ import pytest
 
 from tirkit.compiler import build
 from tirkit.schedule import Schedule
+from tirkit.schedule.errors import NotSingleChildBlockError
 from tirkit.schedule.primitives import cache_layout_errors as X
 from tirkit.schedule.testing import verify_trace_roundtrip
 from sched_util import check, parse
@@ -93,3 +94,38 @@ def test_pad_einsum_errors(func, padding, error, text):
         sch.pad_einsum(block, padding)
     assert sch.mod is before
     verify_trace_roundtrip(sch, func)
+
+
+SHARED_LOOP = parse("""
+@T.prim_func
+def main(A: T.Buffer((6, 6), "float32"), C: T.Buffer((6, 6), "float32")):
+    B = T.alloc_buffer((6, 6))
+    for i in range(6):
+        for j in range(6):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * T.float32(2)
+        for j in range(6):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B[vi, vj] + T.float32(1)
+""")
+
+
+def test_pad_einsum_refuses_a_loop_nest_shared_with_another_block():
+    """Found by the examples' wide schedule fuzzer (softmax: reindex twice, compute_at the
+    reduction under the copy's loop, pad_einsum the copy by 8): the padded loop i also ran B
+    past its 6 rows (A[6, 0] read, OUT OF THE BOUNDS with bound checks), and the padded copy
+    B_pad was filled before B wrote B. TVM 0.27 builds the same broken kernel."""
+    sch = Schedule(SHARED_LOOP)
+    before = sch.mod
+    with pytest.raises(NotSingleChildBlockError,
+                       match="holds blocks 'B' besides block \"C\"; pad_einsum"):
+        sch.pad_einsum("C", [8, 1])
+    assert sch.mod is before
+    with pytest.raises(NotSingleChildBlockError):  # only C's own j: B_pad would copy B
+        sch.pad_einsum("C", [1, 4])                 # before B is written
+    assert sch.mod is before
+    sch.pad_einsum("C", [1, 1])  # nothing to pad, nothing rewritten: applies
+    sch.pad_einsum("C", [3, 2])  # 6 is a multiple of both: applies
+    assert sch.mod.script() == before.script()

@@ -20,6 +20,7 @@ from ...tir.op_math import if_then_else
 from ...tir.stmt_functor import StmtExprMutator
 from . import _ir_utils as U
 from ._ir_utils import PrimitiveResult
+from ..errors import NotSingleChildBlockError
 from .cache_layout_errors import InvalidPaddingError, NonEinsumError
 
 
@@ -36,6 +37,21 @@ def _check(block: S.Block, padding: Sequence[int]) -> None:
         if id(region.buffer) in used or not _trivial_indices(region):
             raise NonEinsumError(block)
         used.add(id(region.buffer))
+
+
+def _check_sole_block(stmt: S.Stmt, block: S.Block) -> None:
+    """The padded loops and buffers are rewritten in the whole statement of the scope that holds
+    ``block`` and the copy stages go right before and after it, so that statement must hold no
+    other block: a sibling under a padded loop would run past its own domain, a producer of a
+    padded input would write the padded copy after the copy stage read the original (no TVM
+    check; TVM 0.27 builds such kernels, reading past the end of their buffers)."""
+    others = [b.name_hint for b in U.child_blocks(stmt) if b is not block]
+    if others:
+        outer = stmt if isinstance(stmt, S.For) else block
+        raise NotSingleChildBlockError(
+            outer, block, detail="{0} holds blocks " + ", ".join(map(repr, others)) +
+            " besides {1}; pad_einsum rewrites the padded loops and buffers of the whole loop "
+            "nest, so the block must be the only one in it")
 
 
 def _padded_buffer(region: S.BufferRegion, extents: dict[int, PrimExpr]) -> Buffer:
@@ -117,7 +133,9 @@ def pad_einsum_impl(body: S.Stmt, block: S.Block, padding: Sequence[int]) -> Pri
 
     Raises:
         InvalidPaddingError: the padding is not one positive integer per block iter;
-        NonEinsumError: a buffer is accessed twice or not by plain iters/constants.
+        NonEinsumError: a buffer is accessed twice or not by plain iters/constants;
+        NotSingleChildBlockError: the loop nest of the scope that holds the block holds another
+            block.
     """
     _check(block, padding)
     site = U.locate(body, block)
@@ -143,6 +161,8 @@ def pad_einsum_impl(body: S.Stmt, block: S.Block, padding: Sequence[int]) -> Pri
     seq = list(site.scope.body.seq) if isinstance(site.scope.body, S.SeqStmt) \
         else [site.scope.body]
     pos = next(i for i, s in enumerate(seq) if U.path_to(s, block) is not None)
+    if iter_ext:
+        _check_sole_block(seq[pos], block)
     replacer = _Replacer(loop_ext, iter_ext, buffers)
     new_seq = seq[:pos] + reads + [replacer.visit_stmt(seq[pos])] + writes + seq[pos + 1:]
     new_scope = site.scope.with_changes(body=S.SeqStmt(tuple(new_seq)),
@@ -173,7 +193,8 @@ def _register() -> None:
         (``Schedule.pad_einsum``).
 
         Raises:
-            ScheduleError: InvalidPaddingError, NonEinsumError.
+            ScheduleError: InvalidPaddingError, NonEinsumError, NotSingleChildBlockError
+                (the block's loop nest holds another block).
         """
         apply_result(sch, pad_einsum_impl(func_body(sch, block), block_of(sch, block), padding))
 
