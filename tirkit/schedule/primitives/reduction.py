@@ -15,6 +15,7 @@ from .. import errors as err
 from ..schedule import Schedule, primitive
 from ..state import _swap
 from ..transform import deep_swap
+from ._ir_utils import is_const
 
 
 def _with_regions(block: Block) -> Block:
@@ -90,9 +91,7 @@ def _init_nest(sch: Schedule, block_sref: Any, below: list) -> tuple[Block, Any]
     ivmap = {iv.var: Var(iv.var.name_hint, iv.var.dtype) for iv, _ in spatial}
     init_ivs = [iv.with_changes(var=ivmap[iv.var]) for iv, _ in spatial]
     init_vals = [substitute(v, lmap) for _, v in spatial]
-    pred = substitute(realize.predicate, lmap)
-    if A.uses_var(pred, {s.stmt.loop_var for s in below} - set(lmap)):
-        pred = True
+    pred = _init_predicate(realize.predicate, below, lmap, init_ivs, init_vals)
     init_block = Block(init_ivs, [], [], blk.name_hint + "_init",
                        substitute(blk.init, ivmap), span=blk.span)
     init_block = _with_regions(init_block).with_changes(reads=())
@@ -101,6 +100,47 @@ def _init_nest(sch: Schedule, block_sref: Any, below: list) -> tuple[Block, Any]
         stmt = s.stmt.with_changes(loop_var=lmap[s.stmt.loop_var], body=stmt,
                                    annotations=dict(s.stmt.annotations))
     return init_block, stmt
+
+
+def _init_predicate(pred: Any, below: list, lmap: dict, init_ivs: list, init_vals: list) -> Any:
+    """The init block's predicate: the update's, its clauses over loops the init does not copy
+    dropped (TVM's ``RewriteInitPredicate``). Unlike TVM, a discarded loop of extent 1 is first
+    replaced by its min, so its clause stays (split simplifies ``i_0 * 16 + i_1`` to ``i_1``
+    when ``i_0`` has extent 1, leaving ``T.where(i_0 * 16 + i_1 < 6)`` the only bound of
+    ``i_1``), and when a clause is dropped the init iters are kept inside their domains: the
+    dropped clause may have been what kept them there (an init writing past the buffer)."""
+    from ...arith import Analyzer  # pylint: disable=import-outside-toplevel
+    from ...tir import op  # pylint: disable=import-outside-toplevel
+
+    discarded = [s.stmt for s in below if s.stmt.loop_var not in lmap]
+    unit = {lp.loop_var: lp.min for lp in discarded if is_const(lp.extent, 1)}
+    gone = {lp.loop_var for lp in discarded} - set(unit)
+    touched = bool(unit) and A.uses_var(pred, set(unit))
+    pred = substitute(substitute(pred, unit), lmap)
+    dropped = [False]
+
+    def keep(e: Any) -> Any:
+        if isinstance(e, E.And):
+            return op.logical_and(keep(e.a), keep(e.b))
+        if A.uses_var(e, gone):
+            dropped[0] = True
+            return True
+        return e
+
+    pred = keep(pred)
+    if dropped[0]:
+        ana = Analyzer()
+        for var, lp in ((lmap[s.stmt.loop_var], s.stmt) for s in below
+                        if s.stmt.loop_var in lmap):
+            ana.bind(var, Range.from_min_extent(lp.min, lp.extent))
+        for iv, val in zip(init_ivs, init_vals):
+            lo, hi = iv.dom.min, iv.dom.min + iv.dom.extent
+            for cond in (op.greater_equal(val, lo), op.less(val, hi)):
+                if not ana.can_prove(cond):
+                    pred = op.logical_and(pred, cond)
+    if isinstance(pred, bool) or not (touched or dropped[0]):
+        return pred
+    return Analyzer().simplify(pred)
 
 
 # ---------------------------------------------------------------------------------- rfactor
