@@ -129,3 +129,52 @@ def test_pad_einsum_refuses_a_loop_nest_shared_with_another_block():
     sch.pad_einsum("C", [1, 1])  # nothing to pad, nothing rewritten: applies
     sch.pad_einsum("C", [3, 2])  # 6 is a multiple of both: applies
     assert sch.mod.script() == before.script()
+
+
+EXPSUM = parse("""
+@T.prim_func
+def main(A: T.Buffer((4, 6), "float32"), M: T.Buffer((4,), "float32"),
+         S: T.Buffer((4,), "float32")):
+    for i, k in T.grid(4, 6):
+        with T.block("S"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                S[vi] = T.float32(0)
+            S[vi] = S[vi] + T.exp(A[vi, vk] - M[vi])
+""")
+
+ROWMAX = parse("""
+@T.prim_func
+def main(A: T.Buffer((4, 6), "float32"), M: T.Buffer((4,), "float32")):
+    for i, k in T.grid(4, 6):
+        with T.block("M"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                M[vi] = T.min_value("float32")
+            M[vi] = T.max(M[vi], A[vi, vk])
+""")
+
+
+@pytest.mark.parametrize("func,block", [(EXPSUM, "S"), (ROWMAX, "M")])
+def test_pad_einsum_refuses_a_padded_reduction_the_zeros_change(func, block):
+    """Found by the wide examples' fuzzer (softmax.py: pad_einsum(expsum, [1, 8]): every output
+    off by up to 16%): the padded reduction iter adds exp(0 - M[i]) per padded k, and a max
+    over the padding's zeros is 0 for a row of negatives. TVM 0.27 pads both (same IR) and the
+    numbers are wrong; padding only the spatial iter is still fine."""
+    sch = Schedule(func)
+    before = sch.mod
+    with pytest.raises(X.NonEinsumError, match=f"its iter vk is padded but does not index "
+                       f"{block}, and an update over the padding"):
+        sch.pad_einsum(block, [1, 8])
+    assert sch.mod is before
+    sch.pad_einsum(block, [8, 1])
+    a = np.random.default_rng(0).uniform(-2, -1, (4, 6)).astype("float32")
+    m = a.max(1)
+    out = np.full(4, np.nan, "float32")
+    f = build(sch.mod, config={"tir.instrument_bound_checkers": True})["main"]
+    if func is EXPSUM:
+        f(a, m, out)
+        np.testing.assert_allclose(out, np.exp(a - m[:, None]).sum(1), rtol=1e-5)
+    else:
+        f(a, out)
+        np.testing.assert_allclose(out, m)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ...arith import Analyzer
+from ...ir import structural_equal
 from ...ir.expr import IntImm, PrimExpr, Range
 from ...tir import expr as E
 from ...tir import op as tir_op
@@ -18,9 +19,10 @@ from ...tir import stmt as S
 from ...tir.buffer import Buffer, decl_buffer
 from ...tir.op_math import if_then_else
 from ...tir.stmt_functor import StmtExprMutator
+from .. import analysis as A
+from ..errors import NotSingleChildBlockError
 from . import _ir_utils as U
 from ._ir_utils import PrimitiveResult
-from ..errors import NotSingleChildBlockError
 from .cache_layout_errors import InvalidPaddingError, NonEinsumError
 
 
@@ -52,6 +54,46 @@ def _check_sole_block(stmt: S.Stmt, block: S.Block) -> None:
             outer, block, detail="{0} holds blocks " + ", ".join(map(repr, others)) +
             " besides {1}; pad_einsum rewrites the padded loops and buffers of the whole loop "
             "nest, so the block must be the only one in it")
+
+
+class _ZeroLoads(StmtExprMutator):
+    """Loads indexed by ``var`` replaced by zero (what the padded copies hold past the end)."""
+
+    def __init__(self, var: E.Var, keep: Buffer) -> None:
+        super().__init__()
+        self.var, self.keep = var, keep
+
+    def visit_buffer_load_(self, op: E.BufferLoad) -> Any:
+        uses = any(A.uses_var(i, self.var) for i in op.indices)
+        if uses and op.buffer is not self.keep:
+            return tir_op.const(0, op.dtype)
+        return super().visit_buffer_load_(op)
+
+
+def _check_padding_is_identity(block: S.Block, iter_ext: dict[int, PrimExpr],
+                               ana: Analyzer) -> None:
+    """A padded iter that does not index the output (a reduction iter) runs extra updates of
+    real output elements with the padded inputs' zeros, so each must leave the output as it is:
+    ``C[i] = C[i] + A_pad[i, k] * B_pad[k]`` does, ``expsum[i] = expsum[i] + exp(A_pad[i, k] -
+    m[i])`` or ``maxelem[i] = max(maxelem[i], A_pad[i, k])`` do not (no TVM check: TVM 0.27 pads
+    them and the sums are wrong)."""
+    padded = [iv.var for iv in block.iter_vars if id(iv.var) in iter_ext]
+    store = block.body
+    for var in padded:
+        if isinstance(store, S.BufferStore) and any(A.uses_var(i, var) for i in store.indices):
+            continue
+        if not isinstance(store, S.BufferStore):
+            raise NonEinsumError(block, detail="{0} is not a computation of Einsum "
+                                 f"pattern: its iter {var.name_hint} is padded and its body is "
+                                 "not a single BufferStore")
+        zeroed = ana.simplify(_ZeroLoads(var, store.buffer).visit_expr(store.value))
+        current = E.BufferLoad(store.buffer, store.indices)
+        if not (structural_equal(zeroed, current) or ana.can_prove_equal(zeroed, current)):
+            raise NonEinsumError(
+                block, detail="{0} is not a computation of Einsum pattern: its iter "
+                f"{var.name_hint} is padded but does not index {store.buffer.name}, and an "
+                "update over the padding (the padded inputs read zeros there) would not leave "
+                f"{store.buffer.name} unchanged")
 
 
 def _padded_buffer(region: S.BufferRegion, extents: dict[int, PrimExpr]) -> Buffer:
@@ -149,6 +191,7 @@ def pad_einsum_impl(body: S.Stmt, block: S.Block, padding: Sequence[int]) -> Pri
             iter_ext[id(iv.var)] = new
             if isinstance(value, E.Var):
                 iter_ext[id(value)] = loop_ext[id(value)] = new
+    _check_padding_is_identity(block, iter_ext, ana)
     needs = lambda r: any(isinstance(x.min, E.Var) and id(x.min) in iter_ext  # noqa: E731
                           for x in r.region)
     reads, writes, allocs, buffers = [], [], [], {}
