@@ -135,10 +135,57 @@ def test_fast_path_for_static_signatures_and_fallback_for_the_rest(axpy):
     fn = axpy["axpy"]
     assert fn._fast is not None  # pylint: disable=protected-access
     a = np.ones(37, "float32")
-    assert fn._fast.marshal((a, a, np.zeros(37, "float32"))) is not None  # pylint: disable=protected-access
+    assert fn._fast.accepts((a, a, np.zeros(37, "float32")))  # pylint: disable=protected-access
     strided = np.zeros(74, "float32")[::2]  # not contiguous: the general path's error
-    assert fn._fast.marshal((a, a, strided)) is None  # pylint: disable=protected-access
+    assert not fn._fast.accepts((a, a, strided))  # pylint: disable=protected-access
     with pytest.raises(ValueError, match="argument C: expected a compact"):
         fn(a, a, strided)
     with pytest.raises(ValueError, match="argument A: expected dtype float32, got float64"):
         fn(np.ones(37), a, np.zeros(37, "float32"))
+
+
+def test_fast_path_reads_each_views_own_data_pointer(axpy):
+    # the fast path reads PyArrayObject.data from the object: a view's, not its base's
+    from tirkit.compiler.runtime import fastcall  # pylint: disable=import-outside-toplevel
+
+    assert fastcall._DATA is None or fastcall._DATA == 2 * np.dtype(np.intp).itemsize  # pylint: disable=protected-access
+    base, view = _unaligned(37)
+    base[:] = np.arange(base.size)
+    a, c = np.arange(37, dtype="float32"), np.zeros(37, "float32")
+    axpy(a, view, c)
+    np.testing.assert_array_equal(c, 2 * a + view)
+    again = np.zeros(37, "float32")
+    axpy(view, a, again)  # the same function, other objects in the same places
+    np.testing.assert_array_equal(again, 2 * view + a)
+
+
+def test_fast_path_calls_from_many_threads_keep_their_own_arguments(axpy):
+    # each thread calls through a frame of its own: concurrent calls (the kernel runs without
+    # the GIL) must not see each other's data pointers
+    import threading  # pylint: disable=import-outside-toplevel
+
+    errors = []
+
+    def work(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(300):
+            a, b = (rng.standard_normal(37).astype("float32") for _ in range(2))
+            c = np.empty(37, "float32")
+            axpy(a, b, c)
+            if not np.array_equal(c, a * np.float32(2) + b):
+                errors.append(seed)
+                return
+
+    import sys  # pylint: disable=import-outside-toplevel
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch between any two bytecodes, mid-call included
+    try:
+        threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors

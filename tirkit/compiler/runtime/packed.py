@@ -202,9 +202,10 @@ class PackedFunction:
         self.spec = spec
         self._owner = owner  # keeps the JIT engine (and so the code) alive
         self._fn = abi.PACKED_FUNC_TYPE(address)
-        from .fastcall import FastPlan  # pylint: disable=import-outside-toplevel
+        from .fastcall import RAW_PACKED_FUNC_TYPE, FastPlan  # pylint: disable=import-outside-toplevel
 
         self._fast = FastPlan.make(spec)
+        self._raw = RAW_PACKED_FUNC_TYPE(address)
 
     @property
     def name(self) -> str:
@@ -215,14 +216,12 @@ class PackedFunction:
         return f"PackedFunction({self.spec.name}({', '.join(a.name for a in self.spec.args)}))"
 
     def __call__(self, *args: Any) -> Any:
-        fast = self._fast.marshal(args) if self._fast is not None else None
+        fast = self._fast.call(self._raw, args) if self._fast is not None else None
         if fast is not None:  # arrays that need no conversion: passed as they are
-            ret_val, ret_code = TVMValue(), ctypes.c_int32(int(TypeCode.kTVMNullptr))
-            rc = self._fn(fast[0], self._fast.codes, len(args), ctypes.byref(ret_val),
-                          ctypes.byref(ret_code), None)
+            rc, frame = fast
             if rc != 0:
                 raise self._error(rc)
-            return _return_value(ret_val, ret_code.value)
+            return _return_value(frame.ret_val, frame.ret_code.value)
         converted = check_and_convert(self.spec, args)
         packed = _marshal(converted)
         ret_val, ret_code = TVMValue(), ctypes.c_int32(int(TypeCode.kTVMNullptr))
