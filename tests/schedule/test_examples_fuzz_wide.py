@@ -10,6 +10,7 @@ kernel's numbers. Deterministic and short in the suite; ``SCHED_FUZZ=N`` for a l
 ``--hypothesis-seed=N`` for another one; ``SCHED_FUZZ_SKIP=pad_einsum,rfactor`` leaves actions out
 of a long run. A long run does not shrink (a failure's note holds the applied trace instead)."""
 import os
+import sys
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from tirkit.schedule import Schedule, ScheduleError
 from tirkit.schedule.testing import verify_trace_roundtrip
 
-from test_examples_differential import EXAMPLES, FUZZ, _run, _step, _unscheduled
+from test_examples_differential import EXAMPLES, EXAMPLES_DIR, FUZZ, _run, _step, _unscheduled
 
 OLD = ["split", "split", "reorder", "fuse", "compute_at", "reverse_compute_at", "cache_read",
        "cache_write"]
@@ -27,6 +28,34 @@ NEW = ["vectorize", "parallel", "unroll", "compute_inline", "reverse_compute_inl
        "annotate", "unannotate", "add_unit_loop", "transform_layout", "pad_einsum"]
 SKIP = set(filter(None, os.environ.get("SCHED_FUZZ_SKIP", "").split(",")))
 ANN_KEYS = ["pragma_auto_unroll_max_step", "pragma_unroll_explicit", "fuzz_tag"]
+
+
+def _topi(name):
+    """(entry, module) of an examples/topi_*.py kernel at a small shape (TE-made: more stages,
+    elementwise ones included, than the hand-written examples)."""
+    from tirkit.compiler.transform import as_module  # pylint: disable=import-outside-toplevel
+    if EXAMPLES_DIR not in sys.path:
+        sys.path.insert(0, EXAMPLES_DIR)
+    if name == "topi_conv2d_nhwc":
+        import topi_conv2d  # pylint: disable=import-outside-toplevel
+        return "conv2d_nhwc", as_module(topi_conv2d.conv2d_func("NHWC", (1, 5, 5, 4),
+                                                                 (3, 3, 4, 3), stride=2))
+    import topi_softmax  # pylint: disable=import-outside-toplevel
+    return "softmax", as_module(topi_softmax.softmax_func(name == "topi_fast_softmax", (6, 10)))
+
+
+TOPI = ["topi_softmax", "topi_fast_softmax", "topi_conv2d_nhwc"]
+_TOPI_EXPECTED: dict = {}
+
+
+def _kernel(name):
+    """(entry, module, the unscheduled kernel's outputs) of an example or a TOPI kernel."""
+    if name in EXAMPLES:
+        return _unscheduled(name)
+    if name not in _TOPI_EXPECTED:
+        entry, mod = _topi(name)
+        _TOPI_EXPECTED[name] = (entry, mod, _run(mod, entry))
+    return _TOPI_EXPECTED[name]
 
 
 def _all_blocks(sch):
@@ -95,8 +124,8 @@ def _wide_step(sch, draw, action):
 
 
 def _check(data):
-    file = data.draw(st.sampled_from(sorted(EXAMPLES)))
-    entry, mod, expected = _unscheduled(file)
+    file = data.draw(st.sampled_from(sorted(EXAMPLES) + TOPI))
+    entry, mod, expected = _kernel(file)
     sch = Schedule(mod, seed=0)
     sch.work_on(entry)
     weights = [a for a in OLD + NEW + NEW if a not in SKIP]  # the new ones twice as often
