@@ -153,3 +153,49 @@ def test_reindex_refuses_a_copy_stage_reading_out_of_bounds():
         sch.reindex("pad", ("read", 0))
     assert sch.mod is before and sch.mod.script() == text
     sch.reindex("pad", ("write", 0))  # the write pad[vc, vh, vw] stays inside pad
+
+
+ACCUMULATE = parse("""
+@T.prim_func
+def main(A: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32")):
+    for i in range(8):
+        with T.block("C"):
+            vi = T.axis.remap("S", [i])
+            C[vi] = C[vi] + A[vi]
+""")
+
+
+def test_reindex_refuses_one_side_of_a_buffer_the_block_reads_and_writes():
+    """Found by the wide examples' fuzzer (matmul_naive.py: decompose_reduction, then reindex
+    C_update's write: all 400 outputs wrong): every access of C in the block moves to
+    C_reindex, so the update read C_reindex[vi, vj] + ... while C_init still zeroed C and
+    nothing copied C in; reindexing such a read instead moves the writes too, and nothing copies
+    them back to C. TVM 0.27 applies both and builds the same kernels. Reindexing the write
+    before decompose_reduction (the block starts from its T.init) is right."""
+    import numpy as np
+    from tirkit.compiler import build
+
+    sch = Schedule(MATMUL)
+    sch.decompose_reduction("C", sch.get_loops("C")[0])
+    before = sch.mod
+    with pytest.raises(X.ReadModifyWriteError,
+                       match='block "C_update" reads and writes C: it has no T.init, so with '
+                       "the write reindexed it would read C_reindex before anything"):
+        sch.reindex("C_update", ("write", 0))
+    assert sch.mod is before
+    acc = Schedule(ACCUMULATE)
+    acc_before = acc.mod
+    with pytest.raises(X.ReadModifyWriteError, match="reindexing the read would move its "
+                       "writes to C_reindex too"):
+        acc.reindex("C", ("read", 0))
+    with pytest.raises(X.ReadModifyWriteError, match="it has no T.init"):
+        acc.reindex("C", ("write", 0))
+    assert acc.mod is acc_before
+    sch = Schedule(MATMUL)
+    sch.reindex("C", ("write", 0))
+    sch.decompose_reduction("C", sch.get_loops("C")[0])
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal((64, 64)).astype("float32") for _ in range(2))
+    c = np.full((64, 64), np.nan, "float32")
+    build(sch.mod)["main"](a, b, c)
+    np.testing.assert_allclose(c, a @ b.T, rtol=1e-4, atol=1e-4)

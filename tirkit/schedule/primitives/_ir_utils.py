@@ -18,7 +18,7 @@ from ...ir.type import PointerType, PrimType
 from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.buffer import Buffer
-from ...tir.stmt_functor import substitute
+from ...tir.stmt_functor import post_order_visit, substitute
 from .. import region_bound as RB
 
 
@@ -201,6 +201,20 @@ def replace_buffer_in_regions(regions: Iterable[S.BufferRegion], old: Buffer,
                               new: Buffer) -> tuple[S.BufferRegion, ...]:
     """Regions with ``old`` replaced by ``new`` (TVM's ``ReplaceBuffer``)."""
     return tuple(S.BufferRegion(new, r.region) if r.buffer is old else r for r in regions)
+
+
+def reads_before_init(block: S.Block, buffer: Buffer) -> bool:
+    """Whether ``block`` reads ``buffer`` and has no ``T.init``: its reads see what was in the
+    buffer before it (a decomposed update ``C[i] = C[i] + ...``, an accumulation into an
+    argument), so a primitive giving it a fresh buffer for ``buffer`` must copy that in."""
+    if block.init is not None:
+        return False
+    if any(r.buffer is buffer for r in block.reads):
+        return True
+    hit: list[bool] = []
+    post_order_visit(block.body, lambda n: hit.append(True)
+                     if isinstance(n, E.BufferLoad) and n.buffer is buffer else None)
+    return bool(hit)
 
 
 def is_const(e: PrimExpr, value: int | None = None) -> bool:

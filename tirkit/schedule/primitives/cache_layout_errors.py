@@ -89,3 +89,9 @@ RollingBufferInsertionError = _error(
     "location of the target buffer is not a for loop.",
     "rolling_buffer injection is invalid. The block {0} should be tiled so that the lca of the "
     "access location of the target buffer {buffer} is a for loop.")
+ReadModifyWriteError = type("ReadModifyWriteError", (ScheduleError,), {
+    "fast": "The block reads and writes the buffer, and the new buffer would break one of them.",
+    "detail": "{0} reads and writes {buffer}: {reason}",
+    "__doc__": "The block reads and writes the buffer and a primitive would give one side of "
+               "it a new buffer: read uninitialised, or writes that never reach the old buffer "
+               "(no TVM counterpart: TVM 0.27's ReIndex and CacheWrite apply)."})

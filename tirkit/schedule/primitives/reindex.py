@@ -18,7 +18,7 @@ from ...tir.analysis import expr_deep_equal
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import StmtExprMutator, StmtExprVisitor, post_order_visit, substitute
 from . import _ir_utils as U
-from .cache_layout_errors import InvalidBufferAccessError, NotLeafBlockError
+from .cache_layout_errors import InvalidBufferAccessError, NotLeafBlockError, ReadModifyWriteError
 from ._ir_utils import PrimitiveResult
 from .cache_read_write import CacheStageInfo, nth_access_buffer
 
@@ -152,12 +152,15 @@ def reindex_impl(body: S.Stmt, block: S.Block, buffer_index: int,
 
     Raises:
         BufferIndexOutOfRangeError, NotLeafBlockError, InvalidBufferAccessError, and
-        InvalidBufferAccessError when the block's loops do not form a chain under the scope.
+        InvalidBufferAccessError when the block's loops do not form a chain under the scope;
+        ReadModifyWriteError for a read the block also writes, or a write it also reads
+        without a T.init.
     """
     is_write = buffer_index_type == "write"
     buffer = nth_access_buffer(block, buffer_index, buffer_index_type)
     site = U.locate(body, block)
     indices = _collect(buffer, block)
+    _check_read_write(block, buffer, is_write)
     ana = Analyzer()
     for iv in block.iter_vars:
         ana.bind(iv.var, iv.dom)
@@ -175,6 +178,23 @@ def reindex_impl(body: S.Stmt, block: S.Block, buffer_index: int,
     stage = _stage(block, info, covered, indices, is_write)
     new_scope = _Rewriter(site.scope, block, info, buffer, covered).visit_stmt(site.scope)
     return PrimitiveResult(site.scope, new_scope, info.block_reuse, [stage])
+
+
+def _check_read_write(block: S.Block, buffer: Buffer, is_write: bool) -> None:
+    """Every access of ``buffer`` in the block moves to the new buffer, but the copy stage goes
+    one way only: refuse a read the block also writes (its results would stay in the new buffer)
+    and a write it reads without a T.init (it would start from the uninitialised new buffer)."""
+    new = f"{buffer.name}_reindex"
+    if not is_write and any(w.buffer is buffer for w in block.writes):
+        raise ReadModifyWriteError(
+            block, buffer=buffer.name, reason=f"reindexing the read would move its writes to "
+            f"{new} too, and only a copy into {new} is made: the results would never reach "
+            f"{buffer.name}")
+    if is_write and U.reads_before_init(block, buffer):
+        raise ReadModifyWriteError(
+            block, buffer=buffer.name, reason=f"it has no T.init, so with the write reindexed "
+            f"it would read {new} before anything is written there (only a copy out of {new} "
+            "is made); reindex it before decompose_reduction")
 
 
 def _check_in_bounds(ana: Analyzer, buffer: Buffer, block: S.Block,
@@ -230,7 +250,8 @@ def _register() -> None:
 
         Raises:
             ScheduleError: BufferIndexOutOfRangeError, NotLeafBlockError,
-                InvalidBufferAccessError.
+                InvalidBufferAccessError, ReadModifyWriteError (a read the block also
+                writes, or a write it also reads without a T.init).
         """
         kind, index = buffer
         return apply_result(sch, reindex_impl(func_body(sch, block), block_of(sch, block),
