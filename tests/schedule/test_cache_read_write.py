@@ -404,3 +404,27 @@ def test_cache_read_of_a_predicated_producer_stays_inside_the_buffer():
     c = np.zeros_like(a)
     build(sch.mod, config={"tir.instrument_bound_checkers": True})(a, c)
     np.testing.assert_allclose(c, a * 2 + 1, rtol=1e-6)
+
+
+ACCUMULATE = parse("""
+@T.prim_func
+def main(A: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32")):
+    for i in range(8):
+        with T.block("C"):
+            vi = T.axis.remap("S", [i])
+            C[vi] = C[vi] + A[vi]
+""")
+
+
+def test_cache_write_refuses_a_block_that_reads_the_buffer_without_init():
+    """C = C + A is C's only writer, so NotSingleWriteBlock lets it through, but the block reads
+    C too: cache_write moved that read to C_global, which nothing had written (the kernel gave
+    NaN). Found next to the same reindex bug from the wide examples' fuzzer; TVM 0.27 applies
+    it and builds the same kernel. A reduction with T.init is still cached (it starts from its
+    init)."""
+    sch = Schedule(ACCUMULATE)
+    before = sch.mod
+    with pytest.raises(X.ReadModifyWriteError, match='block "C" reads and writes C: it has no '
+                       "T.init, so it would read the cache of C before anything is written"):
+        sch.cache_write("C", 0, "global")
+    assert sch.mod is before

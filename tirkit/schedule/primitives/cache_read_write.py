@@ -25,7 +25,7 @@ from . import _ir_utils as U
 from ._ir_utils import PrimitiveResult
 from ._args import (apply_result, as_block_rv, as_block_rvs, block_of, func_body,
                     normalize_buffer, nth_access_buffer)
-from .cache_layout_errors import NotRegionCoverError, NotSingleWriteBlock
+from .cache_layout_errors import NotRegionCoverError, NotSingleWriteBlock, ReadModifyWriteError
 
 _SCOPES = ("global", "shared", "shared.dyn", "local", "warp", "wmma.matrix_a", "wmma.matrix_b",
            "wmma.accumulator", "m16n8k8.matrixA", "m16n8k8.matrixB", "m16n8k8.matrixC",
@@ -367,7 +367,8 @@ def cache_write_impl(body: S.Stmt, block: S.Block, write_buffer_index: int, stor
     """TVM's ``CacheWrite`` on the function ``body``; see the module docstring.
 
     Raises:
-        InvalidScopeError, BufferIndexOutOfRangeError, NotSingleWriteBlock.
+        InvalidScopeError, BufferIndexOutOfRangeError, NotSingleWriteBlock,
+        ReadModifyWriteError (the block reads the buffer without a T.init).
     """
     check_storage_scope(storage_scope)
     write_buffer = nth_access_buffer(block, write_buffer_index, "write")
@@ -375,6 +376,11 @@ def cache_write_impl(body: S.Stmt, block: S.Block, write_buffer_index: int, stor
     scope = site.scope
     info = CacheStageInfo(write_buffer=write_buffer, consumers=_consumer_set(consumer_blocks))
     only_writer(scope, write_buffer)
+    if U.reads_before_init(block, write_buffer):
+        raise ReadModifyWriteError(
+            block, buffer=write_buffer.name, reason=f"it has no T.init, so it would read the "
+            f"cache of {write_buffer.name} before anything is written there (only a copy out of "
+            "the cache is made)")
     detect_loc(block, scope, info, is_read=False)
     cache_region = relax_to_loc(U.region_of(block.writes, write_buffer), site, info.loc)
     full = not isinstance(info.loc, S.Block) or not _all_consumers_under(scope, info.loc,
@@ -432,7 +438,8 @@ def _register() -> None:
         directly; returns the copy block (``Schedule.cache_write``).
 
         Raises:
-            ScheduleError: InvalidScopeError, BufferIndexOutOfRangeError, NotSingleWriteBlock.
+            ScheduleError: InvalidScopeError, BufferIndexOutOfRangeError, NotSingleWriteBlock,
+                ReadModifyWriteError (the block reads the buffer without a T.init).
         """
         res = cache_write_impl(func_body(sch, block), block_of(sch, block), write_buffer_index,
                                storage_scope, [block_of(sch, c) for c in consumer_blocks or []])
