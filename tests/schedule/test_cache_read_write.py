@@ -428,3 +428,57 @@ def test_cache_write_refuses_a_block_that_reads_the_buffer_without_init():
                        "T.init, so it would read the cache of C before anything is written"):
         sch.cache_write("C", 0, "global")
     assert sch.mod is before
+
+
+ACCUMULATE_10 = parse("""
+@T.prim_func
+def main(A: T.Buffer((10,), "float32"), C: T.Buffer((10,), "float32")):
+    for i in range(10):
+        with T.block("C"):
+            vi = T.axis.remap("S", [i])
+            C[vi] = C[vi] + A[vi]
+""")
+
+
+def test_cache_inplace_of_a_block_under_loops():
+    """cache_inplace of a block under a loop copied the block's own region, C[vi], from stages
+    outside the block, where vi is not defined (TVM 0.27 builds that ill-formed IR; tirkit's
+    verifier refused it as 'cache_inplace produced ill-formed IR'). The regions are now taken at
+    the loops (vi -> its binding) and the stages carry the block's predicate, so a split by a
+    non-divisor copies nothing past the end. Found while checking the hint of cache_write's
+    ReadModifyWriteError."""
+    import numpy as np
+    from tirkit.compiler import build
+
+    sch = Schedule(ACCUMULATE_10)
+    sch.split(sch.get_loops("C")[0], [None, 4])
+    sch.cache_inplace("C", 0, "global")
+    check(sch, ACCUMULATE_10, """
+    @T.prim_func
+    def main(A: T.Buffer((10,), "float32"), C: T.Buffer((10,), "float32")):
+        C_global = T.alloc_buffer((10,))
+        for i_0, i_1 in T.grid(3, 4):
+            for ax0 in range(1):
+                with T.block("C_global"):
+                    v0 = T.axis.spatial(10, i_0 * 4 + i_1 + ax0)
+                    T.where(i_0 * 4 + i_1 < 10)
+                    T.reads(C[v0])
+                    T.writes(C_global[v0])
+                    C_global[v0] = C[v0]
+            with T.block("C"):
+                vi = T.axis.spatial(10, i_0 * 4 + i_1)
+                T.where(i_0 * 4 + i_1 < 10)
+                T.reads(C_global[vi], A[vi])
+                T.writes(C_global[vi])
+                C_global[vi] = C_global[vi] + A[vi]
+            for ax0 in range(1):
+                with T.block("C_global"):
+                    v0 = T.axis.spatial(10, i_0 * 4 + i_1 + ax0)
+                    T.where(i_0 * 4 + i_1 < 10)
+                    T.reads(C_global[v0])
+                    T.writes(C[v0])
+                    C[v0] = C_global[v0]
+    """)
+    a, c = np.ones(10, "float32"), np.arange(10, dtype="float32")
+    build(sch.mod, config={"tir.instrument_bound_checkers": True})["main"](a, c)
+    np.testing.assert_allclose(c, np.arange(10) + 1)

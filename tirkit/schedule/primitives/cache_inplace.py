@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...ir.expr import Range
 from ...tir import stmt as S
+from ...tir.stmt_functor import substitute
 from . import _ir_utils as U
 from ._args import nth_access_buffer
 from .cache_layout_errors import NotReadWriteError
@@ -29,6 +31,25 @@ def _inplace_loc(site: U.Site) -> tuple[S.Stmt, int]:
     return site.path[at], 0
 
 
+def _at_loops(region: S.BufferRegion, realize: S.BlockRealize) -> S.BufferRegion:
+    """The block's region with its iter vars replaced by their bindings: the copy stages sit
+    next to the block, under its loops but outside it (TVM uses the block's region as it is,
+    so a block under a loop gets stages over an undefined ``vi``: ill-formed IR)."""
+    bind = {iv.var: v for iv, v in zip(realize.block.iter_vars, realize.iter_values)}
+    return S.BufferRegion(region.buffer, tuple(Range.from_min_extent(
+        substitute(r.min, bind), substitute(r.extent, bind)) for r in region.region))
+
+
+def _guarded(stage: S.Stmt, predicate: Any) -> S.Stmt:
+    """The copy stage with the block's predicate on its block: the copies run only where the
+    block does (a split by a non-divisor would otherwise copy past the buffer's end)."""
+    if U.is_const(predicate, 1):
+        return stage
+    if isinstance(stage, S.For):
+        return stage.with_changes(body=_guarded(stage.body, predicate))
+    return stage.with_changes(predicate=predicate)
+
+
 def cache_inplace_impl(body: S.Stmt, block: S.Block, read_buffer_index: int,
                        storage_scope: str) -> PrimitiveResult:
     """TVM's ``CacheInplace`` on the function ``body``: ``result.blocks`` is ``[read stage,
@@ -46,12 +67,14 @@ def cache_inplace_impl(body: S.Stmt, block: S.Block, read_buffer_index: int,
     write_region = U.region_of(block.writes, buffer)
     if read_region is None or write_region is None:
         raise NotReadWriteError(block, buffer=buffer.name)
+    read_region, write_region = (_at_loops(r, site.realize) for r in (read_region, write_region))
     cache = U.with_scope(buffer, storage_scope)
     # cache read
     info = CacheStageInfo(read_buffer=buffer, write_buffer=cache, alloc=cache, consumers=[block])
     info.loc, info.pos = _inplace_loc(site)
     info.cache_region = read_region
     read_stage = make_cache_stage(read_region, info, storage_scope, True)
+    info.stage = _guarded(info.stage, site.realize.predicate)
     mid_scope = CacheReadRewriter(scope, info, True).visit_stmt(scope)
     reuse = dict(info.block_reuse)
     mid_block = reuse.get(block, block)
@@ -63,6 +86,7 @@ def cache_inplace_impl(body: S.Stmt, block: S.Block, read_buffer_index: int,
     info2.pos += 1
     info2.cache_region = write_region
     write_stage = make_cache_stage(write_region, info2, storage_scope, True)
+    info2.stage = _guarded(info2.stage, site.realize.predicate)
     new_scope = CacheWriteRewriter(site2.scope, mid_block, info2, True).visit_stmt(site2.scope)
     final = {old: info2.block_reuse.get(mid, mid) for old, mid in reuse.items()}
     return PrimitiveResult(scope, new_scope, final, [read_stage, write_stage])
