@@ -91,7 +91,7 @@ def _init_nest(sch: Schedule, block_sref: Any, below: list) -> tuple[Block, Any]
     ivmap = {iv.var: Var(iv.var.name_hint, iv.var.dtype) for iv, _ in spatial}
     init_ivs = [iv.with_changes(var=ivmap[iv.var]) for iv, _ in spatial]
     init_vals = [substitute(v, lmap) for _, v in spatial]
-    pred = _init_predicate(realize.predicate, below, lmap, init_ivs, init_vals)
+    pred = _kept_predicate(realize.predicate, below, lmap, init_ivs, init_vals)
     init_block = Block(init_ivs, [], [], blk.name_hint + "_init",
                        substitute(blk.init, ivmap), span=blk.span)
     init_block = _with_regions(init_block).with_changes(reads=())
@@ -102,13 +102,15 @@ def _init_nest(sch: Schedule, block_sref: Any, below: list) -> tuple[Block, Any]
     return init_block, stmt
 
 
-def _init_predicate(pred: Any, below: list, lmap: dict, init_ivs: list, init_vals: list) -> Any:
-    """The init block's predicate: the update's, its clauses over loops the init does not copy
-    dropped (TVM's ``RewriteInitPredicate``). Unlike TVM, a discarded loop of extent 1 is first
-    replaced by its min, so its clause stays (split simplifies ``i_0 * 16 + i_1`` to ``i_1``
-    when ``i_0`` has extent 1, leaving ``T.where(i_0 * 16 + i_1 < 6)`` the only bound of
-    ``i_1``), and when a clause is dropped the init iters are kept inside their domains: the
-    dropped clause may have been what kept them there (an init writing past the buffer)."""
+def _kept_predicate(pred: Any, below: list, lmap: dict, init_ivs: list, init_vals: list) -> Any:
+    """The predicate of a block made over copies ``lmap`` of some of the loops ``below`` (the
+    init of decompose_reduction, the write-back of rfactor): the original's, its clauses over
+    loops not copied dropped (TVM's ``RewriteInitPredicate``). Unlike TVM, a discarded loop of
+    extent 1 is first replaced by its min, so its clause stays (split simplifies ``i_0 * 16 +
+    i_1`` to ``i_1`` when ``i_0`` has extent 1, leaving ``T.where(i_0 * 16 + i_1 < 6)`` the only
+    bound of ``i_1``), and when a clause is dropped the new block's iters ``init_ivs`` (bound to
+    ``init_vals``) are kept inside their domains: the dropped clause may have been what kept
+    them there (a block writing past the buffer)."""
     from ...arith import Analyzer  # pylint: disable=import-outside-toplevel
     from ...tir import op  # pylint: disable=import-outside-toplevel
 
@@ -236,8 +238,8 @@ def rfactor(sch: Schedule, loop: Any, factor_axis: int) -> Any:
     axis = factor_axis % (ndim + 1)
     rf_block, rf_buf = _rf_block(blk, realize, red_loops, loop_sref, cls, store, rhs, identity,
                                  axis)
-    wb_nest = _write_back(blk, pairs, loops, sp_loops, loop_sref, cls, store, identity, rf_buf,
-                          axis)
+    wb_nest = _write_back(blk, realize, loops, sp_loops, loop_sref, cls, store, identity,
+                          rf_buf, axis)
     top = loops[0].stmt
     new_top = deep_swap(top, {id(realize): rf_block})
     root = scope_root.stmt
@@ -288,8 +290,9 @@ def _rf_block(blk: Block, realize: BlockRealize, red_loops: list, loop_sref: Any
     return BlockRealize(values, realize.predicate, _with_regions(block)), rf_buf
 
 
-def _write_back(blk: Block, pairs: list, loops: list, sp_loops: set, loop_sref: Any, cls: type,
-                store: BufferStore, identity: Any, rf_buf: Any, axis: int) -> Any:
+def _write_back(blk: Block, realize: BlockRealize, loops: list, sp_loops: set, loop_sref: Any,
+                cls: type, store: BufferStore, identity: Any, rf_buf: Any, axis: int) -> Any:
+    pairs = list(zip(blk.iter_vars, realize.iter_values))
     keep = [s for s in loops if s.stmt.loop_var in sp_loops or s is loop_sref]
     lmap = {s.stmt.loop_var: Var(s.stmt.loop_var.name_hint, s.stmt.loop_var.dtype) for s in keep}
     data_par = [(iv, v) for iv, v in pairs if iv.iter_type == IterVarType.DataPar]
@@ -309,7 +312,10 @@ def _write_back(blk: Block, pairs: list, loops: list, sp_loops: set, loop_sref: 
                                               BufferLoad(rf_buf, rf_idx)), out_idx)
     init = BufferStore(store.buffer, identity, out_idx)
     block = _with_regions(Block(ivs, [], [], blk.name_hint, body, init, span=blk.span))
-    stmt: Any = BlockRealize(values, True, block)
+    # the block's predicate over the kept loops (TVM's write-back has none: a spatial loop split
+    # by a non-divisor then writes past the output)
+    pred = _kept_predicate(realize.predicate, loops, lmap, ivs[1:], values[1:])
+    stmt: Any = BlockRealize(values, pred, block)
     for s in reversed(keep):
         stmt = For(lmap[s.stmt.loop_var], s.stmt.min, s.stmt.extent, s.stmt.kind, stmt,
                    span=s.stmt.span)
