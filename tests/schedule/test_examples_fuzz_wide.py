@@ -2,13 +2,14 @@
 users combine: besides split / reorder / fuse / compute_at / reverse_compute_at / cache_read /
 cache_write, also vectorize, parallel, unroll, compute_inline, reverse_compute_inline,
 decompose_reduction, rfactor, blockize, reindex, storage_align, set_scope, annotate /
-unannotate, add_unit_loop, transform_layout (axis permutations of non-parameter buffers) and
-pad_einsum. Same contract: a step that does not apply raises ScheduleError and leaves the
-schedule as it was, the trace replays (through JSON), the scheduled kernel gives the unscheduled
-kernel's numbers. Deterministic and short in the suite; ``SCHED_FUZZ=N`` for a long random run,
+unannotate, add_unit_loop, transform_layout (axis permutations and axis splits, padded or not,
+of non-parameter buffers) and pad_einsum, on the examples and the TOPI kernels of examples/.
+Same contract: a step that does not apply raises ScheduleError and leaves the schedule as it
+was, the trace replays (through JSON), the scheduled kernel gives the unscheduled kernel's
+numbers. Deterministic and short in the suite; ``SCHED_FUZZ=N`` for a long random run,
 ``SCHED_FUZZ_BOUNDS=1`` to build with ``tir.instrument_bound_checkers``, pytest's
-``--hypothesis-seed=N`` for another one; ``SCHED_FUZZ_SKIP=pad_einsum,rfactor`` leaves actions out
-of a long run. A long run does not shrink (a failure's note holds the applied trace instead)."""
+``--hypothesis-seed=N`` for another one; ``SCHED_FUZZ_SKIP=pad_einsum,rfactor`` leaves actions
+out of a long run. A long run does not shrink (a failure's note holds the applied trace)."""
 import os
 import sys
 
@@ -117,8 +118,14 @@ def _wide_step(sch, draw, action):
                  for i, r in enumerate(regions) if id(r.buffer) not in params]
         if cands:
             kind, i, buf = pick(cands)
-            perm = draw(st.permutations(range(len(buf.shape))))
-            sch.transform_layout(block, (kind, i), lambda *idx: [idx[p] for p in perm])
+            if draw(st.booleans()):
+                perm = draw(st.permutations(range(len(buf.shape))))
+                sch.transform_layout(block, (kind, i), lambda *idx: [idx[p] for p in perm])
+            else:  # split one axis; a non-divisor pads (refused without a pad_value)
+                a, f = draw(st.integers(0, len(buf.shape) - 1)), draw(st.sampled_from([2, 3, 4]))
+                pad = draw(st.sampled_from([None, 0.0]))
+                sch.transform_layout(block, (kind, i), lambda *idx: [
+                    *idx[:a], idx[a] // f, idx[a] % f, *idx[a + 1:]], pad_value=pad)
     elif action == "pad_einsum":
         sch.pad_einsum(block, [draw(st.sampled_from([1, 2, 4, 8])) for _ in stmt.iter_vars])
 
