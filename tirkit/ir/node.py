@@ -54,16 +54,10 @@ class Node:
     def with_changes(self: N, **changes: Any) -> N:
         """A copy with some fields replaced (like ``dataclasses.replace``; derived fields such as a
         binary op's ``dtype`` are recomputed). Keeps ``span`` unless given."""
-        cls = type(self)
-        names = _INIT_ORDER.get(cls)
-        if names is None:
-            names = _INIT_ORDER[cls] = init_field_order(cls)
-        for name in changes:
-            if name not in names:  # a derived or unknown field: replace's error
-                return dataclasses.replace(self, **changes)  # type: ignore[type-var]
-        kwargs = {n: getattr(self, n) for n in names}
-        kwargs.update(changes)  # same keys, same order: the constructor gets the same call
-        return cls(**kwargs)
+        rebuild = _REBUILD.get(type(self))
+        if rebuild is None:
+            rebuild = _REBUILD[type(self)] = _make_rebuild(type(self))
+        return rebuild(self, changes)
 
     def same_as(self, other: object) -> bool:
         """Reference equality (TVM ``Object.same_as``)."""
@@ -85,9 +79,28 @@ def node_fields(cls: type) -> tuple[dataclasses.Field, ...]:
     return tuple(f for f in dataclasses.fields(cls) if f.name != "span")
 
 
-#: node class -> :func:`init_field_order` (a plain dict: ``with_changes`` runs for every rebuilt
-#: node of every pass, and an ``lru_cache`` call costs more than the lookup)
-_INIT_ORDER: dict[type, dict[str, None]] = {}
+#: node class -> its ``rebuild(node, changes)`` (see :func:`_make_rebuild`; a plain dict:
+#: ``with_changes`` runs for every rebuilt node of every pass, and an ``lru_cache`` call costs more
+#: than the lookup)
+_REBUILD: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _make_rebuild(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    """What :meth:`Node.with_changes` does for ``cls``, as straight-line code: the constructor
+    called with every field of :func:`init_field_order` by keyword, in that order, each taken
+    from ``changes`` when there and from the node otherwise (the call ``cls(**kwargs)`` made
+    with a dict built field by field, without building it); a change naming a derived or unknown
+    field goes to ``dataclasses.replace`` (its error)."""
+    names = init_field_order(cls)
+    args = ", ".join(f"{n}=get({n!r}, node.{n})" for n in names)
+    scope: dict[str, Any] = {"CLS": cls, "NAMES": frozenset(names),
+                             "replace": dataclasses.replace}
+    exec("def rebuild(node, changes):\n"  # pylint: disable=exec-used
+         "    if not NAMES.issuperset(changes):\n"
+         "        return replace(node, **changes)\n"
+         "    get = changes.get\n"
+         f"    return CLS({args})\n", scope)
+    return scope["rebuild"]
 
 
 @lru_cache(maxsize=None)
