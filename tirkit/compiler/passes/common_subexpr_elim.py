@@ -11,6 +11,7 @@ pass then recurses into the statement's children with their definitions in scope
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 from tirkit.ir.expr import FloatImm, IntImm, PrimExpr
@@ -502,7 +503,9 @@ class CommonSubexpressionEliminator(StmtExprMutator):
                             index[_key(new)] = entry
                 chosen.append((var, comp))
             else:
-                _insert_sorted(entries, index, direct_subexprs(comp), count)
+                # until the first binding the entries are sorted (a replacement lowers an
+                # entry's complexity in place): an insertion point is then found by bisection
+                _insert_sorted(entries, index, direct_subexprs(comp), count, not chosen)
             i += 1
         return _bind(result, chosen, wrap) if chosen else result
 
@@ -550,9 +553,11 @@ class CommonSubexpressionEliminator(StmtExprMutator):
 
 
 def _insert_sorted(entries: list[list], index: dict[int, list], subs: tuple[PrimExpr, ...],
-                   count: int) -> None:
+                   count: int, in_order: bool = False) -> None:
     """Add ``count`` to each of ``subs`` already among ``entries``; insert the others before
-    the first less complex entry (TVM's ``InsertVectorToSortedSemanticComputations``)."""
+    the first less complex entry (TVM's ``InsertVectorToSortedSemanticComputations``).
+    ``in_order``: the entries are sorted by decreasing complexity, so that first less complex
+    entry is found by bisection (otherwise by a scan: a replaced entry's complexity drops)."""
     for sub in subs:
         key = _key(sub)
         hit = index.get(key)
@@ -560,14 +565,21 @@ def _insert_sorted(entries: list[list], index: dict[int, list], subs: tuple[Prim
             hit[1] += count
             continue
         cx = complexity(sub)
-        pos = len(entries)
-        for k, e in enumerate(entries):  # (not bisect: a replaced entry's complexity drops)
-            if e[2] < cx:
-                pos = k
-                break
+        if in_order:
+            pos = bisect_right(entries, -cx, key=_neg_complexity)
+        else:
+            pos = len(entries)
+            for k, e in enumerate(entries):
+                if e[2] < cx:
+                    pos = k
+                    break
         entry = [sub, count, cx]
         entries.insert(pos, entry)
         index[key] = entry
+
+
+def _neg_complexity(entry: list) -> int:
+    return -entry[2]
 
 
 def _context(func: PrimFunc) -> list[E.Var]:
