@@ -65,21 +65,41 @@ def _rule(*classes: type) -> Callable[[_Eval], _Eval]:
     return deco
 
 
-def eval_set(expr: PrimExpr, dom_map: Mapping[E.Var, IntervalSet | Range]) -> IntervalSet:
+def eval_set(expr: PrimExpr, dom_map: Mapping[E.Var, IntervalSet | Range],
+             known: tuple[PrimExpr, IntervalSet] | None = None) -> IntervalSet:
     """The interval ``expr`` covers when each var of ``dom_map`` ranges over its set
     (``tvm.arith.eval_set``). Vars outside ``dom_map`` stay symbolic. Only integer arithmetic
     is followed (``+ - *``, division/modulo by positive constants, min/max, casts); anything
-    else is unbounded unless it uses no var of ``dom_map``."""
+    else is unbounded unless it uses no var of ``dom_map``.
+
+    ``known``: ``(sub, eval_set(sub, dom_map))`` for a node ``sub`` of ``expr``, whose set is
+    then taken as it is instead of being evaluated again (the last index of a region,
+    ``min + extent - 1``, holds the node ``min`` whose set was just evaluated). No TVM
+    counterpart (TVM evaluates it again, in C++)."""
     if any(isinstance(s, Range) for s in dom_map.values()):
         dom_map = {v: (IntervalSet.from_range(s) if isinstance(s, Range) else s)
                    for v, s in dom_map.items()}
-    return _eval(expr, dom_map)  # type: ignore[arg-type]
+    if known is None:
+        return _eval(expr, dom_map)  # type: ignore[arg-type]
+    saved = dict(_KNOWN)
+    _KNOWN[id(known[0])] = known
+    try:
+        return _eval(expr, dom_map)  # type: ignore[arg-type]
+    finally:
+        _KNOWN.clear()
+        _KNOWN.update(saved)
 
 
 _ABSENT: Any = object()
+#: id -> (node, set) of the ``known`` node of the :func:`eval_set` call running, if any
+_KNOWN: dict[int, tuple[Any, IntervalSet]] = {}
 
 
 def _eval(expr: Any, sets: Mapping[E.Var, IntervalSet]) -> IntervalSet:
+    if _KNOWN:
+        hit = _KNOWN.get(id(expr))
+        if hit is not None and hit[0] is expr:
+            return hit[1]
     if isinstance(expr, E.Var):
         found = sets.get(expr, _ABSENT)
         return IntervalSet.point(expr) if found is _ABSENT else found

@@ -43,6 +43,23 @@ class _Detector(StmtExprVisitor):
 
         return [eval_set(i, self.dom) for i in indices]
 
+    def _relax_range(self, r: Range, vmap: dict) -> tuple[Any, Any]:
+        """The sets of ``r``'s first and last index with ``vmap`` substituted. The last one,
+        ``r.min + r.extent - 1``, is substituted as the node it is built on, ``r.min``, was (the
+        same rebuild ``substitute`` makes of it) and evaluated with ``r.min``'s set as known."""
+        from ..arith.int_set import eval_set  # pylint: disable=import-outside-toplevel
+
+        first = substitute(r.min, vmap)
+        lo = eval_set(first, self.dom)
+        last = r.min + r.extent - 1
+        add = last.a if isinstance(last, E.Sub) else None
+        if not (isinstance(add, E.Add) and add.a is r.min and add.b is r.extent):
+            return lo, eval_set(substitute(last, vmap), self.dom)  # folded: no shared node
+        extent = substitute(r.extent, vmap)
+        if first is not r.min or extent is not r.extent:
+            last = last.with_changes(a=add.with_changes(a=first, b=extent))
+        return lo, eval_set(last, self.dom, (first, lo))
+
     def visit_buffer_load_(self, op: E.BufferLoad) -> None:
         self._record(self.reads, op.buffer, self._relax(op.indices))
         super().visit_buffer_load_(op)
@@ -66,10 +83,7 @@ class _Detector(StmtExprVisitor):
             for region in regions:
                 sets = []
                 for r in region.region:
-                    lo = self._relax([substitute(r.min, vmap)])[0]
-                    last = substitute(r.min + r.extent - 1, vmap)
-                    hi = self._relax([last])[0]
-                    sets.append(_hull(lo, hi))
+                    sets.append(_hull(*self._relax_range(r, vmap)))
                 self._record(table, region.buffer, sets)
 
 

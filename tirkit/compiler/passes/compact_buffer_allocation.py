@@ -51,8 +51,8 @@ def can_relax_storage_under_thread(scope: str, thread_tag: str) -> bool:
 def _relax_region(region: tuple[Range, ...], dom: dict[Var, IntervalSet]) -> list[IntervalSet]:
     out = []
     for r in region:
-        lo = eval_set(r.min, dom)
-        hi = eval_set(tir_op.subtract(tir_op.add(r.min, r.extent), 1), dom)
+        lo = eval_set(r.min, dom)  # (the last index holds the node r.min: its set is lo)
+        hi = eval_set(tir_op.subtract(tir_op.add(r.min, r.extent), 1), dom, (r.min, lo))
         out.append(IntervalSet(lo.min_value, hi.max_value))
     return out
 
