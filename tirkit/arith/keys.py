@@ -191,3 +191,52 @@ def _field_key(v: Any, cache: dict | None) -> Any:
     if kind == _DTYPE:
         return str(v)
     return ("obj", id(v))
+
+
+def shallow_key(e: Any, child_id: Callable[[Any], int]) -> Key:
+    """A hash-consing key of ``e``: :func:`expr_key` with the key of each PrimExpr child
+    replaced by ``child_id(child)``, an int that must be equal for two children exactly when
+    their ``expr_key`` are (an interning table of these keys gives such ints). Two nodes then
+    have equal shallow keys exactly when their ``expr_key`` are equal, and making and hashing
+    one costs the same whatever the depth of ``e`` (a deep key is hashed again in full at
+    every lookup). Plain field values and dtypes are wrapped as ``("p", value)`` so that no
+    child id equals them. No TVM counterpart (TVM hashes expressions in C++)."""
+    fn = _SHALLOW.get(type(e))
+    if fn is None:
+        fn = _SHALLOW[type(e)] = _shallow_function(type(e))
+    return fn(e, child_id)
+
+
+#: node class -> the function computing its shallow key (see :func:`_shallow_function`)
+_SHALLOW: dict[type, Callable[[Any, Callable[[Any], int]], Key]] = {}
+
+
+def _shallow_function(cls: type) -> Callable[[Any, Callable[[Any], int]], Key]:
+    """As :func:`_key_function`, the fields through :func:`_shallow_field`."""
+    if issubclass(cls, (IntImm, FloatImm, Var, Op)) or not issubclass(cls, Node):
+        deep = _key_function(cls)  # leaves: the same key
+        return lambda e, child_id: deep(e, None)
+    names = _key_field_names(cls)
+    parts = "".join(f", _shallow_field(e.{name}, child_id)" for name in names)
+    scope: dict[str, Any] = {"_shallow_field": _shallow_field, "NAME": cls.__name__}
+    exec("def key(e, child_id):\n"  # pylint: disable=exec-used
+         f"    return (NAME, str(getattr(e, 'dtype', '')){parts})\n", scope)
+    return scope["key"]
+
+
+def _shallow_field(v: Any, child_id: Callable[[Any], int]) -> Any:
+    """:func:`_field_key` of ``v`` with a PrimExpr as ``child_id(v)`` (an int, which no other
+    kind gives) and a plain value or dtype wrapped as ``("p", value)`` (so that a plain string
+    still equals a dtype's text, as in :func:`_field_key`)."""
+    kind = _FIELD_KINDS.get(type(v))
+    if kind is None:
+        kind = _FIELD_KINDS[type(v)] = _field_kind(type(v))
+    if kind == _EXPR:
+        return child_id(v)
+    if kind == _PLAIN:
+        return ("p", v)
+    if kind == _SEQ:
+        return ("seq",) + tuple(_shallow_field(x, child_id) for x in v)
+    if kind == _DTYPE:
+        return ("p", str(v))
+    return ("obj", id(v))

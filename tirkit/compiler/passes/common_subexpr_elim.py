@@ -21,7 +21,7 @@ from tirkit.tir.analysis import undefined_vars
 from tirkit.tir.function import PrimFunc
 from tirkit.tir.functor import EXPR_CHILDREN
 from tirkit.tir.stmt_functor import STMT_CHILDREN, StmtExprMutator, post_order_visit
-from tirkit.arith.keys import expr_key
+from tirkit.arith.keys import shallow_key
 
 from ..transform import register_pass, prim_func_pass
 from ._opt_common import with_body
@@ -35,7 +35,6 @@ _NOT_ELIGIBLE = (IntImm, FloatImm, E.StringImm, E.Var, E.Ramp, E.Broadcast, E.Ca
 #: stale; the pass clears the memos when it is done (TVM caches nothing, but its keys are C++
 #: hashes, not Python tuples rebuilt on every comparison).
 _ALIVE: list[Any] = []
-_KEYS: dict[int, tuple[Any, Any]] = {}  # expr_key's own cache: id -> (node, deep key)
 _COMPLEXITY: dict[int, int] = {}
 #: the Table of each statement (shared: callers never mutate one they did not make) and the
 #: free vars of each computation; a statement left as it was by its parent's eliminations is the
@@ -50,10 +49,13 @@ _IDS: dict[int, int] = {}
 
 
 def _key(e: PrimExpr) -> int:
-    """A small int standing for ``expr_key(e)`` (deep tuples are hashed once per node)."""
+    """A small int standing for ``expr_key(e)``: equal for two expressions exactly when they
+    are structurally equal, interned from :func:`~tirkit.arith.keys.shallow_key` (the node's
+    fields with its children's ints), so that each node is keyed in constant time."""
     value = _IDS.get(id(e))
     if value is None:
-        value = _IDS[id(e)] = _INTERNED.setdefault(expr_key(e, _KEYS), len(_INTERNED))
+        value = _INTERNED.setdefault(shallow_key(e, _key), len(_INTERNED))
+        _IDS[id(e)] = value
         _ALIVE.append(e)
     return value
 
@@ -597,7 +599,7 @@ def _make_pass(name: str) -> Any:
         try:
             body = eliminator(func.body)
         finally:
-            for table in (_KEYS, _COMPLEXITY, _INTERNED, _IDS, _DONE, _FREE, _INFO, _DIRECT,
+            for table in (_COMPLEXITY, _INTERNED, _IDS, _DONE, _FREE, _INFO, _DIRECT,
                           _IN, _DISTINCT, _KID_LISTS):
                 table.clear()
             _ALIVE.clear()
