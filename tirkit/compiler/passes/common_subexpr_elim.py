@@ -81,6 +81,10 @@ def is_eligible(e: PrimExpr) -> bool:
 _KIDS = {cls: tuple(name for name, _ in kids) for cls, kids in EXPR_CHILDREN.items()
          if all(kind in ("expr", "exprs") for _, kind in kids)}
 _LOADS = (E.Call, E.BufferLoad, E.ProducerLoad)
+#: the two-operand classes whose default mutation _ReplaceAll inlines (a class visitors treat
+#: as ``(a, b)`` children, rebuilt from them: see tirkit/tir/functor.py)
+_BINARY = frozenset(cls for cls, kids in EXPR_CHILDREN.items()
+                    if kids == (("a", "expr"), ("b", "expr")))
 #: id -> (tree size, free of loads and calls) of each expression (see _info)
 _INFO: dict[int, tuple[int, bool]] = {}
 _DIRECT: dict[int, tuple] = {}
@@ -444,6 +448,13 @@ class _ReplaceAll(_Replace):
             var = self.targets.get(_key(expr))
             if var is not None:
                 return var
+        cls = type(expr)
+        if cls in _BINARY:  # what the default visit_<op>_ does, without its two calls
+            a, b = expr.a, expr.b
+            new_a, new_b = self.visit_expr(a), self.visit_expr(b)
+            if new_a is a and new_b is b:
+                return expr
+            return cls(new_a, new_b, span=expr.span)
         return StmtExprMutator.visit_expr(self, expr)
 
 
