@@ -44,6 +44,9 @@ def _set(obj: Any, name: str, value: Any) -> None:
     object.__setattr__(obj, name, value)
 
 
+_SETATTR = object.__setattr__
+
+
 # ---------------------------------------------------------------------------------- variables
 @node
 class Var(PrimExpr):
@@ -171,6 +174,15 @@ class _Binary(PrimExpr):
 @node
 class BinaryOpExpr(_Binary):
     """Base of binary arithmetic nodes; ``dtype`` is the operands' dtype (``tvm.tir.BinaryOpExpr``)."""
+
+    def __post_init__(self) -> None:
+        a, b = self.a, self.b
+        if isinstance(a, PrimExpr) and isinstance(b, PrimExpr):  # _Binary's common case, with
+            t = a.dtype  # its result dtype (the operands') inline: the most built nodes
+            if t is b.dtype or t == b.dtype:
+                _SETATTR(self, "dtype", t)
+                return
+        _Binary.__post_init__(self)
 
     __hash__ = PrimExpr.__hash__
 

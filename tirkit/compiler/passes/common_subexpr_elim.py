@@ -426,17 +426,46 @@ class _ReplaceAll(_Replace):
         super().__init__(None, min(sizes), None)  # type: ignore[arg-type]
         self.targets = targets
         self.sizes = frozenset(sizes)
+        #: id of an expression this walk rebuilt (not replaced by a var) -> the rebuilt one
+        self.rebuilt: dict[int, PrimExpr] = {}
 
     def visit_stmt(self, stmt: S.Stmt) -> S.Stmt:
         keys = _IN.get(id(stmt), _MISS)
         if keys is not _MISS:
             if keys is not None and keys.isdisjoint(self.targets):  # type: ignore[attr-defined]
                 return stmt
-            return StmtExprMutator.visit_stmt(self, stmt)
-        out = StmtExprMutator.visit_stmt(self, stmt)
-        if out is stmt:
-            _IN[id(stmt)] = _leaf_keys(stmt)
-            _ALIVE.append(stmt)
+            out = StmtExprMutator.visit_stmt(self, stmt)
+        else:
+            out = StmtExprMutator.visit_stmt(self, stmt)
+            if out is stmt:
+                _IN[id(stmt)] = _leaf_keys(stmt)
+                _ALIVE.append(stmt)
+                return out
+        if out is not stmt:
+            table = _DONE.get(id(stmt))
+            if table is not None:  # the rewritten statement's table, without walking it
+                _DONE[id(out)] = self._rewritten(table)
+                _ALIVE.append(out)
+        return out
+
+    def _rewritten(self, table: Table) -> Table:
+        """The Table :func:`computations_done_by` finds in a statement this walk rewrote,
+        from the statement's old ``table``: each computation as rewritten (a maximal
+        computation has no eligible ancestor, so the walk reached it, unless it was too small
+        to change or in a leaf holding no target), a target dropped (it became a var, which is
+        no computation), in the same order with the same counts (a rewriting keeps distinct
+        computations distinct, see the class doc; an ``if``'s intersection maps likewise)."""
+        out = Table()
+        items = out.items
+        targets, rebuilt = self.targets, self.rebuilt
+        for key, (e, count) in table.items.items():
+            if key in targets:
+                continue
+            new = rebuilt.get(id(e))
+            if new is None:
+                items[key] = [e, count]
+            else:
+                out.add(new, count)
         return out
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
@@ -454,8 +483,13 @@ class _ReplaceAll(_Replace):
             new_a, new_b = self.visit_expr(a), self.visit_expr(b)
             if new_a is a and new_b is b:
                 return expr
-            return cls(new_a, new_b, span=expr.span)
-        return StmtExprMutator.visit_expr(self, expr)
+            out = cls(new_a, new_b, span=expr.span)
+        else:
+            out = StmtExprMutator.visit_expr(self, expr)
+            if out is expr:
+                return out
+        self.rebuilt.setdefault(id(expr), out)
+        return out
 
 
 def _bind(result: Any, chosen: list[tuple[E.Var, PrimExpr]], wrap: Any) -> Any:
