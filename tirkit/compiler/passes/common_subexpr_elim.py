@@ -85,6 +85,8 @@ _LOADS = (E.Call, E.BufferLoad, E.ProducerLoad)
 #: as ``(a, b)`` children, rebuilt from them: see tirkit/tir/functor.py)
 _BINARY = frozenset(cls for cls, kids in EXPR_CHILDREN.items()
                     if kids == (("a", "expr"), ("b", "expr")))
+#: the classes without children (vars, constants)
+_LEAVES = frozenset(cls for cls, kids in EXPR_CHILDREN.items() if not kids)
 #: id -> (tree size, free of loads and calls) of each expression (see _info)
 _INFO: dict[int, tuple[int, bool]] = {}
 _DIRECT: dict[int, tuple] = {}
@@ -96,6 +98,11 @@ _KID_LISTS: dict[int, list | None] = {}
 def _kids(e: Any) -> list | None:
     """The PrimExpr children of ``e`` in visiting order, or None for a class outside _KIDS
     (memoized: the complexity count walks each new expression again; do not change it)."""
+    cls = type(e)
+    if cls in _BINARY:  # the most common classes, answered without the memo
+        return (e.a, e.b)
+    if cls in _LEAVES:
+        return ()
     out = _KID_LISTS.get(id(e), _MISS)
     if out is not _MISS:
         return out  # type: ignore[return-value]
