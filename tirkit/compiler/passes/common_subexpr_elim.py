@@ -346,6 +346,43 @@ def _binds_nothing(table: Table) -> bool:
     return True
 
 
+#: id -> the free-var sets (var ids) of the minimal eligible nodes in an expression, or None
+_MINIMAL: dict[int, frozenset | None] = {}
+_NO_SETS: frozenset = frozenset()
+
+
+def _minimal_free_sets(e: PrimExpr) -> frozenset | None:
+    """The free vars (ids, as :meth:`CommonSubexpressionEliminator._in_context` reads them) of
+    each minimal eligible node of ``e`` (an eligible node with no eligible node below it), as
+    a set of sets; None when ``e`` holds a class outside _KIDS or a Let (whose body may use
+    the var it defines: a node below it is not in context when the Let is) (memoized)."""
+    value = _MINIMAL.get(id(e), _MISS)
+    if value is not _MISS:
+        return value  # type: ignore[return-value]
+    kids = None if isinstance(e, E.Let) else _kids(e)
+    out: frozenset | None = _NO_SETS
+    if kids is None:
+        out = None
+    else:
+        for k in kids:
+            sub = _minimal_free_sets(k)
+            if sub is None:
+                out = None
+                break
+            if sub and sub is not out:
+                out = sub if not out else out | sub
+        if out is not None and not out and is_eligible(e):
+            out = frozenset((_free_vars(e),))
+    _MINIMAL[id(e)] = out
+    _ALIVE.append(e)
+    return out
+
+
+def _free_vars(e: PrimExpr) -> frozenset:
+    """The ids of the vars ``e`` uses and does not define (``undefined_vars``, memoized)."""
+    return _memo(_FREE, e, lambda n: frozenset(id(v) for v in undefined_vars(n)))
+
+
 def _stmt_children(stmt: S.Stmt) -> list[S.Stmt]:
     if isinstance(stmt, S.SeqStmt):
         return list(stmt.seq)
@@ -527,8 +564,7 @@ class CommonSubexpressionEliminator(StmtExprMutator):
         self.counter = 0
 
     def _in_context(self, e: PrimExpr) -> bool:
-        free = _memo(_FREE, e, lambda n: frozenset(id(v) for v in undefined_vars(n)))
-        return free <= self.context
+        return _free_vars(e) <= self.context
 
     def _new_var(self, e: PrimExpr) -> E.Var:
         self.counter += 1
@@ -565,7 +601,7 @@ class CommonSubexpressionEliminator(StmtExprMutator):
 
     def visit_stmt(self, stmt: S.Stmt) -> S.Stmt:
         table = computations_done_by(stmt)
-        if _binds_nothing(table):
+        if _binds_nothing(table) or not self._may_bind(table):
             return super().visit_stmt(stmt)
         result = self._eliminate(stmt, table,
                                  lambda v, e, r: S.LetStmt(v, e, r, span=stmt.span))
@@ -577,8 +613,27 @@ class CommonSubexpressionEliminator(StmtExprMutator):
         table = Table()
         for c in computations_in(expr):
             table.add(c)
+        if not self._may_bind(table):
+            return super().visit_expr(expr)
         result = self._eliminate(expr, table, lambda v, e, r: E.Let(v, e, r, span=expr.span))
         return super().visit_expr(result)
+
+    def _may_bind(self, table: Table) -> bool:
+        """Whether :meth:`_eliminate` over ``table`` could bind anything here: it binds only
+        a computation in context, and every computation it considers is an eligible node
+        inside an entry; if one is in context, so is each eligible node below it, down to a
+        minimal one (no eligible node below). So when no entry holds a minimal eligible node
+        whose free vars are all in context, it binds nothing and leaves the IR as it is (a
+        quick answer for the statements above the loops whose vars the computations use)."""
+        context = self.context
+        for e, _ in table.items.values():
+            sets = _minimal_free_sets(e)
+            if sets is None:
+                return True
+            for free in sets:
+                if free <= context:
+                    return True
+        return False
 
     def _scoped(self, var: E.Var, base: Any, op: Any) -> Any:
         self.context.add(id(var))
@@ -652,7 +707,7 @@ def _make_pass(name: str) -> Any:
             body = eliminator(func.body)
         finally:
             for table in (_COMPLEXITY, _INTERNED, _IDS, _DONE, _FREE, _INFO, _DIRECT,
-                          _IN, _DISTINCT, _KID_LISTS):
+                          _IN, _DISTINCT, _KID_LISTS, _MINIMAL):
                 table.clear()
             _ALIVE.clear()
         # a body that got a binding has more let nodes than before: it differs
