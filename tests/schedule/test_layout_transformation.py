@@ -227,3 +227,61 @@ def test_transform_block_layout_errors(func, call, error, text):
         call(sch)
     assert sch.mod is before
     verify_trace_roundtrip(sch, func)
+
+
+ROWSUM_6x8 = parse("""
+@T.prim_func
+def main(A: T.Buffer((6, 8), "float32"), B: T.Buffer((6,), "float32")):
+    for i, k in T.grid(6, 8):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                B[vi] = T.float32(0)
+            B[vi] = B[vi] + A[vi, vk]
+""")
+
+PARTIAL = parse("""
+@T.prim_func
+def main(A: T.Buffer((6, 8), "float32"), B: T.Buffer((6, 8), "float32")):
+    for i, j in T.grid(6, 8):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            T.where(i < 3)
+            B[vi, vj] = A[vi, vj]
+""")
+
+
+def test_transform_block_layout_carries_the_predicate_to_the_new_loops():
+    """The block's predicate was kept over the old loops, which the primitive replaces: split i
+    (6) by 16 leaves vi = i_1 under T.where(i_0 * 16 + i_1 < 6), and transform_block_layout
+    was refused as 'produced ill-formed IR' (i_0 undefined; TVM 0.27 keeps the predicate the
+    same way). Found probing the predicate fixes of decompose_reduction and rfactor. The
+    predicate is now rewritten over the new loops (redundant clauses simplified away)."""
+    sch = Schedule(ROWSUM_6x8)
+    sch.split(sch.get_loops("B")[0], [None, 16])
+    sch.transform_block_layout("B", lambda i, k: (k, i))
+    check(sch, ROWSUM_6x8, """
+    @T.prim_func
+    def main(A: T.Buffer((6, 8), "float32"), B: T.Buffer((6,), "float32")):
+        for ax0, ax1 in T.grid(8, 6):
+            with T.block("B"):
+                v0, v1 = T.axis.remap("RS", [ax0, ax1])
+                T.reads(A[v1, v0])
+                T.writes(B[v1])
+                with T.init():
+                    B[v1] = T.float32(0)
+                B[v1] = B[v1] + A[v1, v0]
+    """)
+    sch = Schedule(PARTIAL)
+    sch.transform_block_layout("B", lambda i, j: (j, i))
+    check(sch, PARTIAL, """
+    @T.prim_func
+    def main(A: T.Buffer((6, 8), "float32"), B: T.Buffer((6, 8), "float32")):
+        for ax0, ax1 in T.grid(8, 6):
+            with T.block("B"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.where(ax1 < 3)
+                T.reads(A[v1, v0])
+                T.writes(B[v1, v0])
+                B[v1, v0] = A[v1, v0]
+    """)

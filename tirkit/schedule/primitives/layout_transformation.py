@@ -22,6 +22,7 @@ from ...tir.block_access import get_block_read_write_region
 from ...tir.buffer import Buffer
 from ...tir.index_map import IndexMap
 from ...tir.stmt_functor import StmtExprMutator, post_order_visit, substitute
+from .. import analysis as A
 from ..errors import OpaqueNewIterTypeError
 from . import _ir_utils as U
 from . import cache_layout_errors as X
@@ -289,11 +290,47 @@ def transform_block_layout_impl(body: S.Stmt, block: S.Block, index_map: IndexMa
     new_block = substitute(block, dict(zip(old_vars, back))).with_changes(iter_vars=tuple(new_ivs))
     new_block = _simplify_accesses(new_block, new_ivs)
     loop_vars = [E.Var(f"ax{i}", iv.var.dtype) for i, iv in enumerate(new_ivs)]
-    stmt: S.Stmt = site.realize.with_changes(iter_values=tuple(loop_vars), block=new_block)
+    at_loops = {iv.var: lv for iv, lv in zip(new_ivs, loop_vars)}
+    pred = _remapped_predicate(site, [substitute(b, at_loops) for b in back],
+                               dict(zip(loop_vars, shape)))
+    stmt: S.Stmt = site.realize.with_changes(iter_values=tuple(loop_vars), block=new_block,
+                                             predicate=pred)
     for var, ext in reversed(list(zip(loop_vars, shape))):
         stmt = S.For(var, IntImm(var.dtype, 0), ext, S.ForKind.SERIAL, stmt)
     target = site.loops[0] if site.loops else site.realize
     return PrimitiveResult(target, stmt, {block: new_block}, [new_block])
+
+
+def _remapped_predicate(site: U.Site, old_values: Sequence[PrimExpr],
+                        new_loops: dict[Any, PrimExpr]) -> PrimExpr:
+    """The block's predicate over the new loops ``new_loops`` (var -> extent): each old loop is
+    the old iter it binds, which is ``old_values[k]`` over the new loops (the inverse map); a
+    loop of extent 1 that binds no iter is its min. TVM keeps the predicate as it is, over the old loops, which no longer
+    exist (ill-formed IR; a split by a non-divisor with an outer loop of extent 1 gives such a
+    predicate, ``T.where(i_0 * 16 + i_1 < 6)`` with ``vi = i_1``).
+
+    Raises:
+        NotTrivialBindingError: the predicate uses a loop of extent > 1 that binds no iter.
+    """
+    pred = site.realize.predicate
+    if U.is_const(pred, 1):
+        return pred
+    vmap: dict[Any, PrimExpr] = {}
+    for v, new in zip(site.realize.iter_values, old_values):
+        if isinstance(v, E.Var):
+            vmap[v] = new
+    for lp in site.loops:
+        if lp.loop_var in vmap:
+            continue
+        if not U.is_const(lp.extent, 1) and A.uses_var(pred, lp.loop_var):
+            raise X.BlockHasNontrivialBindingError(
+                site.block, reason=f'the predicate of block "{site.block.name_hint}" uses loop '
+                f'"{lp.loop_var.name_hint}", which binds none of its iters')
+        vmap[lp.loop_var] = lp.min
+    ana = Analyzer()
+    for var, ext in new_loops.items():  # a clause the new loops' ranges imply goes
+        ana.bind(var, Range.from_min_extent(IntImm(var.dtype, 0), ext))
+    return ana.simplify(substitute(pred, vmap))
 
 
 def _check_trivial_nest(site: U.Site) -> None:
