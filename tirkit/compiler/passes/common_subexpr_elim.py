@@ -453,6 +453,13 @@ class _Replace(StmtExprMutator):
             return expr
         if size == self.size and is_eligible(expr) and _key(expr) == self.key:
             return self.var
+        cls = type(expr)
+        if cls in _BINARY:  # what the default visit_<op>_ does, without its two calls
+            a, b = expr.a, expr.b
+            new_a, new_b = self.visit_expr(a), self.visit_expr(b)
+            if new_a is a and new_b is b:
+                return expr
+            return cls(new_a, new_b, span=expr.span)
         return super().visit_expr(expr)
 
 
