@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tirkit import tir
-from tirkit.arith.keys import expr_key, keys_equal
+from tirkit.arith.keys import expr_key, keys_equal, shallow_key
 from tirkit.ir.expr import FloatImm, IntImm
 from tirkit.ir.node import Node
 from tirkit.tir import expr as E
@@ -77,3 +77,41 @@ def test_keys_equal_edge_cases():
     for a, b in cases:
         assert keys_equal(a, b) == (expr_key(a) == expr_key(b)), (a, b)
         assert keys_equal(b, a) == (expr_key(a) == expr_key(b)), (b, a)
+
+
+def _interner():
+    """Small ints from shallow keys, as CSE interns them."""
+    table, ids, alive = {}, {}, []
+
+    def key_id(e):
+        got = ids.get(id(e))
+        if got is None:
+            got = ids[id(e)] = table.setdefault(shallow_key(e, key_id), len(table))
+            alive.append(e)
+        return got
+    return key_id
+
+
+@settings(max_examples=600, **SETTINGS)
+@given(small_exprs(), small_exprs())
+def test_shallow_key_ids_match_key_comparison(a, b):
+    """Interned shallow keys are equal exactly when the deep keys are (CSE's _key relies on
+    it), on random pairs and each against a rebuilt copy of itself."""
+    key_id = _interner()
+    assert (key_id(a) == key_id(b)) == (expr_key(a) == expr_key(b))
+    assert key_id(a) == key_id(_rebuilt(a)) and key_id(_rebuilt(b)) == key_id(b)
+
+
+def test_shallow_key_deep_chains():
+    """Two long chains built apart get one id, a chain differing at its deepest leaf another
+    (each node keyed once, from its children's ids)."""
+    key_id = _interner()
+
+    def chain(leaf):
+        e = leaf
+        for k in range(40):
+            e = E.Add(E.Mul(e, IntImm("int32", k % 3)), X)
+        return e
+    a, b, c = chain(Y), chain(Y), chain(X)
+    assert key_id(a) == key_id(b) and expr_key(a) == expr_key(b)
+    assert key_id(a) != key_id(c) and expr_key(a) != expr_key(c)
