@@ -3,7 +3,8 @@ users combine: besides split / reorder / fuse / compute_at / reverse_compute_at 
 cache_write, also vectorize, parallel, unroll, compute_inline, reverse_compute_inline,
 decompose_reduction, rfactor, blockize, reindex, storage_align, set_scope, annotate /
 unannotate, add_unit_loop, transform_layout (axis permutations and axis splits, padded or not,
-of non-parameter buffers) and pad_einsum, on the examples and the TOPI kernels of examples/.
+of non-parameter buffers), pad_einsum, transform_block_layout (iter permutations),
+cache_inplace and decompose_padding, on the examples and the TOPI kernels of examples/.
 Same contract: a step that does not apply raises ScheduleError and leaves the schedule as it
 was, the trace replays (through JSON), the scheduled kernel gives the unscheduled kernel's
 numbers. Deterministic and short in the suite; ``SCHED_FUZZ=N`` for a long random run,
@@ -26,7 +27,8 @@ OLD = ["split", "split", "reorder", "fuse", "compute_at", "reverse_compute_at", 
        "cache_write"]
 NEW = ["vectorize", "parallel", "unroll", "compute_inline", "reverse_compute_inline",
        "decompose_reduction", "rfactor", "blockize", "reindex", "storage_align", "set_scope",
-       "annotate", "unannotate", "add_unit_loop", "transform_layout", "pad_einsum"]
+       "annotate", "unannotate", "add_unit_loop", "transform_layout", "pad_einsum",
+       "transform_block_layout", "cache_inplace", "decompose_padding"]
 SKIP = set(filter(None, os.environ.get("SCHED_FUZZ_SKIP", "").split(",")))
 ANN_KEYS = ["pragma_auto_unroll_max_step", "pragma_unroll_explicit", "fuzz_tag"]
 
@@ -126,6 +128,16 @@ def _wide_step(sch, draw, action):
                 pad = draw(st.sampled_from([None, 0.0]))
                 sch.transform_layout(block, (kind, i), lambda *idx: [
                     *idx[:a], idx[a] // f, idx[a] % f, *idx[a + 1:]], pad_value=pad)
+    elif action == "transform_block_layout":
+        perm = draw(st.permutations(range(len(stmt.iter_vars))))
+        sch.transform_block_layout(block, lambda *v: [v[p] for p in perm])
+    elif action == "cache_inplace":
+        written = {id(w.buffer) for w in stmt.writes}
+        both = [i for i, r in enumerate(stmt.reads) if id(r.buffer) in written]
+        if both:
+            sch.cache_inplace(block, pick(both), "global")
+    elif action == "decompose_padding" and loops:
+        sch.decompose_padding(block, pick(loops))
     elif action == "pad_einsum":
         sch.pad_einsum(block, [draw(st.sampled_from([1, 2, 4, 8])) for _ in stmt.iter_vars])
 
