@@ -136,3 +136,30 @@ def test_decompose_padding_errors(func, block, loop_of, error, text):
         sch.decompose_padding(block, loop)
     assert sch.mod is before
     verify_trace_roundtrip(sch, func)
+
+
+PAD_1x4x6 = parse("""
+@T.prim_func
+def main(data: T.Buffer((1, 4, 6), "float32"), out: T.Buffer((1, 4, 8), "float32")):
+    for n, c, w in T.grid(1, 4, 8):
+        with T.block("pad"):
+            vn, vc, vw = T.axis.remap("SSS", [n, c, w])
+            out[vn, vc, vw] = T.if_then_else(1 <= vw and vw < 7, data[vn, vc, vw - 1],
+                                             T.float32(0))
+""")
+
+
+def test_decompose_padding_in_bound_block_keeps_the_block_predicate():
+    """Found by the wide examples' fuzzer with bound checks (conv2d_nchw.py: split n (1) by 2,
+    decompose_padding of pad at loop c: data[144] read, OUT OF THE BOUNDS): the in-bound block
+    under the loops n_0, n_1 got only the padding predicate, not the block's own T.where(n_0 *
+    2 + n_1 < 1), so it ran for n_1 = 1. The const block kept it; now the in-bound one does."""
+    sch = Schedule(PAD_1x4x6)
+    sch.split(sch.get_loops("pad")[0], [None, 2])
+    sch.decompose_padding("pad", sch.get_loops("pad")[2])
+    assert "T.where(n_1 < 1)" in sch.mod.script().split('T.block("pad")')[1]
+    verify_trace_roundtrip(sch, PAD_1x4x6)
+    d = np.random.default_rng(0).standard_normal((1, 4, 6)).astype("float32")
+    o = np.full((1, 4, 8), np.nan, "float32")
+    build(sch.mod, config={"tir.instrument_bound_checkers": True})["main"](d, o)
+    np.testing.assert_allclose(o, np.pad(d, ((0, 0), (0, 0), (1, 1))))

@@ -160,7 +160,10 @@ def _in_bound_nest(site: U.Site, inb: PrimExpr, pred: PrimExpr, region: list[Ran
     store = block.body.with_changes(value=rw(inb), indices=tuple(rw(i) for i in block.body.indices))
     new_block = S.Block(tuple(ivs), regions(block.reads), regions(block.writes), block.name_hint,
                         store)
-    stmt: S.Stmt = S.BlockRealize(tuple(binding), rw(pred), new_block)
+    # the block's own predicate stays too (a split by a non-divisor above the in-bound loops)
+    both = pred if U.is_const(realize.predicate, 1) else tir_op.logical_and(pred,
+                                                                            realize.predicate)
+    stmt: S.Stmt = S.BlockRealize(tuple(binding), rw(both), new_block)
     for lp in reversed(loops_in):
         rng = ranges[id(lp.loop_var)]
         stmt = lp.with_changes(min=rng.min, extent=rng.extent, body=stmt)
