@@ -250,3 +250,30 @@ def test_libgomp_workers_are_pinned_unless_the_user_set_omp_affinity(user_env, p
     every = f"{cpus[0]}-{cpus[1]}" if cpus[1] == cpus[0] + 1 else f"{cpus[0]},{cpus[1]}"
     workers = [f"{cpus[1]}"] if pinned else [every]
     assert proc.stdout.split("\n")[-2] == f"{every} {workers} False"
+
+
+@pytest.mark.parametrize("user_env, shown", [
+    ({}, "'10000'"),                              # tirkit's default: idle workers sleep soon
+    ({"GOMP_SPINCOUNT": "123"}, "'123'"),         # the user's wins
+    ({"OMP_WAIT_POLICY": "active"}, None),        # so does a wait policy (libgomp's count)
+])
+def test_libgomp_spin_count_default_unless_the_user_set_one(user_env, shown):
+    # libgomp reads GOMP_SPINCOUNT when it loads and prints it under OMP_DISPLAY_ENV=VERBOSE;
+    # the variable is gone from the environment again after
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    env.update(user_env, OMP_DISPLAY_ENV="VERBOSE")
+    code = ("import os\nfrom tirkit.compiler.runtime.jit import load_libgomp\nload_libgomp()\n"
+            "print(os.environ.get('GOMP_SPINCOUNT'))")
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (line,) = [x for x in proc.stderr.splitlines() if x.strip().startswith("GOMP_SPINCOUNT =")]
+    value = line.split("=", 1)[1].strip()
+    if shown is None:
+        assert value != "'10000'"
+    else:
+        assert value == shown
+    assert proc.stdout.strip() == user_env.get("GOMP_SPINCOUNT", "None")
