@@ -20,6 +20,7 @@ its definition (a de Bruijn-like number), so equal structures hash equally.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -81,9 +82,10 @@ def _make_plan(cls: type) -> tuple[tuple[str, bool], ...]:
 
 @lru_cache(maxsize=4096)
 @lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=8192)
 def _shash(text: str) -> int:
     """A process-independent hash of a string (Python's ``hash(str)`` is salted); memoized: the
-    same dtype strings and attribute keys come back at every node of a function."""
+    same dtype strings, names and attribute keys come back at every node of a function."""
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
 
 
@@ -338,7 +340,16 @@ def _prim_hash(value: Any) -> int:
         return _shash(value)
     if isinstance(value, (int, float)):
         return hash(value)
-    return _shash(str(value)) if type(value).__name__ == "DataType" else hash(value)
+    if type(value).__name__ == "DataType":
+        found = _DTYPE_HASHES.get(value)
+        if found is None:
+            found = _DTYPE_HASHES[value] = _shash(str(value))
+        return found
+    return hash(value)
+
+
+#: DataType -> the hash of its string (a dtype's ``str`` costs more than the lookup)
+_DTYPE_HASHES: dict[Any, int] = {}
 
 
 def _key_hash(key: Any, index: dict[int, int]) -> int:
