@@ -453,13 +453,8 @@ class _Replace(StmtExprMutator):
             return expr
         if size == self.size and is_eligible(expr) and _key(expr) == self.key:
             return self.var
-        cls = type(expr)
-        if cls in _BINARY:  # what the default visit_<op>_ does, without its two calls
-            a, b = expr.a, expr.b
-            new_a, new_b = self.visit_expr(a), self.visit_expr(b)
-            if new_a is a and new_b is b:
-                return expr
-            return cls(new_a, new_b, span=expr.span)
+        if type(expr) in _BINARY:
+            return _visit_operands(self, expr)
         return super().visit_expr(expr)
 
 
@@ -528,19 +523,23 @@ class _ReplaceAll(_Replace):
             var = self.targets.get(_key(expr))
             if var is not None:
                 return var
-        cls = type(expr)
-        if cls in _BINARY:  # what the default visit_<op>_ does, without its two calls
-            a, b = expr.a, expr.b
-            new_a, new_b = self.visit_expr(a), self.visit_expr(b)
-            if new_a is a and new_b is b:
-                return expr
-            out = cls(new_a, new_b, span=expr.span)
+        if type(expr) in _BINARY:
+            out = _visit_operands(self, expr)
         else:
             out = StmtExprMutator.visit_expr(self, expr)
-            if out is expr:
-                return out
-        self.rebuilt.setdefault(id(expr), out)
+        if out is not expr:
+            self.rebuilt.setdefault(id(expr), out)
         return out
+
+
+def _visit_operands(mutator: Any, expr: Any) -> Any:
+    """A two-operand node with ``mutator`` applied to both operands: what the default
+    ``visit_<op>_`` does, without its two calls (``expr`` itself when neither changed)."""
+    a, b = expr.a, expr.b
+    new_a, new_b = mutator.visit_expr(a), mutator.visit_expr(b)
+    if new_a is a and new_b is b:
+        return expr
+    return type(expr)(new_a, new_b, span=expr.span)
 
 
 def _bind(result: Any, chosen: list[tuple[E.Var, PrimExpr]], wrap: Any) -> Any:
