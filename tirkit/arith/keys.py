@@ -151,10 +151,16 @@ def _key_function(cls: type) -> Callable[[Any, Any], Key]:
         return lambda e, cache: ("op", e.name)
     if not issubclass(cls, Node):
         return lambda e, cache: ("obj", id(e))
+    return _generated_key(cls, _field_key, "cache")
+
+
+def _generated_key(cls: type, field: Callable[[Any, Any], Any], arg: str) -> Callable[..., Key]:
+    """``key(e, <arg>)``, compiled for ``cls``: ``(class name, dtype, field(e.<f>, <arg>)...)``
+    over its key fields."""
     names = _key_field_names(cls)
-    parts = "".join(f", _field_key(e.{name}, cache)" for name in names)
-    scope: dict[str, Any] = {"_field_key": _field_key, "NAME": cls.__name__}
-    exec("def key(e, cache):\n"  # pylint: disable=exec-used
+    parts = "".join(f", _field(e.{name}, {arg})" for name in names)
+    scope: dict[str, Any] = {"_field": field, "NAME": cls.__name__}
+    exec(f"def key(e, {arg}):\n"  # pylint: disable=exec-used
          f"    return (NAME, str(getattr(e, 'dtype', '')){parts})\n", scope)
     return scope["key"]
 
@@ -216,12 +222,7 @@ def _shallow_function(cls: type) -> Callable[[Any, Callable[[Any], int]], Key]:
     if issubclass(cls, (IntImm, FloatImm, Var, Op)) or not issubclass(cls, Node):
         deep = _key_function(cls)  # leaves: the same key
         return lambda e, child_id: deep(e, None)
-    names = _key_field_names(cls)
-    parts = "".join(f", _shallow_field(e.{name}, child_id)" for name in names)
-    scope: dict[str, Any] = {"_shallow_field": _shallow_field, "NAME": cls.__name__}
-    exec("def key(e, child_id):\n"  # pylint: disable=exec-used
-         f"    return (NAME, str(getattr(e, 'dtype', '')){parts})\n", scope)
-    return scope["key"]
+    return _generated_key(cls, _shallow_field, "child_id")
 
 
 def _shallow_field(v: Any, child_id: Callable[[Any], int]) -> Any:
