@@ -181,7 +181,7 @@ def load_libgomp() -> str:
                               "libgomp.dylib") if n]
     for name in candidates:
         try:
-            with _thread_affinity_env():
+            with _gomp_load_env():
                 llvm.load_library_permanently(name)
         except RuntimeError:
             continue
@@ -239,7 +239,7 @@ def _gomp_env() -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _thread_affinity_env() -> Iterator[None]:
+def _gomp_load_env() -> Iterator[None]:
     """While libgomp loads (it reads its settings then): the variables of :func:`_gomp_env`.
     They are removed again after, so subprocesses see the environment the user gave."""
     env = _gomp_env()
