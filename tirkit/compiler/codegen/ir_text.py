@@ -118,11 +118,22 @@ class _Light:  # pylint: disable=too-many-instance-attributes
 _VOID = ir.VoidType()
 
 
+# Each class prints its whole line in one f-string (``__str__``, what ``_Light.__str__`` makes of
+# its ``_text``): ``_md`` is called only when there is metadata, and the trailing space llvmlite
+# leaves before an absent metadata list is not written (``_Light.__str__`` strips it).
+
+
 class _Op(_Light, ir.Instruction):
     def _text(self) -> str:
         op = " ".join([self.opname, *self.flags]) if self.flags else self.opname
         a, b = self.operands
         return f"{op} {self.type} {a.get_reference()}, {b.get_reference()}{_md(self)}"
+
+    def __str__(self) -> str:
+        op = " ".join([self.opname, *self.flags]) if self.flags else self.opname
+        a, b = self.operands
+        return f"{self._tk_ref} = {op} {self.type} {a.get_reference()}, {b.get_reference()}" \
+               f"{_md(self) if self.metadata else ''}"
 
 
 class _ICmp(_Light, ir.ICMPInstr):
@@ -132,15 +143,29 @@ class _ICmp(_Light, ir.ICMPInstr):
         return f"{self.opname}{flags} {self.op} {a.type} {a.get_reference()}, " \
                f"{b.get_reference()} {_md(self)}"
 
+    def __str__(self) -> str:
+        if self.flags or self.metadata:
+            return _Light.__str__(self)
+        a, b = self.operands
+        return f"{self._tk_ref} = {self.opname} {self.op} {a.type} {a.get_reference()}, " \
+               f"{b.get_reference()}"
+
 
 class _FCmp(_Light, ir.FCMPInstr):
     _text = _ICmp._text
+    __str__ = _ICmp.__str__
 
 
 class _Cast(_Light, ir.CastInstr):
     def _text(self) -> str:
         (v,) = self.operands
         return f"{self.opname} {v.type} {v.get_reference()} to {self.type} {_md(self)}"
+
+    def __str__(self) -> str:
+        if self.metadata:
+            return _Light.__str__(self)
+        (v,) = self.operands
+        return f"{self._tk_ref} = {self.opname} {v.type} {v.get_reference()} to {self.type}"
 
 
 class _Select(_Light, ir.SelectInstr):
@@ -156,6 +181,12 @@ class _Load(_Light, ir.LoadInstr):
         align = "" if self.align is None else f", align {self.align:d}"
         return f"load {self.type}, {p.type} {p.get_reference()}{align}{_md(self)}"
 
+    def __str__(self) -> str:
+        (p,) = self.operands
+        align = "" if self.align is None else f", align {self.align:d}"
+        return f"{self._tk_ref} = load {self.type}, {p.type} {p.get_reference()}{align}" \
+               f"{_md(self) if self.metadata else ''}"
+
 
 class _Store(_Light, ir.StoreInstr):
     def _text(self) -> str:
@@ -163,6 +194,12 @@ class _Store(_Light, ir.StoreInstr):
         align = "" if self.align is None else f", align {self.align:d}"
         return f"store {v.type} {v.get_reference()}, {p.type} {p.get_reference()}" \
                f"{align}{_md(self)}"
+
+    def __str__(self) -> str:
+        v, p = self.operands
+        align = "" if self.align is None else f", align {self.align:d}"
+        return f"store {v.type} {v.get_reference()}, {p.type} {p.get_reference()}" \
+               f"{align}{_md(self) if self.metadata else ''}"
 
 
 class _Alloca(_Light, ir.AllocaInstr):
@@ -181,6 +218,14 @@ class _GEP(_Light, ir.GEPInstr):
         idx = ", ".join([f"{i.type} {i.get_reference()}" for i in self.indices])
         op = "getelementptr inbounds" if self.inbounds else "getelementptr"
         return f"{op} {self.source_etype}, {p.type} {p.get_reference()}, {idx} {_md(self)}"
+
+    def __str__(self) -> str:
+        if self.metadata:
+            return _Light.__str__(self)
+        p = self.pointer
+        idx = ", ".join([f"{i.type} {i.get_reference()}" for i in self.indices])
+        op = "getelementptr inbounds" if self.inbounds else "getelementptr"
+        return f"{self._tk_ref} = {op} {self.source_etype}, {p.type} {p.get_reference()}, {idx}"
 
 
 class _Phi(_Light, ir.PhiInstr):
@@ -201,6 +246,15 @@ class _Call(_Light, ir.CallInstr):
         text = ", ".join([f"{a.type} {a.get_reference()}" for a in args])
         return f"call {ty} {callee.get_reference()}({text}){self.fn_attr_text}{_md(self)}"
 
+    def __str__(self) -> str:
+        callee, *args = self.operands
+        fnty = callee.function_type
+        ty = fnty if fnty.var_arg else fnty.return_type
+        text = ", ".join([f"{a.type} {a.get_reference()}" for a in args])
+        line = f"call {ty} {callee.get_reference()}({text}){self.fn_attr_text}" \
+               f"{_md(self) if self.metadata else ''}"
+        return line if isinstance(self.type, ir.VoidType) else f"{self._tk_ref} = {line}"
+
 
 class _VectorOp(_Light, ir.Instruction):
     def _text(self) -> str:
@@ -213,9 +267,14 @@ class _Branch(_Light, ir.Branch):
         ops = ", ".join([f"{op.type} {op.get_reference()}" for op in self.operands])
         return f"{self.opname} {ops}{_md(self)}"
 
+    def __str__(self) -> str:
+        ops = ", ".join([f"{op.type} {op.get_reference()}" for op in self.operands])
+        return f"{self.opname} {ops}{_md(self) if self.metadata else ''}"
+
 
 class _CondBranch(_Light, ir.ConditionalBranch):
     _text = _Branch._text
+    __str__ = _Branch.__str__
 
     def set_weights(self, weights: Any) -> None:
         """``!prof !{!"branch_weights", i32 w...}``, made once per module and weights."""
@@ -234,17 +293,18 @@ class _Ret(_Light, ir.Ret):
             return f"{self.opname} {v.type} {v.get_reference()}{_md(self)}"
         return f"{self.opname}{_md(self)}"
 
+    def __str__(self) -> str:
+        return self._text().rstrip()
+
 
 def _binop(opname: str) -> Any:
     def method(self: "FastBuilder", lhs: ir.Value, rhs: ir.Value, name: str = "",
                flags: Any = ()) -> ir.Instruction:
         if lhs.type != rhs.type:
             raise ValueError(f"Operands must be the same type, got ({lhs.type}, {rhs.type})")
-        inst = _Op.__new__(_Op)
-        inst._setup(self.block, lhs.type, opname, (lhs, rhs), name)
+        inst = self._new(_Op, lhs.type, opname, (lhs, rhs), name)
         if flags:
             inst.flags = tuple(flags)
-        self._insert(inst)
         return inst
     method.__name__ = opname
     return method
@@ -254,10 +314,7 @@ def _castop(opname: str) -> Any:
     def method(self: "FastBuilder", val: ir.Value, typ: ir.Type, name: str = "") -> ir.Value:
         if val.type == typ:
             return val
-        inst = _Cast.__new__(_Cast)
-        inst._setup(self.block, typ, opname, [val], name)
-        self._insert(inst)
-        return inst
+        return self._new(_Cast, typ, opname, [val], name)
     method.__name__ = opname
     return method
 
@@ -282,9 +339,51 @@ class FastBuilder(ir.IRBuilder):
     ptrtoint, inttoptr = _castop("ptrtoint"), _castop("inttoptr")
 
     def _new(self, cls: Any, typ: ir.Type, opname: str, operands: Any, name: str) -> Any:
+        """A ``cls`` instruction set up (``_Light._setup``) and inserted at the builder's
+        position (``IRBuilder._insert``); an unnamed one (most) is set up here, in line: a
+        non-void one takes the next ``.N`` of its function's :class:`.ir_values.FunctionScope`
+        (``fresh``)."""
         inst = cls.__new__(cls)
-        inst._setup(self.block, typ, opname, operands, name)
-        self._insert(inst)
+        block = self._block
+        scope = block.scope
+        if name or type(scope) is not FunctionScope:
+            inst._setup(block, typ, opname, operands, name)
+        else:
+            inst.parent = block
+            inst.type = typ
+            inst.opname = opname
+            inst.operands = operands
+            if isinstance(typ, ir.VoidType):  # void values are never referred to: no name
+                inst._tk_name, inst._tk_ref = "", '%""'
+            else:
+                used, n = scope.used, scope.seq
+                while True:
+                    n += 1
+                    name = f".{n}"
+                    if name not in used:
+                        break
+                used.add(name)
+                scope.seq = n
+                inst._tk_name = name
+                inst._tk_ref = f'%"{name}"'
+        if self.debug_metadata is not None:
+            self._insert(inst)
+            return inst
+        instructions, anchor = block.instructions, self._anchor
+        if anchor == len(instructions):
+            instructions.append(inst)
+        else:
+            instructions.insert(anchor, inst)
+        self._anchor = anchor + 1
+        return inst
+
+    def _terminate(self, cls: Any, typ: ir.Type, opname: str, operands: Any,
+                   name: str) -> Any:
+        """``IRBuilder._set_terminator`` of a new ``cls`` instruction."""
+        block = self._block
+        assert block.terminator is None
+        inst = self._new(cls, typ, opname, operands, name)
+        block.terminator = inst
         return inst
 
     def not_(self, value: ir.Value, name: str = "") -> ir.Value:
@@ -429,27 +528,19 @@ class FastBuilder(ir.IRBuilder):
 
     def branch(self, target: ir.Block) -> ir.Value:
         """``br label target``."""
-        inst = _Branch.__new__(_Branch)
-        inst._setup(self.block, _VOID, "br", [target], "")
-        return self._set_terminator(inst)
+        return self._terminate(_Branch, _VOID, "br", [target], "")
 
     def cbranch(self, cond: ir.Value, truebr: ir.Block, falsebr: ir.Block) -> ir.Value:
         """``br i1 cond, label truebr, label falsebr``."""
-        inst = _CondBranch.__new__(_CondBranch)
-        inst._setup(self.block, _VOID, "br", [cond, truebr, falsebr], "")
-        return self._set_terminator(inst)
+        return self._terminate(_CondBranch, _VOID, "br", [cond, truebr, falsebr], "")
 
     def ret_void(self) -> ir.Value:
         """``ret void``."""
-        inst = _Ret.__new__(_Ret)
-        inst._setup(self.block, _VOID, "ret void", [], "")
-        return self._set_terminator(inst)
+        return self._terminate(_Ret, _VOID, "ret void", [], "")
 
     def ret(self, value: ir.Value) -> ir.Value:
         """``ret type value``."""
-        inst = _Ret.__new__(_Ret)
-        inst._setup(self.block, _VOID, "ret", [value], "")
-        return self._set_terminator(inst)
+        return self._terminate(_Ret, _VOID, "ret", [value], "")
 
 
 def _label_suffix(label: str, suffix: str) -> str:
