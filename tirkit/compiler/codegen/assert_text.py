@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ...ir.dtype import DataType
 from ...ir.expr import FloatImm, IntImm
 from ...tir import expr as E
 
@@ -27,27 +28,32 @@ class _Unknown(Exception):
     pass
 
 
-def _int(e: IntImm) -> str:
-    t = str(e.dtype)
-    if t == "int32":
+def _int(e: IntImm, _need: int = 0, _ctx: Any = None) -> str:
+    t = e.dtype
+    if t is _INT32 or str(t) == "int32":
         return str(e.value)
+    t = str(t)
     if t == "bool":
         return str(bool(e.value))
     return f"T.{t}({e.value})"
 
 
-def _call(e: E.Call, text: Callable[[Any, int], str]) -> str:
+_INT32 = DataType.parse("int32")
+#: ops the printer writes with its own sugar (``<<``, ``&``...): their own rules, not here
+_SUGARED = frozenset(("tir.shift_left", "tir.shift_right", "tir.bitwise_and", "tir.bitwise_or",
+                      "tir.bitwise_xor", "tir.bitwise_not"))
+
+
+def _call(e: E.Call, _need: int, ctx: "_Uses | None") -> str:
     op = e.op
     name = getattr(op, "name", None)
     attrs = getattr(op, "attrs", None)
-    if not isinstance(name, str) or not isinstance(attrs, dict) or \
-            name in ("tir.shift_left", "tir.shift_right", "tir.bitwise_and", "tir.bitwise_or",
-                     "tir.bitwise_xor", "tir.bitwise_not"):
+    if not isinstance(name, str) or not isinstance(attrs, dict) or name in _SUGARED:
         raise _Unknown  # the printer's sugar and GlobalVar calls: its own rules
     name = attrs.get("TScriptPrinterName")
     if not name:
         raise _Unknown
-    args = [text(a, 0) for a in e.args]
+    args = [_render(a, 0, ctx) for a in e.args]
     loc = attrs.get("TScriptDtypePrintLocation")
     if loc == "first":
         args.insert(0, f'"{e.dtype}"')
@@ -108,9 +114,9 @@ def _unknown(_e: Any, _need: int, _ctx: "_Uses | None") -> str:
 #: only their exact class: the printer has its own sugar for the others)
 _RULES: dict[type, Render] = {
     E.Var: _var,
-    IntImm: lambda e, _need, _ctx: _int(e),
+    IntImm: _int,
     E.StringImm: _string,
-    E.Call: lambda e, _need, ctx: _call(e, lambda a, n: _render(a, n, ctx)),
+    E.Call: _call,
     E.Cast: _cast,
     E.BufferLoad: _buffer_load,
     E.Not: _not,
@@ -155,7 +161,9 @@ class _Uses:
                     return _render(value, need, self)
                 finally:
                     self.depth -= 1
-        self.use(var)
+        if id(var) not in self.seen:  # self.use(var), in line
+            self.seen.add(id(var))
+            self.used.append(var)
         return str(var.name_hint)
 
     def buffer(self, buf: Any) -> None:

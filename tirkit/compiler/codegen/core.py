@@ -135,6 +135,7 @@ class CodeGenLLVM:
         self.builder: ir.IRBuilder = None  # type: ignore[assignment]
         self._strings: dict[str, ir.GlobalVariable] = {}
         self._names: dict[str, int] = {}
+        self._set_last_error: ir.Function | None = None
 
     # -------------------------------------------------------------------------------- dispatch
     def expr(self, e: PrimExpr) -> ir.Value:
@@ -242,7 +243,9 @@ class CodeGenLLVM:
 
     def set_error(self, message: str | ir.Value) -> None:
         """Call ``TVMAPISetLastError(message)``."""
-        fn = self.declare("TVMAPISetLastError", VOID, _PTR_ARG)
+        fn = self._set_last_error
+        if fn is None:  # declared once per module (every assertion calls it)
+            fn = self._set_last_error = self.declare("TVMAPISetLastError", VOID, _PTR_ARG)
         msg = self.string_constant(message) if isinstance(message, str) else message
         self.builder.call(fn, [msg])
 

@@ -543,11 +543,6 @@ class FastBuilder(ir.IRBuilder):
         return self._terminate(_Ret, _VOID, "ret", [value], "")
 
 
-def _label_suffix(label: str, suffix: str) -> str:
-    """llvmlite's block names for if_then: ``label + suffix``, a long label cut to 25 chars."""
-    return label[:25] + ".." + suffix if len(label) > 50 else label + suffix
-
-
 class _IfThen:
     """What llvmlite's ``IRBuilder.if_then`` does: blocks ``<bb>.if`` and ``<bb>.endif``, a
     conditional branch (``!prof`` weights 99:1 or 1:99 when ``likely`` is given), the body
@@ -561,23 +556,32 @@ class _IfThen:
 
     def __enter__(self) -> ir.Block:
         bld = self.bld
-        bb = bld.block
+        bb = bld._block
         fn = bb.parent
-        then = new_block(fn, _label_suffix(bb.name, ".if"))
-        end = self.end = new_block(fn, _label_suffix(bb.name, ".endif"))
+        label = bb.name
+        if len(label) > 50:  # _label_suffix, in line
+            label = label[:25] + ".."
+        then = new_block(fn, label + ".if")
+        end = self.end = new_block(fn, label + ".endif")
         br = bld.cbranch(self.pred, then, end)
-        if self.likely is not None:
-            br.set_weights([99, 1] if self.likely else [1, 99])
-        bld.position_at_end(then)
+        likely = self.likely
+        if likely is not None:
+            cache = getattr(fn.parent, "branch_weights", None)
+            if cache is None:
+                br.set_weights([99, 1] if likely else [1, 99])
+            else:  # _CondBranch.set_weights on a new branch (no metadata yet), in line
+                br.metadata = {"prof": cache(_LIKELY if likely else _UNLIKELY)}
+        bld._block, bld._anchor = then, 0  # position_at_end(then): a new, empty block
         return end
 
     def __exit__(self, exc_type: Any, *_exc: Any) -> None:
         if exc_type is None:
             bld, end = self.bld, self.end
-            if bld.block.terminator is None:
+            if bld._block.terminator is None:
                 bld.branch(end)
-            bld.position_at_end(end)
+            bld._block, bld._anchor = end, len(end.instructions)  # position_at_end(end)
 
 
+_LIKELY, _UNLIKELY = (99, 1), (1, 99)
 _I1, _I32 = ir.IntType(1), ir.IntType(32)
 _ONES: dict[ir.Type, ir.Constant] = {}

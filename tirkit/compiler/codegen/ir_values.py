@@ -96,7 +96,13 @@ class Block(ir.Block):  # pylint: disable=too-many-instance-attributes
         self.parent = parent
         self.type = _LABEL
         self.scope = scope = parent.scope
-        self._tk_name = name = scope.register(name, deduplicate=True)
+        if type(scope) is FunctionScope:  # scope.register(name, deduplicate=True), in line
+            if name in scope.used:
+                name = scope.deduplicate(name)
+            scope.used.add(name)
+        else:
+            name = scope.register(name, deduplicate=True)
+        self._tk_name = name
         label = name
         if '"' in name or "\\" in name:
             name = name.replace("\\", "\\5c").replace('"', "\\22")
@@ -188,7 +194,10 @@ class StringGlobal(ir.GlobalVariable):  # pylint: disable=too-many-instance-attr
         self.type = _PTR
         self._tk_name = module.scope.register(name)
         self.value_type = ty
-        self.initializer = ByteString(ty, bytearray(data))
+        # ByteString(ty, bytearray(data)) without Constant.__init__'s checks and the import
+        # statement in ArrayType.wrap_constant_value (which keeps a bytearray as it is)
+        init = self.initializer = ByteString.__new__(ByteString)
+        init.type, init.constant = ty, bytearray(data)
         self.linkage, self.storage_class, self.section = "private", "", ""
         self.metadata: dict[str, Any] = {}
         self.unnamed_addr = self.global_constant = True
