@@ -122,8 +122,11 @@ class Block(ir.Block):  # pylint: disable=too-many-instance-attributes
 
     def descr(self, buf: list[str]) -> None:
         """``label:`` and the instructions, indented (llvmlite's ``Block.descr``)."""
-        buf.append(f"{self._tk_label}:\n")
-        buf += [f"  {inst}\n" for inst in self.instructions]
+        insts = self.instructions
+        if insts:  # one string per block: the same text as a line per instruction
+            buf.append(f"{self._tk_label}:\n  " + "\n  ".join(map(str, insts)) + "\n")
+        else:
+            buf.append(f"{self._tk_label}:\n")
 
 
 #: labels printed without quotes (llvmlite's _SIMPLE_IDENTIFIER_RE, LLVM's identifier rule)
