@@ -247,10 +247,11 @@ class _Call(_Light, ir.CallInstr):
         return f"call {ty} {callee.get_reference()}({text}){self.fn_attr_text}{_md(self)}"
 
     def __str__(self) -> str:
-        callee, *args = self.operands
+        ops = self.operands
+        callee = ops[0]
         fnty = callee.function_type
         ty = fnty if fnty.var_arg else fnty.return_type
-        text = ", ".join([f"{a.type} {a.get_reference()}" for a in args])
+        text = ", ".join([f"{a.type} {a.get_reference()}" for a in ops[1:]])
         line = f"call {ty} {callee.get_reference()}({text}){self.fn_attr_text}" \
                f"{_md(self) if self.metadata else ''}"
         return line if isinstance(self.type, ir.VoidType) else f"{self._tk_ref} = {line}"
@@ -268,13 +269,17 @@ class _Branch(_Light, ir.Branch):
         return f"{self.opname} {ops}{_md(self)}"
 
     def __str__(self) -> str:
-        ops = ", ".join([f"{op.type} {op.get_reference()}" for op in self.operands])
-        return f"{self.opname} {ops}{_md(self) if self.metadata else ''}"
+        (target,) = self.operands  # a block: its type prints "label"
+        return f"br label {target.get_reference()}{_md(self) if self.metadata else ''}"
 
 
 class _CondBranch(_Light, ir.ConditionalBranch):
     _text = _Branch._text
-    __str__ = _Branch.__str__
+
+    def __str__(self) -> str:
+        cond, then, other = self.operands  # blocks after the condition: "label"
+        return f"br {cond.type} {cond.get_reference()}, label {then.get_reference()}, " \
+               f"label {other.get_reference()}{_md(self) if self.metadata else ''}"
 
     def set_weights(self, weights: Any) -> None:
         """``!prof !{!"branch_weights", i32 w...}``, made once per module and weights."""
@@ -294,7 +299,13 @@ class _Ret(_Light, ir.Ret):
         return f"{self.opname}{_md(self)}"
 
     def __str__(self) -> str:
-        return self._text().rstrip()
+        ops = self.operands
+        if self.metadata or len(ops) > 1:
+            return self._text().rstrip()
+        if ops:
+            (v,) = ops
+            return f"{self.opname} {v.type} {v.get_reference()}"
+        return self.opname
 
 
 def _binop(opname: str) -> Any:
