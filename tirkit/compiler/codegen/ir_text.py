@@ -27,7 +27,7 @@ from typing import Any
 
 from llvmlite import ir
 
-from .ir_values import FunctionScope, new_block
+from .ir_values import DOT_NAMES, FunctionScope, dot_name, new_block
 
 # the light classes extend llvmlite's deep instruction hierarchy and set up their own state
 # (``_setup``) and the builder's insertion point (``_insert``, IRBuilder's own helper)
@@ -367,16 +367,19 @@ class FastBuilder(ir.IRBuilder):
             if isinstance(typ, ir.VoidType):  # void values are never referred to: no name
                 inst._tk_name, inst._tk_ref = "", '%""'
             else:
-                used, n = scope.used, scope.seq
+                used, n, names = scope.used, scope.seq, DOT_NAMES
                 while True:
                     n += 1
-                    name = f".{n}"
+                    try:
+                        name, ref = names[n]
+                    except IndexError:
+                        name, ref = dot_name(n)
                     if name not in used:
                         break
                 used.add(name)
                 scope.seq = n
                 inst._tk_name = name
-                inst._tk_ref = f'%"{name}"'
+                inst._tk_ref = ref
         if self.debug_metadata is not None:
             self._insert(inst)
             return inst

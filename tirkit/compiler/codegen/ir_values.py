@@ -20,7 +20,7 @@ from llvmlite import ir
 # pylint: disable=too-many-ancestors,attribute-defined-outside-init
 
 __all__ = ["Block", "new_block", "ByteString", "StringGlobal", "escape_bytes", "FunctionScope",
-           "fast_scope"]
+           "fast_scope", "DOT_NAMES", "dot_name"]
 
 
 class DuplicatedNameError(NameError):
@@ -69,12 +69,26 @@ class FunctionScope:
         used, n = self.used, self.seq
         while True:
             n += 1
-            name = f".{n}"
+            name = dot_name(n)[0]
             if name not in used:
                 break
         used.add(name)
         self.seq = n
         return name
+
+
+#: ``(".N", '%".N"')`` at index N: the name and reference of the N-th unnamed value of a
+#: function (every instruction has one; made once per N, not once per instruction)
+DOT_NAMES: list[tuple[str, str]] = [("", "")]
+
+
+def dot_name(n: int) -> tuple[str, str]:
+    """``(".N", '%".N"')`` (:data:`DOT_NAMES`, grown to hold ``n``)."""
+    names = DOT_NAMES
+    while len(names) <= n:
+        i = len(names)
+        names.append((f".{i}", f'%".{i}"'))
+    return names[n]
 
 
 def fast_scope(fn: ir.Function) -> ir.Function:
@@ -107,7 +121,12 @@ class Block(ir.Block):  # pylint: disable=too-many-instance-attributes
         if '"' in name or "\\" in name:
             name = name.replace("\\", "\\5c").replace('"', "\\22")
         self._tk_ref = f'%"{name}"'
-        self._tk_label = label if _SIMPLE_LABEL.match(label) else f'"{name}"'
+        simple = _SIMPLE_LABELS.get(label)
+        if simple is None:
+            if len(_SIMPLE_LABELS) > 4096:
+                _SIMPLE_LABELS.clear()
+            simple = _SIMPLE_LABELS[label] = _SIMPLE_LABEL.match(label) is not None
+        self._tk_label = label if simple else f'"{name}"'
         self.instructions: list[Any] = []
         self.terminator = None
 
@@ -131,6 +150,9 @@ class Block(ir.Block):  # pylint: disable=too-many-instance-attributes
 
 #: labels printed without quotes (llvmlite's _SIMPLE_IDENTIFIER_RE, LLVM's identifier rule)
 _SIMPLE_LABEL = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*$")
+#: label -> whether it matches _SIMPLE_LABEL (the if/endif labels of nested assertions are long
+#: and recur from function to function: one dict lookup instead of a regex scan)
+_SIMPLE_LABELS: dict[str, bool] = {}
 
 
 def new_block(fn: ir.Function, name: str) -> ir.Block:
@@ -171,15 +193,13 @@ def escape_bytes(data: bytes | bytearray) -> str:
     tail = ""
     if data.endswith(b"\0"):  # the NUL of a C string
         data, tail = data[:-1], "\\00"
-    if _UNPRINTABLE.search(data) is None:  # printable ASCII: only " and \ are escaped
+    if data.isascii():
         text = data.decode("ascii")
-        if '"' in text or "\\" in text:
-            text = text.replace("\\", "\\5c").replace('"', "\\22")
-        return text + tail
+        if text.isprintable():  # printable ASCII (0x20-0x7e): only " and \ are escaped
+            if '"' in text or "\\" in text:
+                text = text.replace("\\", "\\5c").replace('"', "\\22")
+            return text + tail
     return data.decode("latin-1").translate(_ESCAPES) + tail
-
-
-_UNPRINTABLE = re.compile(rb"[^\x20-\x7e]")
 
 
 class StringGlobal(ir.GlobalVariable):  # pylint: disable=too-many-instance-attributes
