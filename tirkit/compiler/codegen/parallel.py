@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from ...ir.expr import IntImm
 from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.buffer import Buffer
@@ -33,27 +34,53 @@ __all__ = ["emit_parallel_for", "captured_vars"]
 
 
 def captured_vars(cg: CodeGenLLVM, loop: S.For) -> list[E.Var]:
-    """Variables bound outside ``loop`` that it uses (buffer data pointers included)."""
+    """Variables bound outside ``loop`` that it uses (buffer data pointers included), in the
+    order of their first use in a post-order walk."""
     seen: dict[int, E.Var] = {}
+    variables = cg.vars
+    buffers: set[int] = set()  # the buffers noted: the IR keeps them alive during the walk
 
     def note(v: E.Var) -> None:
-        if v in cg.vars and id(v) not in seen:
+        if id(v) not in seen and v in variables:
             seen[id(v)] = v
 
     def note_buffer(buf: Buffer) -> None:
+        if id(buf) in buffers:  # noted already: its vars are in seen (the loop body
+            return  # accesses a buffer many times, an unrolled one dozens of times)
+        buffers.add(id(buf))
         note(buf.data)
-        post_order_visit(buf.elem_offset, visit)
+        offset = buf.elem_offset
+        if isinstance(offset, E.Var):
+            note(offset)
+        elif not isinstance(offset, IntImm):  # a constant offset holds no var
+            post_order_visit(offset, visit)
 
     def visit(node: object) -> None:
-        if isinstance(node, E.Var):
-            note(node)
-        elif isinstance(node, (E.BufferLoad, S.BufferStore)):
-            note_buffer(node.buffer)
-        elif isinstance(node, S.AttrStmt) and isinstance(node.node, E.Var):
-            note(node.node)
+        kind = _KINDS.get(type(node))
+        if kind is None:
+            kind = _kind_of(type(node))
+        if kind == _VAR:
+            note(node)  # type: ignore[arg-type]
+        elif kind == _ACCESS:
+            note_buffer(node.buffer)  # type: ignore[attr-defined]
+        elif kind == _ATTR and isinstance(node.node, E.Var):  # type: ignore[attr-defined]
+            note(node.node)  # type: ignore[attr-defined]
 
     post_order_visit(loop, visit)
     return list(seen.values())
+
+
+_OTHER, _VAR, _ACCESS, _ATTR = range(4)
+#: node class -> what captured_vars does with its nodes (a class's answer never changes)
+_KINDS: dict[type, int] = {}
+
+
+def _kind_of(cls: type) -> int:
+    kind = _VAR if issubclass(cls, E.Var) else \
+        _ACCESS if issubclass(cls, (E.BufferLoad, S.BufferStore)) else \
+        _ATTR if issubclass(cls, S.AttrStmt) else _OTHER
+    _KINDS[cls] = kind
+    return kind
 
 
 def emit_parallel_for(cg: CodeGenLLVM, loop: S.For) -> None:
