@@ -174,14 +174,20 @@ def register_pass(name: str) -> Callable[[Callable[..., Pass]], Callable[..., Pa
     return deco
 
 
+#: tirkit.compiler.passes (whose modules register the passes) once imported
+_PASSES_LOADED: list[Any] = []
+
+
 def get_pass(name: str, **kwargs: Any) -> Pass:
     """A new instance of the registered pass ``name``.
 
     Raises:
         KeyError: naming the unknown pass and the closest registered names.
     """
-    from . import passes  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+    if not _PASSES_LOADED:  # the import statement once: it costs a call into importlib
+        from . import passes  # pylint: disable=import-outside-toplevel
 
+        _PASSES_LOADED.append(passes)
     try:
         return _PASSES[name](**kwargs)
     except KeyError:

@@ -21,9 +21,19 @@ class BufferType(IntEnum):
     AUTO_BROADCAST = 2
 
 
-def _exprs(values: Any) -> tuple[PrimExpr, ...]:
+#: tirkit.tir.op.convert once imported (imported late: tirkit.tir.op imports this module)
+_CONVERT: list[Any] = []
+
+
+def _load_convert() -> Any:
     from .op import convert  # pylint: disable=import-outside-toplevel
 
+    _CONVERT.append(convert)
+    return convert
+
+
+def _exprs(values: Any) -> tuple[PrimExpr, ...]:
+    convert = _CONVERT[0] if _CONVERT else _load_convert()
     if values is None:
         return ()
     if isinstance(values, (PrimExpr, int)):

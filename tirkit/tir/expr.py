@@ -480,6 +480,10 @@ class Let(PrimExpr):
     __hash__ = PrimExpr.__hash__
 
 
+#: tirkit.tir.builtin (registering the ops a Call may name by string) once imported
+_BUILTIN: list[Any] = []
+
+
 @node
 class Call(PrimExpr):
     """Call of an ``Op`` or a ``GlobalVar`` (mirrors ``tvm.tir.Call``): ``Call(dtype, op, args)``.
@@ -499,8 +503,10 @@ class Call(PrimExpr):
             _set(self, "dtype", _dtype(self.dtype))
         op = self.op
         if isinstance(op, str):
-            from . import builtin  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+            if not _BUILTIN:  # the import statement once: it costs a call into importlib
+                from . import builtin  # pylint: disable=import-outside-toplevel
 
+                _BUILTIN.append(builtin)
             op = Op.get(op)
             _set(self, "op", op)
         args = self.args
