@@ -311,7 +311,7 @@ class _Ret(_Light, ir.Ret):
 def _binop(opname: str) -> Any:
     def method(self: "FastBuilder", lhs: ir.Value, rhs: ir.Value, name: str = "",
                flags: Any = ()) -> ir.Instruction:
-        if lhs.type != rhs.type:
+        if lhs.type is not rhs.type and lhs.type != rhs.type:  # one type object: no __eq__
             raise ValueError(f"Operands must be the same type, got ({lhs.type}, {rhs.type})")
         inst = self._new(_Op, lhs.type, opname, (lhs, rhs), name)
         if flags:
@@ -323,7 +323,7 @@ def _binop(opname: str) -> Any:
 
 def _castop(opname: str) -> Any:
     def method(self: "FastBuilder", val: ir.Value, typ: ir.Type, name: str = "") -> ir.Value:
-        if val.type == typ:
+        if val.type is typ or val.type == typ:
             return val
         return self._new(_Cast, typ, opname, [val], name)
     method.__name__ = opname
@@ -402,12 +402,14 @@ class FastBuilder(ir.IRBuilder):
 
     def not_(self, value: ir.Value, name: str = "") -> ir.Value:
         """``xor value, -1`` (all ones)."""
-        ones = _ONES.get(value.type)
-        if ones is None:
-            count = getattr(value.type, "count", None)
-            ones = _ONES[value.type] = ir.Constant(
-                value.type, -1 if count is None else (-1,) * count)
-        return self.xor(value, ones, name=name)
+        typ = value.type
+        hit = _ONES.get(id(typ))  # by identity: llvmlite hashes every IntType alike
+        if hit is None or hit[0] is not typ:
+            if len(_ONES) > 4096:
+                _ONES.clear()
+            count = getattr(typ, "count", None)
+            hit = _ONES[id(typ)] = (typ, ir.Constant(typ, -1 if count is None else (-1,) * count))
+        return self.xor(value, hit[1], name=name)
 
     def _cmp(self, cls: Any, op: str, lhs: ir.Value, rhs: ir.Value, name: str) -> ir.Value:
         typ = _I1 if not isinstance(lhs.type, ir.VectorType) else \
@@ -450,7 +452,7 @@ class FastBuilder(ir.IRBuilder):
     def select(self, cond: ir.Value, lhs: ir.Value, rhs: ir.Value, name: str = "",
                flags: Any = ()) -> ir.Value:
         """``select cond, lhs, rhs``."""
-        assert lhs.type == rhs.type
+        assert lhs.type is rhs.type or lhs.type == rhs.type
         inst = self._new(_Select, lhs.type, "select", [cond, lhs, rhs], name)
         if flags:
             inst.flags = tuple(flags)
@@ -598,4 +600,5 @@ class _IfThen:
 
 _LIKELY, _UNLIKELY = (99, 1), (1, 99)
 _I1, _I32 = ir.IntType(1), ir.IntType(32)
-_ONES: dict[ir.Type, ir.Constant] = {}
+#: id(type) -> (type, its all-ones constant); the type is kept alive, so its id stays its own
+_ONES: dict[int, tuple[ir.Type, ir.Constant]] = {}

@@ -42,7 +42,7 @@ def element_address(cg: CodeGenLLVM, buf: Buffer, index: PrimExpr) -> ir.Value:
     idx = cg.expr(index)
     if not (isinstance(buf.elem_offset, IntImm) and buf.elem_offset.value == 0):
         off = cg.expr(buf.elem_offset)
-        if off.type != idx.type:
+        if off.type is not idx.type and off.type != idx.type:
             off = cg.builder.sext(off, idx.type) if off.type.width < idx.type.width else \
                 cg.builder.trunc(off, idx.type)
         idx = cg.builder.add(idx, off)
@@ -150,7 +150,7 @@ def _lane_addresses(cg: CodeGenLLVM, buf: Buffer, index: PrimExpr) -> list[ir.Va
         i = cg.builder.extract_element(idx, ir.Constant(I32, lane))
         if not _is_zero(buf.elem_offset):
             off = cg.expr(buf.elem_offset)
-            i = cg.builder.add(i, off if off.type == i.type else cg.builder.sext(off, i.type))
+            i = cg.builder.add(i, off if off.type is i.type or off.type == i.type else cg.builder.sext(off, i.type))
         out.append(cg.builder.gep(data, [i], inbounds=True,
                                   source_etype=storage_type(buf.dtype)))
     return out

@@ -59,7 +59,7 @@ def _struct_get(cg: CodeGenLLVM, call: E.Call) -> ir.Value:
     if kind == StructField.kTVMValueContent:
         return cg.builder.load(ptr, typ=want, align=8)
     raw = cg.builder.load(ptr, typ=ty)
-    if ty == want or isinstance(ty, ir.PointerType):
+    if ty is want or ty == want or isinstance(ty, ir.PointerType):
         return raw
     src = ("int" if signed else "uint") + str(ty.width)
     return cast_value(cg, raw, DataType.parse(src), call.dtype)
