@@ -20,6 +20,7 @@ from llvmlite import ir
 
 from ...tir import expr as E
 from .core import CodeGenLLVM
+from .ir_values import MDString
 from .types import const
 
 __all__ = ["serial_loop"]
@@ -76,5 +77,5 @@ class _LoopID(ir.values.MDValue):
 
 def _loop_id(mod: ir.Module, *properties: str) -> ir.values.MDValue:
     """A new loop ID of ``mod`` carrying ``properties`` (each one shared ``!{!"name"}`` node)."""
-    props = [mod.add_metadata([ir.MetaDataString(mod, p)]) for p in properties]
+    props = [mod.add_metadata([MDString(mod, p)]) for p in properties]
     return _LoopID(mod, props, name=str(len(mod.metadata)))

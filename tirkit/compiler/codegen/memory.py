@@ -22,6 +22,7 @@ from ...tir import stmt as S
 from ...tir.buffer import Buffer
 from .core import CodeGenLLVM, register, register_call
 from .expr import mangle
+from .ir_values import MDString
 from .types import I32, I64, PTR, CodegenError, elem_bytes, storage_type
 
 __all__ = ["element_address", "tbaa_tag"]
@@ -75,9 +76,9 @@ def tbaa_tag(cg: CodeGenLLVM, buf: Buffer) -> ir.Value | None:
     if tag is None:
         mod = cg.module
         if cg.tbaa_root is None:
-            cg.tbaa_root = mod.add_metadata([ir.MetaDataString(mod, "tirkit-tbaa")])
+            cg.tbaa_root = mod.add_metadata([MDString(mod, "tirkit-tbaa")])
         name = f"{var.name_hint}#{len(mod.metadata)}"
-        node = mod.add_metadata([ir.MetaDataString(mod, name), cg.tbaa_root,
+        node = mod.add_metadata([MDString(mod, name), cg.tbaa_root,
                                  ir.Constant(I64, 0)])
         tag = cg.tbaa[var] = mod.add_metadata([node, node, ir.Constant(I64, 0)])
     return tag

@@ -17,6 +17,7 @@ from typing import Any
 from llvmlite import ir
 
 from ...ir.dtype import DataType, TypeCode, dtype as _dtype
+from .ir_values import MDString
 
 __all__ = ["llvm_type", "storage_type", "const", "ir_const", "PTR", "I1", "I8", "I16", "I32", "I64",
            "VOID", "DLTENSOR", "TVMVALUE", "DLTENSOR_FIELDS", "elem_bytes", "CodegenError"]
@@ -185,7 +186,7 @@ class Module(ir.Module):
             if any(w < 0 for w in weights):
                 raise ValueError("branch weight must be a positive integer")
             md = self._branch_weights[weights] = self.add_metadata(
-                [ir.MetaDataString(self, "branch_weights"),
+                [MDString(self, "branch_weights"),
                  *(ir.Constant(I32, w) for w in weights)])
         return md
 
@@ -202,7 +203,7 @@ class Module(ir.Module):
 def _weights_key(operands: Any) -> tuple[str, tuple[tuple[int, int], ...]] | None:
     """``(name, ((bits, value)...))`` for ``[MetaDataString, int constants...]``, else None."""
     if not isinstance(operands, list) or not operands or \
-            type(operands[0]) is not ir.MetaDataString:
+            not isinstance(operands[0], ir.MetaDataString):
         return None
     nums = []
     for op in operands[1:]:
