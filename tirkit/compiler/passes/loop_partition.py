@@ -38,8 +38,8 @@ def find_likely_cond(body: S.Stmt, var: E.Var) -> E.Call | None:
     found: list[E.Call] = []
 
     def visit(n: Any) -> Any:
-        if found:
-            return False
+        if found or isinstance(n, PrimExpr):
+            return False  # an `if` is a statement: the expressions are not walked
         if isinstance(n, S.IfThenElse) and _is_likely(n.condition) \
                 and uses_var(n.condition, lambda v: v is var):
             found.append(n.condition)

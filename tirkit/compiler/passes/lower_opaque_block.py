@@ -60,11 +60,14 @@ def collect_storage_align(body: Stmt) -> dict[int, list]:
     of the buffer in the block's ``writes``."""
     out: dict[int, list] = {}
 
-    def visit(node: Any) -> None:
+    def visit(node: Any) -> bool | None:
+        if isinstance(node, PrimExpr):
+            return False  # a block is a statement, never inside an expression: not walked
         if isinstance(node, Block) and BUFFER_DIM_ALIGN in node.annotations:
             for entry in node.annotations[BUFFER_DIM_ALIGN]:
                 buf = node.writes[int(_int(entry[0]))].buffer
                 out.setdefault(id(buf.data), []).append(list(entry))
+        return None
     pre_order_visit(body, visit)
     return out
 

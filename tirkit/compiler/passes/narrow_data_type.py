@@ -144,7 +144,7 @@ def _has_blocks(body: S.Stmt) -> bool:
     def visit(n: Any) -> Any:
         if isinstance(n, (S.Block, S.BlockRealize)):
             found[0] = True
-        return not found[0]
+        return not found[0] and not isinstance(n, PrimExpr)  # no block inside an expression
     pre_order_visit(body, visit)
     return found[0]
 
