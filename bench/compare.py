@@ -189,7 +189,11 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kernels", nargs="*", default=KERNELS)
     parser.add_argument("--rounds", type=int, default=15, help="rounds of parse/print/rebuild")
-    parser.add_argument("--compile-rounds", type=int, default=5)
+    parser.add_argument("--compile-rounds", type=int, default=15,
+                        help="rounds of compile + JIT (default 15, as parse and print: on a "
+                             "shared VM one build's CPU time moves by up to +-30%% between "
+                             "rounds, and a median of 5 moved a kernel's ratio by 0.2 between "
+                             "two runs minutes apart)")
     parser.add_argument("--run-rounds", type=int, default=15)
     parser.add_argument("--run-number", type=int, default=10,
                         help="back-to-back calls per timed run sample, their mean (TVM "
