@@ -23,12 +23,15 @@ from .core import CodeGenLLVM
 from .ir_values import MDString
 from .types import const
 
-__all__ = ["serial_loop"]
+__all__ = ["serial_loop", "loop_hints", "UNROLL_DISABLE", "UNROLLED_REGISTERS"]
 
 
 def serial_loop(cg: CodeGenLLVM, var: E.Var, begin: ir.Value, end: ir.Value,
-                body: Callable[[], Any]) -> None:
-    """``for (var = begin; var < end; ++var) body()`` with a phi induction variable."""
+                body: Callable[[], Any], hints: dict[str, Any] | None = None) -> None:
+    """``for (var = begin; var < end; ++var) body()`` with a phi induction variable. ``hints``
+    are the loop's ``llvm.loop.*`` properties (a ``For`` annotation of that name: ``True`` for
+    a flag such as ``llvm.loop.unroll.disable``, a bool or int for a valued one such as
+    ``llvm.loop.vectorize.enable``)."""
     bld = cg.builder
     pre = bld.block
     head, block, latch, exit_ = (cg.new_block(n) for n in ("for_begin", "for_body",
@@ -53,14 +56,32 @@ def serial_loop(cg: CodeGenLLVM, var: E.Var, begin: ir.Value, end: ir.Value,
     nxt = bld.add(phi, const(var.dtype, 1), flags=("nsw",) if var.dtype.is_int() else ())
     phi.add_incoming(nxt, latch)
     back = bld.branch(head)
+    props = dict(hints or {})
     if cg.fs.vector_store_bits - stored >= UNROLLED_REGISTERS * cg.target.vector_bits:
-        back.set_metadata("llvm.loop", _loop_id(cg.module, "llvm.loop.unroll.disable"))
+        props[UNROLL_DISABLE] = True
+    if props:
+        back.set_metadata("llvm.loop", _loop_id(cg.module, props))
     bld.position_at_end(exit_)
 
 
 #: a loop whose body's vector stores hold this many of the target's widest vector registers or
 #: more is left alone by LLVM's loop unroller
 UNROLLED_REGISTERS = 2
+#: the loop property that leaves a loop alone by LLVM's unroller
+UNROLL_DISABLE = "llvm.loop.unroll.disable"
+
+
+def loop_hints(annotations: dict[str, Any]) -> dict[str, Any]:
+    """The ``llvm.loop.*`` entries of a ``For``'s annotations (set by ``UnrollAndJam``)."""
+    return {k: v for k, v in annotations.items() if k.startswith("llvm.loop.")}
+
+
+def _property_value(value: Any) -> list[Any]:
+    if value is True:
+        return []
+    if isinstance(value, bool):
+        return [ir.Constant(ir.IntType(1), int(value))]
+    return [ir.Constant(ir.IntType(32), int(value))]
 
 
 class _LoopID(ir.values.MDValue):
@@ -75,7 +96,9 @@ class _LoopID(ir.values.MDValue):
         buf += (f"distinct !{{{ops}}}", "\n")
 
 
-def _loop_id(mod: ir.Module, *properties: str) -> ir.values.MDValue:
-    """A new loop ID of ``mod`` carrying ``properties`` (each one shared ``!{!"name"}`` node)."""
-    props = [mod.add_metadata([MDString(mod, p)]) for p in properties]
+def _loop_id(mod: ir.Module, properties: dict[str, Any]) -> ir.values.MDValue:
+    """A new loop ID of ``mod`` carrying ``properties``: ``!{!"name"}`` for a ``True`` flag,
+    ``!{!"name", i1 v}`` / ``!{!"name", i32 v}`` for a bool / int (each node shared)."""
+    props = [mod.add_metadata([MDString(mod, name)] + _property_value(value))
+             for name, value in properties.items()]
     return _LoopID(mod, props, name=str(len(mod.metadata)))

@@ -15,7 +15,7 @@ from ...tir import expr as E
 from ...tir import stmt as S
 from .asserts import note_let
 from .core import ATTR_RULES, CodeGenLLVM, register, register_attr
-from .loops import serial_loop
+from .loops import loop_hints, serial_loop
 from .types import I64, CodegenError, llvm_type
 
 __all__ = ["serial_loop", "condition_of"]
@@ -170,7 +170,7 @@ def _for(cg: CodeGenLLVM, s: S.For) -> None:
     if llvm_type(s.loop_var.dtype) != begin.type:
         raise CodegenError(f"loop {s.loop_var.name_hint!r}: min has dtype {s.min.dtype}, "
                            f"the loop var {s.loop_var.dtype}")
-    serial_loop(cg, s.loop_var, begin, end, lambda: cg.stmt(s.body))
+    serial_loop(cg, s.loop_var, begin, end, lambda: cg.stmt(s.body), loop_hints(s.annotations))
 
 
 @register(S.Prefetch)
