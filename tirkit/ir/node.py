@@ -232,23 +232,40 @@ def fill_missing_spans(root: Any, span: Any, stop_at: tuple[type, ...] = ()) -> 
         return
     stack = [root]
     seen: set[int] = set()
+    pop, push, extend, mark = stack.pop, stack.append, stack.extend, seen.add
+    walked = _SPAN_WALK
     while stack:
-        obj = stack.pop()
-        if isinstance(obj, (tuple, list)):
-            stack.extend(obj)
-            continue
-        if isinstance(obj, dict):
-            stack.extend(obj.keys())
-            stack.extend(obj.values())
-            continue
-        if not isinstance(obj, Node) or id(obj) in seen or getattr(obj, "__interned__", False):
-            continue
-        seen.add(id(obj))
-        if obj.span is None:
-            object.__setattr__(obj, "span", span)
-        elif obj is not root and isinstance(obj, stop_at):
-            continue  # already complete: filled when it was built
-        for f in node_fields(type(obj)):
-            value = getattr(obj, f.name, None)
-            if isinstance(value, (Node, tuple, list, dict)):
-                stack.append(value)
+        obj = pop()
+        if isinstance(obj, Node):
+            names = walked.get(type(obj), False)
+            if names is False:
+                names = walked[type(obj)] = _span_walk(type(obj))
+            if names is None or id(obj) in seen:
+                continue
+            mark(id(obj))
+            if obj.span is None:
+                object.__setattr__(obj, "span", span)
+            elif obj is not root and isinstance(obj, stop_at):
+                continue  # already complete: filled when it was built
+            for name in names:
+                value = getattr(obj, name, None)
+                if isinstance(value, _SPAN_CONTAINERS):
+                    push(value)
+        elif isinstance(obj, (tuple, list)):
+            extend(obj)
+        elif isinstance(obj, dict):
+            extend(obj.keys())
+            extend(obj.values())
+
+
+_SPAN_CONTAINERS = (Node, tuple, list, dict)
+#: node class -> the names of its IR fields, or ``None`` for an interned class (an ``Op``: one
+#: shared object, never given a span); filled on first use by :func:`fill_missing_spans`, which
+#: runs for every statement parsed (a plain dict: cheaper than ``node_fields``' cache per node)
+_SPAN_WALK: dict[type, tuple[str, ...] | None] = {}
+
+
+def _span_walk(cls: type) -> tuple[str, ...] | None:
+    if getattr(cls, "__interned__", False):
+        return None
+    return tuple(f.name for f in node_fields(cls))
