@@ -158,6 +158,8 @@ def check_text(text: str, index: LineIndex | None = None, base: int = 0) -> Diag
     if len(text) > MAX_SOURCE_CHARS:
         return _diag(index, MAX_SOURCE_CHARS, MAX_SOURCE_CHARS, base=base, message=f"file has {len(text)} characters; "
                      f"tirkit reads at most {MAX_SOURCE_CHARS}")
+    if _within_limits(text):
+        return None
     scan = _Scan(index, text, base)
     for match in _TOKEN.finditer(text):
         if match.lastgroup in ("s", "c"):
@@ -166,6 +168,22 @@ def check_text(text: str, index: LineIndex | None = None, base: int = 0) -> Diag
         if found is not None:
             return found
     return None
+
+
+_OPERATOR_CHARS = "-+*/%@&|^<>"
+
+
+def _within_limits(text: str) -> bool:
+    """True when counting characters already shows that the scan of :func:`check_text` cannot
+    find a limit exceeded (the common case; the scan costs a Python call per token, and runs
+    for the file and again for each unit): no more bracket characters than ``MAX_NESTING``,
+    newlines than ``MAX_INDENT_LEVELS`` (each level opens on a new line) and operator
+    characters and ``and``/``or`` substrings than ``MAX_OPERATORS`` (each operator the scan
+    counts contains one of them), strings and comments included."""
+    count = text.count
+    return (count("(") + count("[") + count("{") <= MAX_NESTING
+            and count("\n") <= MAX_INDENT_LEVELS
+            and sum(map(count, _OPERATOR_CHARS)) + count("and") + count("or") <= MAX_OPERATORS)
 
 
 def check_int(value: int) -> int:
