@@ -18,11 +18,13 @@ from lark import Lark, Token
 
 from ..ir.diagnostics import Diagnostic
 from ..ir.span import LineIndex, Span
+from .lex_dispatch import DispatchTable
 
 OPEN_BRACKETS = frozenset(("LPAR", "LSQB", "LBRACE"))
 CLOSE_BRACKETS = frozenset(("RPAR", "RSQB", "RBRACE"))
 _PAIRS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE"}
 TAB_SIZE = 8
+_BLANK_RUN = "[\\t\\f ]*"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +129,12 @@ class Scanner:
     def __init__(self, lark: Lark) -> None:
         lexer = lark._build_lexer()  # pylint: disable=protected-access
         scanner = lexer.scanner
-        alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})"
-                                for t in scanner.terminals)
+        alternatives = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanner.terminals]
         # Leading blanks are skipped by the same match (they are an ignored terminal).
-        self.pattern = re.compile(f"[\\t\\f ]*(?:{alternatives})")
+        self.pattern = re.compile(f"{_BLANK_RUN}(?:{'|'.join(alternatives)})")
+        # the same, restricted to the terminals that may start with the character after the
+        # blanks (see lex_dispatch): most tokens try a handful of alternatives instead of 63
+        self.by_char = DispatchTable(_BLANK_RUN, alternatives, self.pattern)
         self.ignore = frozenset(lexer.ignore_types) - {"COMMENT"}
         unless = getattr(lexer.callback["NAME"], "scanner").terminals
         self.keywords = {t.pattern.value: t.name for t in unless}
@@ -138,12 +142,16 @@ class Scanner:
     def tokens(self, text: str, comments: list[Token]) -> list[Token]:
         """All tokens of ``text`` (comments go to ``comments``); total: a character that
         starts no token becomes a ``BAD_CHAR`` token."""
-        match, ignore, keywords = self.pattern.match, self.ignore, self.keywords
+        full, ignore, keywords = self.pattern, self.ignore, self.keywords
+        by_char = self.by_char
         new = Token._future_new  # pylint: disable=protected-access
         out: list[Token] = []
         pos, size = 0, len(text)
         while pos < size:
-            found = match(text, pos)
+            at = pos
+            while at < size and text[at] in " \t\f":
+                at += 1
+            found = (by_char[text[at]] if at < size else full).match(text, pos)
             if found is None:       # a lone carriage return, or blanks at the very end
                 pos = _skip_blanks(text, pos)
                 if pos < size:
