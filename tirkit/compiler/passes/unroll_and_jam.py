@@ -88,15 +88,14 @@ def _nest(loop: S.For) -> tuple[list[S.LetStmt], list[S.Stmt], S.Stmt] | None:
 
 def _leaves(body: S.Stmt) -> list[S.BufferStore] | None:
     """The stores of ``body`` when it is made only of stores, ``if`` statements with pure
-    conditions, sequences and buffer declarations; None otherwise."""
+    conditions and sequences; None otherwise (a ``DeclBuffer`` would be declared once per
+    copy)."""
     stores: list[S.BufferStore] = []
     stack = [body]
     while stack:
         node = stack.pop()
         if isinstance(node, S.SeqStmt):
             stack.extend(node.seq)
-        elif isinstance(node, S.DeclBuffer):
-            stack.append(node.body)
         elif isinstance(node, S.IfThenElse):
             if side_effect(node.condition) > CallEffectKind.READ_STATE:
                 return None
