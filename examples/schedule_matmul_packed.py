@@ -13,21 +13,22 @@ as ``[i // MR, k, i % MR]``. k is split in passes of KC = 128 steps: a pass over
 micro-panel (KC x NR floats, 32 KiB) walks all MB tiles of a block of rows, so the micro-panel
 is read from L1, the block's packed A (MB * MR rows) from L2. Blocks of rows run in parallel;
 each packs its own rows of A (``compute_at``), B is packed once, in parallel. Between passes
-the tiles live in C_global (``cache_write`` for the whole block of rows, 512 KiB, tile by tile
+the tiles live in C_global (``cache_write`` for the whole block of rows, 1 MiB, tile by tile
 contiguous: ``[i // MR, j // NR, i % MR, j % NR]``), so that a tile's loads and stores hit
 64-byte-aligned consecutive lines rather than 4 rows of C 4 KiB apart (which share L1 sets);
 C_global goes to C row by row after the block. LLVM keeps the tile in registers because the
 workspace buffers carry alias information of their own. The same TIR is what the side-by-side
 bench runs under TVM (``bench/compare.py``, kernel ``matmul_packed``).
 
-Measured on a 2-core AVX-512 Xeon (interleaved rounds in one process, medians): 0.98x the time
-of NumPy's OpenBLAS ``@`` single-threaded (it was 1.19x with 8 x 16 tiles over all of k), 0.75-0.8x
-with 2 threads on a loaded machine; 0.84x TVM's time for the same TIR.
+Measured on a 2-core AVX-512 Xeon (2 MiB L2 per core; interleaved rounds in one process,
+medians, an A/B of the schedule's constants): single-threaded 1.02x the time of NumPy's
+OpenBLAS ``@`` (8 x 32 tiles of 128-row blocks: 1.04-1.10x), with 2 threads 0.97-0.99x (8 x 32:
+1.18x); the first versions were 1.19x (8 x 16 tiles over all of k).
 """
 
 MR = 4    # rows of a micro-tile (unrolled)
 NR = 64   # columns of a micro-tile (four 16-lane vectors)
-MB = 32   # micro-tiles of rows per parallel block (MB * MR = 128 rows)
+MB = 64   # micro-tiles of rows per parallel block (MB * MR = 256 rows)
 KC = 128  # k steps per pass over a B micro-panel (KC * NR floats = 32 KiB: stays in L1)
 
 
