@@ -240,6 +240,7 @@ class _Offsets(StmtExprMutator):
         self.var, self.values, self.analyzer = var, values, analyzer
         self.bases: list[tuple[Var, PrimExpr]] = []
         self.strides: list[int] = []
+        self.memo: dict[int, tuple[PrimExpr, tuple[Var, int] | None]] = {}
         self.i = 0
 
     def copy(self, stmt: S.Stmt, i: int) -> S.Stmt:
@@ -247,19 +248,30 @@ class _Offsets(StmtExprMutator):
         return substitute(self.visit_stmt(stmt), {self.var: self.values[i]})
 
     def _index(self, index: PrimExpr) -> PrimExpr:
+        found = self.memo.get(id(index))
+        if found is None:  # every copy visits the same index objects: the search is made once
+            found = self.memo[id(index)] = (index, self._base(index))
+        base = found[1]
+        if base is None:
+            return index
+        return _plus(base[0], self.i * base[1])
+
+    def _base(self, index: PrimExpr) -> tuple[Var, int] | None:
+        """``(base, stride)`` of an index affine in ``var``, or None to substitute it as is."""
         var = self.var
         if not uses_var(index, lambda v: v is var) or side_effect(index) > CallEffectKind.PURE:
-            return index
+            return None
+        first = substitute(index, {var: self.values[0]})
         for k, (base, value) in enumerate(self.bases):
-            if expr_deep_equal(substitute(index, {var: self.values[0]}), value):
-                return _plus(base, self.i * self.strides[k])
+            if expr_deep_equal(first, value):
+                return base, self.strides[k]
         stride = _stride(index, var, self.analyzer)
         if stride is None:
-            return index
+            return None
         base = Var(f"jam_base_{len(self.bases)}", index.dtype)
-        self.bases.append((base, substitute(index, {var: self.values[0]})))
+        self.bases.append((base, first))
         self.strides.append(stride)
-        return _plus(base, self.i * stride)
+        return base, stride
 
     def visit_buffer_load_(self, op: BufferLoad) -> PrimExpr:
         if len(op.indices) != 1:
