@@ -244,6 +244,7 @@ class _Offsets(StmtExprMutator):
         self.i = 0
 
     def copy(self, stmt: S.Stmt, i: int) -> S.Stmt:
+        """Copy ``i`` of ``stmt`` (its bases are added to :attr:`bases`)."""
         self.i = i
         return substitute(self.visit_stmt(stmt), {self.var: self.values[i]})
 
@@ -274,16 +275,17 @@ class _Offsets(StmtExprMutator):
         return base, stride
 
     def visit_buffer_load_(self, op: BufferLoad) -> PrimExpr:
+        """A flat load's index as base plus offset."""
         if len(op.indices) != 1:
             return super().visit_buffer_load_(op)
         return op.with_changes(indices=[self._index(op.indices[0])])
 
     def visit_buffer_store_(self, op: S.BufferStore) -> S.Stmt:
-        value = self.visit_expr(op.value)
-        index = self._index(op.indices[0]) if len(op.indices) == 1 else op.indices[0]
+        """A flat store's index as base plus offset, its value rewritten."""
         if len(op.indices) != 1:
             return super().visit_buffer_store_(op)
-        return op.with_changes(value=value, indices=[index])
+        return op.with_changes(value=self.visit_expr(op.value),
+                               indices=[self._index(op.indices[0])])
 
 
 def _plus(base: Var, offset: int) -> PrimExpr:
@@ -291,11 +293,14 @@ def _plus(base: Var, offset: int) -> PrimExpr:
 
 
 class _Jammer(StmtMutator):
+    """Unroll-and-jam every legal loop, outermost first (a jammed loop is not visited again)."""
+
     def __init__(self, local: set[Var], noalias: bool) -> None:
         super().__init__()
         self.local, self.noalias, self.analyzer = local, noalias, Analyzer()
 
     def visit_for_(self, op: S.For) -> S.Stmt:
+        """``op`` unrolled-and-jammed when legal and useful, else its body visited."""
         factor = _factor(op)
         found = _jammable(op, self.local, self.noalias, self.analyzer) if factor else None
         if found is None:
@@ -320,4 +325,3 @@ def UnrollAndJam():  # pylint: disable=invalid-name
         noalias = bool(func.attrs.get("tir.noalias", False)) if func.attrs else False
         return with_body(func, _Jammer(_allocated(func), noalias)(func.body))
     return run
-
