@@ -240,6 +240,8 @@ class _Offsets(StmtExprMutator):
         self.var, self.values, self.analyzer = var, values, analyzer
         self.bases: list[tuple[Var, PrimExpr]] = []
         self.strides: list[int] = []
+        # id(index) -> (index, its base and stride): the index is kept so that its id cannot
+        # be reused by another expression while the memo lives
         self.memo: dict[int, tuple[PrimExpr, tuple[Var, int] | None]] = {}
         self.i = 0
 
