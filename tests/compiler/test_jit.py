@@ -8,6 +8,7 @@ import pytest
 
 from test_codegen import HOST, compile_c, run  # noqa: E402  (tests/compiler is on sys.path)
 from tirkit.compiler.codegen import emit_llvm, optimize
+from tirkit.compiler.codegen.llvm import parse_and_verify
 from tirkit.compiler.runtime.jit import JITModule, get_last_error, load_libgomp, set_last_error
 from tirkit.compiler.target import Target
 from tirkit.lang import from_source
@@ -277,3 +278,45 @@ def test_libgomp_spin_count_default_unless_the_user_set_one(user_env, shown):
     else:
         assert value == shown
     assert proc.stdout.strip() == user_env.get("GOMP_SPINCOUNT", "None")
+
+
+def test_shared_target_machine_is_one_per_thread_and_key():
+    """Passes and code generation reuse a thread's target machine (its subtarget is built once);
+    another thread, option set or opt level gets its own."""
+    import threading
+
+    target = Target(opt_level=3)
+    first = target.shared_target_machine(jit=True)
+    assert target.shared_target_machine(jit=True) is first
+    assert target.shared_target_machine(jit=False) is not first
+    assert target.shared_target_machine(jit=True, opt_level=1) is not first
+    other: list = []
+    thread = threading.Thread(target=lambda: other.append(target.shared_target_machine(jit=True)))
+    thread.start()
+    thread.join()
+    assert other[0] is not first
+
+
+def test_jit_module_machine_code_reloads_into_a_working_module():
+    """A module compiled from IR keeps the machine code the thread's target machine emitted (the
+    compile cache's entry): byte-identical to a fresh emission, and it loads back and runs."""
+    src = """
+@T.prim_func
+def add_one(a: T.handle("float32"), b: T.handle("float32")):
+    A = T.Buffer((8,), "float32", data=a)
+    B = T.Buffer((8,), "float32", data=b)
+    for i in range(8):
+        B[i] = A[i] + T.float32(1)
+"""
+    module, text = compile_c(src)
+    ref = parse_and_verify(text)
+    machine = HOST.shared_target_machine(jit=True)
+    ref.triple, ref.data_layout = HOST.triple, str(machine.target_data)
+    assert module.object_code == machine.emit_object(ref)
+    again = JITModule.from_object(module.object_code, module.function_names(), HOST)
+    for m in (module, again):
+        a = np.arange(8, dtype="float32")
+        b = np.zeros(8, dtype="float32")
+        m.get_cfunc("add_one", None, ctypes.c_void_p, ctypes.c_void_p)(a.ctypes.data,
+                                                                       b.ctypes.data)
+        np.testing.assert_array_equal(b, a + 1)

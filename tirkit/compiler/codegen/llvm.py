@@ -140,8 +140,8 @@ def pipeline_tuning_options(level: int) -> Any:
 
 
 def _run_passes(ref: Any, target: Target, level: int) -> None:
-    tm = target.target_machine(opt_level=level)
-    ref.triple, ref.data_layout = target.triple, str(tm.target_data)
+    tm = target.shared_target_machine(opt_level=level)
+    ref.triple, ref.data_layout = target.triple, data_layout(target)
     pto = pipeline_tuning_options(level)
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(ref, pb)

@@ -341,31 +341,32 @@ class JITModule:
         _init_runtime()
         self.target = target
         self._llvm_ir = llvm_ir
-        #: the machine code MCJIT produced (what the compile cache stores)
+        #: the machine code (what the compile cache stores)
         self.object_code: bytes | None = object_code
         self._functions = functions
-        if object_code is not None:
-            load_libgomp_if_available()
-            ref = llvm.parse_assembly("")
-            # machine code is only linked here: a generic target machine (creating the host's
-            # costs 0.5 ms, a generic one 0.05) and the empty module taken out again, or
-            # finalize_object sets up code generation for it (~1 ms of a 1.7 ms load)
-            self._engine = llvm.create_mcjit_compiler(ref, _loader_machine(target))
-            self._engine.remove_module(ref)
-            self._engine.add_object_file(llvm.ObjectFileRef.from_data(object_code))
-        else:
-            tm = target.target_machine(jit=True)
-            # a ModuleRef parsed (and verified) from llvm_ir by the caller spares a re-parse;
-            # the engine owns it from here
+        ref = None
+        if object_code is None:
+            # a ModuleRef parsed (and verified) from llvm_ir by the caller spares a re-parse
             ref = module_ref if module_ref is not None else parse_and_verify(llvm_ir or "")
             if _uses_openmp(llvm_ir, ref):
                 load_libgomp()
+            # machine code from the thread's shared target machine (a fresh one, as an engine
+            # of its own would need, builds its subtarget again: ~2 ms of every build)
+            tm = target.shared_target_machine(jit=True)
             ref.triple, ref.data_layout = target.triple, str(tm.target_data)
-            self._engine = llvm.create_mcjit_compiler(ref, tm)
-            self._engine.set_object_cache(notify_func=self._keep_object)
+            object_code = self.object_code = tm.emit_object(ref)
+        else:
+            load_libgomp_if_available()
+        # the engine only links machine code: a generic target machine (creating the host's
+        # costs 0.5 ms, a generic one 0.05) and its empty module taken out again, or
+        # finalize_object sets up code generation for it (~1 ms of a 1.7 ms load)
+        empty = llvm.parse_assembly("")
+        self._engine = llvm.create_mcjit_compiler(empty, _loader_machine(target))
+        self._engine.remove_module(empty)
+        self._engine.add_object_file(llvm.ObjectFileRef.from_data(object_code))
         self._engine.finalize_object()
         self._engine.run_static_constructors()
-        self._module = ref
+        self._module = ref if ref is not None else empty
 
     @property
     def llvm_ir(self) -> str:
@@ -382,9 +383,6 @@ class JITModule:
         """Load machine code made earlier by a JITModule (its ``object_code``) for the same
         host; ``functions`` are the names it defines (the compile cache's entry)."""
         return cls("", target, object_code=object_code, functions=list(functions))
-
-    def _keep_object(self, _module: Any, buffer: bytes) -> None:
-        self.object_code = bytes(buffer)
 
     def get_function_address(self, name: str) -> int:
         """The address of the compiled function ``name``.
