@@ -14,6 +14,20 @@ from .modular_set import ModularSet, ModularSetAnalyzer
 from .simplify import Simplifier, deep_recursion
 
 
+def _const_last(r: Range) -> tuple[int, int] | None:
+    """The bound of ``r.min + r.extent - 1`` when both are constants of one dtype and the sum
+    holds in it (most loops: what simplifying and bounding the folded constant gives, without
+    building it, while no constant has a known bound); None otherwise."""
+    lo, ext = r.min, r.extent
+    if type(lo) is not IntImm or type(ext) is not IntImm or lo.dtype != ext.dtype \
+            or not lo.dtype.is_int():
+        return None
+    end, half = lo.value + ext.value, 1 << (lo.dtype.bits - 1)
+    if not (-half <= end < half and -half <= end - 1):  # (both folds hold in the dtype)
+        return None
+    return (end - 1, end - 1)
+
+
 class Analyzer:
     """Integer arithmetic analyzer (mirrors ``tvm.arith.Analyzer``).
 
@@ -49,7 +63,10 @@ class Analyzer:
                 self.bind(var, expr.min)
                 return
             lo = self._bounds.bound(self.simplify(expr.min))
-            hi = self._bounds.bound(self.simplify(expr.min + expr.extent - 1))
+            tags = self._bounds._tags  # pylint: disable=protected-access
+            hi = _const_last(expr) if tags is not None and "int" not in tags else None
+            if hi is None:
+                hi = self._bounds.bound(self.simplify(expr.min + expr.extent - 1))
             self._bounds.update(key, (lo[0], hi[1]))
             return
         if isinstance(expr, (int, PrimExpr)):

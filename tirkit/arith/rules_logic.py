@@ -14,7 +14,7 @@ from typing import Any
 from ..ir.expr import IntImm, PrimExpr
 from ..tir import expr as E
 from ..tir.const_fold import try_const_fold
-from .bound import Interval
+from .bound import Interval, iv_add, iv_scale
 from .linear import LinearSum
 from .simplify import Simplifier, _generic, bool_const, is_index, register
 
@@ -89,7 +89,21 @@ def _cmp(s: Simplifier, e: Any) -> PrimExpr:
         return folded
     if not is_index(a):
         return type(e)(a, b) if (a is not e.a or b is not e.b) else e
+    if a is e.a and b is e.b and type(b) is IntImm and isinstance(a, E.Var) \
+            and type(e) not in _FLIP and b.dtype == a.dtype:
+        return _var_cmp_const(s, e)
     return compare(s, type(e), a, b)
+
+
+def _var_cmp_const(s: Simplifier, e: Any) -> PrimExpr:
+    """``compare`` of a simplified ``var (kind) c`` (``k == 0``, ``i < 4``; the conditions of
+    reduction inits and constraint scopes): decided by the bound of ``var - c`` or ``e`` itself,
+    which is what the normalized comparison rebuilds (without building it, then comparing it
+    with ``e``)."""
+    c = e.b.value
+    iv = iv_add((-c, -c), iv_scale(s.bound(e.a), 1))
+    decided = _decide(type(e), iv)
+    return e if decided is None else bool_const(decided)
 
 
 def bound_from_cmp(s: Simplifier, c: PrimExpr) -> tuple[Any, Interval] | None:

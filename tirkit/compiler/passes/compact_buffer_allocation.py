@@ -71,11 +71,13 @@ class _AccessRegionCollector(StmtExprVisitor):
         self.is_strict = is_strict
 
     def visit_buffer_store_(self, op: BufferStore) -> None:
-        self.access(BufferRegion.from_point(op.buffer, op.indices))
+        if op.buffer.data in self.in_scope:  # (a parameter's buffer: no region to make)
+            self.access(BufferRegion.from_point(op.buffer, op.indices))
         super().visit_buffer_store_(op)
 
     def visit_buffer_load_(self, op: BufferLoad) -> None:
-        self.access(BufferRegion.from_point(op.buffer, op.indices))
+        if op.buffer.data in self.in_scope:
+            self.access(BufferRegion.from_point(op.buffer, op.indices))
         super().visit_buffer_load_(op)
 
     def visit_var_(self, op: Var) -> None:
