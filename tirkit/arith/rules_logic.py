@@ -198,8 +198,8 @@ def _minmax(s: Simplifier, e: Any) -> PrimExpr:
     folded = try_const_fold(cls, a, b)
     if folded is not None:
         return folded
-    if not is_index(a):
-        return cls(a, b)
+    if not is_index(a):  # (the node itself when unchanged: a new one is compared with it)
+        return e if a is e.a and b is e.b else cls(a, b)
     lo, hi = s.bound_lin(s.lin(a).iadd(s.lin(b), -1))
     a_first = hi <= 0 if cls is E.Min else lo >= 0
     b_first = lo >= 0 if cls is E.Min else hi <= 0
@@ -207,4 +207,4 @@ def _minmax(s: Simplifier, e: Any) -> PrimExpr:
         return a
     if b_first:
         return b
-    return cls(a, b)
+    return e if a is e.a and b is e.b else cls(a, b)

@@ -49,7 +49,8 @@ from tirkit.tir import stmt as S
 from tirkit.tir.analysis import expr_deep_equal
 from tirkit.tir.expr import BufferLoad, Call, Var
 from tirkit.tir.function import PrimFunc
-from tirkit.tir.stmt_functor import StmtExprMutator, StmtMutator, post_order_visit, substitute
+from tirkit.tir.stmt_functor import (StmtExprMutator, StmtMutator, post_order_visit,
+                                     pre_order_visit, substitute)
 
 from ..transform import prim_func_pass, register_pass
 from ._opt_common import side_effect, uses_var, with_body
@@ -244,19 +245,33 @@ class _Offsets(StmtExprMutator):
         # be reused by another expression while the memo lives
         self.memo: dict[int, tuple[PrimExpr, tuple[Var, int] | None]] = {}
         self.i = 0
+        self._values: dict[int, PrimExpr] = {}
 
     def copy(self, stmt: S.Stmt, i: int) -> S.Stmt:
-        """Copy ``i`` of ``stmt`` (its bases are added to :attr:`bases`)."""
+        """Copy ``i`` of ``stmt`` (its bases are added to :attr:`bases`); ``var`` is replaced
+        by copy ``i``'s value as the visit goes (what a ``substitute`` of the visited copy
+        did, in a second walk)."""
         self.i = i
-        return substitute(self.visit_stmt(stmt), {self.var: self.values[i]})
+        return self.visit_stmt(stmt)
+
+    def _value(self) -> PrimExpr:
+        """What ``substitute`` puts for ``var`` in copy :attr:`i` (made once per copy)."""
+        got = self._values.get(self.i)
+        if got is None:
+            got = self._values[self.i] = substitute(self.var, {self.var: self.values[self.i]})
+        return got
+
+    def visit_var_(self, op: Var) -> PrimExpr:
+        """``var`` is copy :attr:`i`'s value; other vars stay."""
+        return self._value() if op is self.var else op
 
     def _index(self, index: PrimExpr) -> PrimExpr:
         found = self.memo.get(id(index))
         if found is None:  # every copy visits the same index objects: the search is made once
             found = self.memo[id(index)] = (index, self._base(index))
         base = found[1]
-        if base is None:
-            return index
+        if base is None:  # (substituted as it is: its loads keep their indices)
+            return substitute(index, {self.var: self.values[self.i]})
         return _plus(base[0], self.i * base[1])
 
     def _base(self, index: PrimExpr) -> tuple[Var, int] | None:
@@ -280,6 +295,9 @@ class _Offsets(StmtExprMutator):
         """A flat load's index as base plus offset."""
         if len(op.indices) != 1:
             return super().visit_buffer_load_(op)
+        if op.predicate is not None:
+            return op.with_changes(indices=[self._index(op.indices[0])],
+                                   predicate=substitute(op.predicate, {self.var: self._value()}))
         return op.with_changes(indices=[self._index(op.indices[0])])
 
     def visit_buffer_store_(self, op: S.BufferStore) -> S.Stmt:
@@ -312,8 +330,14 @@ class _Jammer(StmtMutator):
 
 def _allocated(func: PrimFunc) -> set[Var]:
     local: set[Var] = set()
-    post_order_visit(func.body, lambda n: local.add(n.buffer_var)
-                     if isinstance(n, S.Allocate) else None)
+
+    def visit(node: Any) -> bool:
+        if isinstance(node, PrimExpr):
+            return False  # an Allocate is a statement, never inside an expression: not walked
+        if isinstance(node, S.Allocate):
+            local.add(node.buffer_var)
+        return True
+    pre_order_visit(func.body, visit)
     return local
 
 
