@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tirkit.ir.expr import PrimExpr
+from tirkit.ir.expr import IntImm, PrimExpr
 from tirkit.ir.module import IRModule
 from tirkit.tir import stmt as S
 from tirkit.tir.buffer import Buffer
@@ -32,6 +32,8 @@ class IRConvertSSA(StmtExprMutator):
         self.scope: dict[int, list[Var]] = {}
         self._keep: list[Any] = []  # originals stay alive while their ids are keys
         self._buffers: dict[tuple, Buffer] = {}
+        self.renamed = 0  # how many vars in scope are renamed (none: every use stays as it is)
+        self._plain_buffers: dict[int, tuple[Buffer, bool]] = {}
 
     # ------------------------------------------------------------------------- definitions
     def define(self, var: Var) -> Var:
@@ -39,6 +41,7 @@ class IRConvertSSA(StmtExprMutator):
         new = var
         if id(var) in self.defined:
             new = Var(var.name_hint, var.type_annotation, span=var.span)
+            self.renamed += 1
         else:
             self.defined.add(id(var))
             self._keep.append(var)
@@ -47,7 +50,8 @@ class IRConvertSSA(StmtExprMutator):
 
     def undefine(self, var: Var) -> None:
         """Leave the scope of ``var``."""
-        self.scope[id(var)].pop()
+        if self.scope[id(var)].pop() is not var:
+            self.renamed -= 1
 
     def scoped(self, var: Var, fn: Any) -> tuple[Var, Any]:
         """Define ``var``, run ``fn(new_var)``, end its scope."""
@@ -59,6 +63,8 @@ class IRConvertSSA(StmtExprMutator):
 
     def remap_buffer(self, buf: Buffer) -> Buffer:
         """``buf`` with its data/shape/strides/offset vars renamed as currently in scope."""
+        if not self.renamed and self._plain(buf):  # no var renamed: its vars stay as they are
+            return buf
         data = self.visit_expr(buf.data)
         shape = map_tuple(buf.shape, self.visit_expr)
         strides = map_tuple(buf.strides, self.visit_expr)
@@ -74,6 +80,16 @@ class IRConvertSSA(StmtExprMutator):
             self._buffers[key] = got
             self._keep.append(buf)
         return got
+
+    def _plain(self, buf: Buffer) -> bool:
+        """Whether the data/shape/strides/offset of ``buf`` are Vars and constants only (no
+        definition inside them to rename)."""
+        got = self._plain_buffers.get(id(buf))
+        if got is None:
+            plain = all(isinstance(e, (Var, IntImm)) or e is None
+                        for e in (buf.data, *buf.shape, *buf.strides, buf.elem_offset))
+            got = self._plain_buffers[id(buf)] = (buf, plain)
+        return got[1]
 
     def _with_buffer(self, node: Any) -> Any:
         buf = self.remap_buffer(node.buffer)

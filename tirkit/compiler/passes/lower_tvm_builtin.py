@@ -99,10 +99,27 @@ class _AllocaScope:
         self.run = _Sizes()
         self.stack_array = Var("stack_array", "handle")
         self.stack_value = Var("stack_value", "handle")
-        self.stack_shape = tir.decl_buffer((IntImm("int64", max(self.max.shape, 0)),), "int64",
-                                           name="stack_shape")
-        self.stack_tcode = tir.decl_buffer((IntImm("uint64", self.max.arg),), "int32",
-                                           name="stack_tcode")
+        # the two stack buffers are declared when first used (most scopes use neither), with
+        # the sizes known now
+        self._sizes = (max(self.max.shape, 0), self.max.arg)
+        self._shape: Buffer | None = None
+        self._tcode: Buffer | None = None
+
+    @property
+    def stack_shape(self) -> Buffer:
+        """The int64 shape stack (``stack_shape``)."""
+        if self._shape is None:
+            self._shape = tir.decl_buffer((IntImm("int64", self._sizes[0]),), "int64",
+                                          name="stack_shape")
+        return self._shape
+
+    @property
+    def stack_tcode(self) -> Buffer:
+        """The int32 type-code stack (``stack_tcode``)."""
+        if self._tcode is None:
+            self._tcode = tir.decl_buffer((IntImm("uint64", self._sizes[1]),), "int32",
+                                          name="stack_tcode")
+        return self._tcode
 
 
 class _StackNeeded(Exception):
