@@ -18,6 +18,7 @@ from typing import Any, Callable
 from tirkit.arith import Analyzer
 from tirkit.ir.dtype import DataType, dtype as _dtype
 from tirkit.ir.expr import IntImm, PrimExpr
+from tirkit.ir.op import Op
 from tirkit.printer import script
 from tirkit import tir
 from tirkit.tir import (EQ, AssertStmt, AttrStmt, Buffer, BufferLoad, Call, Cast, DeclBuffer,
@@ -27,16 +28,30 @@ from ..runtime.abi import StructField
 
 __all__ = ["ArgBinder", "merge_nest", "nop", "vector_bytes", "struct_get"]
 
+_INT32 = _dtype("int32")
+_ZERO = IntImm(_INT32, 0)
+
 
 def nop(span: Any = None) -> Stmt:
-    """``T.evaluate(0)``, the placeholder body of nest items (TVM's ``Evaluate(0)``)."""
-    return Evaluate(IntImm("int32", 0), span=span)
+    """``T.evaluate(0)``, the placeholder body of nest items (TVM's ``Evaluate(0)``); the
+    constant is one shared node (dozens are made per function, most replaced at once)."""
+    return Evaluate(_ZERO, span=span)
 
 
 def struct_get(dtype: str, handle: Var, index: int, field: int, span: Any = None) -> PrimExpr:
     """``T.tvm_struct_get(handle, index, field, dtype)`` (TVM ``TVMStructGet``)."""
-    return Call(dtype, "tir.tvm_struct_get",
-                (handle, IntImm("int32", index), IntImm("int32", int(field))), span=span)
+    t = _STRUCT_TYPES.get(dtype)
+    if t is None:
+        t = _STRUCT_TYPES[dtype] = _dtype(dtype)
+    if not _STRUCT_OP:
+        _STRUCT_OP.append(Op.get(_STRUCT_GET))
+    return Call(t, _STRUCT_OP[0], (handle, IntImm(_INT32, index), IntImm(_INT32, int(field))),
+                span=span)
+
+
+#: the dtypes struct_get was asked for by name, and the tvm_struct_get op once looked up
+_STRUCT_TYPES: dict[str, DataType] = {}
+_STRUCT_OP: list[Any] = []
 
 
 def vector_bytes(t: DataType) -> int:
@@ -196,7 +211,6 @@ def _shape_message(lhs: str, dtype: DataType, value: Any) -> str | None:
     return f"{lhs} == {index}" if dtype == _I64 else None
 
 
-_INT32 = _dtype("int32")
 
 
 class ArgBinder:
@@ -281,14 +295,14 @@ class ArgBinder:
         ndim = len(buffer.shape)
         v_ndim = struct_get("int32", handle, 0, StructField.kArrNDim)
         self.init_nest.append(AssertStmt(
-            EQ(IntImm("int32", ndim), v_ndim),
+            EQ(IntImm(_INT32, ndim), v_ndim),
             StringImm(f"{arg_name}.ndim is expected to equal {ndim}"), nop(span), span=span))
         self._check_dtype(buffer, handle, arg_name)
         buf_shape = self._field_buffer(handle, arg_name + ".shape", ndim, StructField.kArrShape,
                                        span)
         if not _sub_byte(buffer.dtype):
             for k, dim in enumerate(buffer.shape):
-                load = tir.cast(dim.dtype, BufferLoad(buf_shape, (IntImm("int32", k),)))
+                load = tir.cast(dim.dtype, BufferLoad(buf_shape, (IntImm(_INT32, k),)))
                 self.bind_(dim, load, f"{arg_name}.shape[{k}]", True, span)
         buf_strides = self._field_buffer(handle, arg_name + ".strides", len(buffer.strides),
                                          StructField.kArrStrides, span)
@@ -316,7 +330,7 @@ class ArgBinder:
     def _field_buffer(self, handle: Var, name: str, size: int, field: int, span: Any) -> Buffer:
         """``name: T.handle("int64") = T.tvm_struct_get(handle, 0, field, "handle")`` and its
         ``T.decl_buffer((size,), "int64", data=name)``."""
-        buf = tir.decl_buffer((IntImm("int32", size),), "int64", name=name)
+        buf = tir.decl_buffer((IntImm(_INT32, size),), "int64", name=name)
         self._names.add(name)
         self.init_nest.append(LetStmt(buf.data, struct_get("handle", handle, 0, field),
                                       nop(span), span=span))
@@ -331,14 +345,14 @@ class ArgBinder:
         elif buffer.buffer_type == tir.BufferType.AUTO_BROADCAST:
             self._bind_broadcast_strides(buffer, buf_strides, is_null, arg_name)
         else:
-            from_shape: PrimExpr = IntImm("int32", 1)
+            from_shape: PrimExpr = IntImm(_INT32, 1)
             for k in range(len(buffer.strides) - 1, -1, -1):
                 dt = buffer.shape[k].dtype
-                explicit = tir.cast(dt, BufferLoad(buf_strides, (IntImm("int32", k),)))
+                explicit = tir.cast(dt, BufferLoad(buf_strides, (IntImm(_INT32, k),)))
                 self.bind_(buffer.strides[k], tir.if_then_else(is_null, from_shape, explicit),
                            f"{arg_name}.strides[{k}]", True, buffer.span)
                 from_shape = from_shape * tir.cast(
-                    dt, BufferLoad(buf_shape, (IntImm("int32", k),)))
+                    dt, BufferLoad(buf_shape, (IntImm(_INT32, k),)))
 
     def _assert_compact(self, buffer: Buffer, buf_strides: Buffer, is_null: PrimExpr,
                         arg_name: str) -> None:
@@ -346,7 +360,7 @@ class ArgBinder:
         expect: PrimExpr = tir.const(1, stype)
         conds = []
         for k in range(len(buffer.shape) - 1, -1, -1):
-            svalue = tir.cast(stype, BufferLoad(buf_strides, (IntImm("int32", k),)))
+            svalue = tir.cast(stype, BufferLoad(buf_strides, (IntImm(_INT32, k),)))
             conds.append(tir.logical_or(buffer.shape[k] == 1, expect == svalue))
             expect = expect * buffer.shape[k]
         if not conds:
@@ -365,7 +379,7 @@ class ArgBinder:
         stride: PrimExpr = tir.const(1, _default_index_type(buffer))
         for k in range(len(buffer.shape) - 1, -1, -1):
             dim = buffer.shape[k]
-            value = tir.cast(dim.dtype, BufferLoad(buf_strides, (IntImm("int32", k),)))
+            value = tir.cast(dim.dtype, BufferLoad(buf_strides, (IntImm(_INT32, k),)))
             value = tir.if_then_else(is_null, stride, value)
             value = tir.if_then_else(dim == 1, tir.const(0, value.dtype), value)
             self.bind_(buffer.strides[k], value, f"{arg_name}.strides[{k}]", True, buffer.span)
@@ -399,7 +413,7 @@ class ArgBinder:
             cond, StringImm(f"{arg_name} is expected to have non-NULL data pointer"),
             nop(span), span=span))
         self.init_nest.append(AttrStmt(buffer.data, "storage_alignment",
-                                       IntImm("int32", buffer.data_alignment), nop(span),
+                                       IntImm(_INT32, buffer.data_alignment), nop(span),
                                        span=span))
 
 

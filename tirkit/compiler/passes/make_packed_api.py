@@ -37,6 +37,8 @@ from ..runtime.abi import CallingConv, TypeCode
 from ..transform import Pass, PassContext, PassInfo, register_pass
 from .arg_binder import ArgBinder, merge_nest, nop, struct_get
 
+_INT32 = _dtype("int32")
+
 __all__ = ["MakePackedAPI", "make_packed_api", "requires_packed_api", "DEVICE_OF_TARGET_KIND"]
 
 #: ``kTVMArgBool``: the type code of a Python bool in TVM v0.20's packed calls
@@ -100,9 +102,9 @@ def _arg_value(v_args: Var, t: DataType, i: int, span: Any) -> PrimExpr:
 
 
 def _any_of(code: Var, values: tuple[int, ...]) -> PrimExpr:
-    cond: PrimExpr = EQ(code, IntImm("int32", values[0]))
+    cond: PrimExpr = EQ(code, IntImm(_INT32, values[0]))
     for v in values[1:]:
-        cond = tir.logical_or(cond, EQ(code, IntImm("int32", v)))
+        cond = tir.logical_or(cond, EQ(code, IntImm(_INT32, v)))
     return cond
 
 
@@ -175,9 +177,9 @@ class _ReturnRewriter(StmtMutator):
         else:
             raise TypeError(f"MakePackedAPI: expected an int, float or void return value, got {t}")
         vbuf, tbuf = self._buffers(tcode, str(expr.dtype))
-        zero = IntImm("int32", 0)
+        zero = IntImm(_INT32, 0)
         return SeqStmt((BufferStore(vbuf, expr, (zero,), span=span),
-                        BufferStore(tbuf, IntImm("int32", tcode), (zero,), span=span),
+                        BufferStore(tbuf, IntImm(_INT32, tcode), (zero,), span=span),
                         Evaluate(tir.ret(zero), span=span)), span=span)
 
 
@@ -203,7 +205,7 @@ class _Signature:
 
     def __init__(self, num_params: int) -> None:
         self.args = Var("args", "handle")
-        self.type_ids = tir.decl_buffer((IntImm("int32", num_params),), "int32",
+        self.type_ids = tir.decl_buffer((IntImm(_INT32, num_params),), "int32",
                                         name="arg_type_ids")
         self.num_args = Var("num_args", "int32")
         self.out_ret_value = Var("out_ret_value", PointerType(PrimType("void")))
@@ -223,7 +225,7 @@ def _assert(cond: PrimExpr, msg: str, span: Any) -> Stmt:
 def _seq_init(func: PrimFunc, sig: _Signature, name: str, num_args: int) -> list[Stmt]:
     """The num_args / null / type-code checks (TVM's ``seq_init``)."""
     span = func.span
-    out = [_assert(EQ(sig.num_args, IntImm("int32", num_args)),
+    out = [_assert(EQ(sig.num_args, IntImm(_INT32, num_args)),
                    f"{name}: num_args should be {num_args}", span)]
     if num_args > 0:
         out.append(_assert(Not(tir.isnullptr(sig.args)),
@@ -235,7 +237,7 @@ def _seq_init(func: PrimFunc, sig: _Signature, name: str, num_args: int) -> list
         if param.name_hint == DEVICE_CONTEXT_VAR:
             continue
         code = Var(param.name_hint + "_code", "int32")
-        load = BufferLoad(sig.type_ids, (IntImm("int32", i),))
+        load = BufferLoad(sig.type_ids, (IntImm(_INT32, i),))
         out.append(LetStmt(code, load, nop(param.span), span=param.span))
         codes, word = _TYPE_CHECKS[_kind(param.dtype)]
         out.append(_assert(_any_of(code, codes), f"{name}: Expect arg[{i}] to be {word}",
@@ -252,7 +254,7 @@ def make_packed_api(func: PrimFunc, name: str, is_entry: bool = False) -> PrimFu
             arguments"), or when a buffer binding can never hold.
     """
     target = func.attrs.get("target")
-    device_type = IntImm("int32", DEVICE_OF_TARGET_KIND.get(_target_kind(target), 1))
+    device_type = IntImm(_INT32, DEVICE_OF_TARGET_KIND.get(_target_kind(target), 1))
     sig = _Signature(len(func.params))
     num_args = sum(p.name_hint != DEVICE_CONTEXT_VAR for p in func.params)
     for p in func.params:
@@ -279,7 +281,7 @@ def make_packed_api(func: PrimFunc, name: str, is_entry: bool = False) -> PrimFu
     if sig.device_id in def_map:
         seq_check = [AttrStmt("default", "device_id", sig.device_id, nop(), span=func.span),
                      AttrStmt("default", "device_type", device_type, nop(), span=func.span)]
-    body = SeqStmt((body, Evaluate(tir.ret(IntImm("int32", 0)), span=func.span)), span=func.span)
+    body = SeqStmt((body, Evaluate(tir.ret(IntImm(_INT32, 0)), span=func.span)), span=func.span)
     body = merge_nest([seq_init, binder.init_nest, seq_check, binder.asserts, decls], body)
     params = sig.params()
     undefined = undefined_vars(body, params)
