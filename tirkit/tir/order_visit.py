@@ -129,7 +129,10 @@ class OrderWalk:
                 if id(k) not in seen:
                     walk(k)
             fvisit(node)
-        walk(root)
+        try:
+            walk(root)
+        finally:
+            del walk  # the closure refers to itself: clear the cell, so no cycle is left to the GC
 
     def pre(self, root: Any, fvisit: Callable[[Any], Any]) -> None:
         """Call ``fvisit`` on each distinct node under ``root``, parents first; a ``False``
@@ -145,4 +148,7 @@ class OrderWalk:
             for k in fn(node):
                 if id(k) not in seen:
                     walk(k)
-        walk(root)
+        try:
+            walk(root)
+        finally:
+            del walk  # the closure refers to itself: clear the cell, so no cycle is left to the GC

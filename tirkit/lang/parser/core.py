@@ -7,6 +7,7 @@ names, so errors inside are reported too (the IR of that body is dropped).
 """
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 from functools import partial
 from typing import Any, Iterator, Mapping, Sequence
@@ -17,7 +18,7 @@ from tirkit.ir.node import fill_missing_spans
 from tirkit.ir.span import LineIndex, Span
 
 from ..ir_builder.base import IRBuilder, IRBuilderFrame
-from ..ir_builder.tir_frames import TIRFrame
+from ..ir_builder.tir_frames import BlockFrame, ForFrame, TIRFrame
 from . import dispatch
 from .evaluator import POISON, EvalError, Evaluator, attach_span
 from .evaluator_ops import bind_target, unpack_pairs
@@ -55,7 +56,10 @@ class Parser:
         self.dialect = dialect
         self.token = "ir"
         self.builder = IRBuilder()
-        self.evaluator = Evaluator(self.table, env, static=static, span_of=self.span_of)
+        # the evaluator's hooks hold no reference to the parser (no parser <-> evaluator
+        # cycle: a parse's objects are freed by reference counting, not left to the cyclic GC)
+        self.evaluator = Evaluator(self.table, env, static=static,
+                                   span_of=partial(_span_of, line_index))
         self.loop_depth = 0  # enclosing for/while loops (for break/continue)
         self.recovering = 0  # > 0 while visiting a body whose scope header failed
         self.iter_binding_nodes: dict[int, tuple[str, Any]] = {}  # iter var -> (name, node)
@@ -63,20 +67,19 @@ class Parser:
         self.forward_vars: dict[str, Any] = {}  # vars quoted dims named (forward_dims.py)
         self.reassigned: set[str] = set()  # tirx: names assigned again (mutable scalars)
         self.macro_returns: list[type] = []  # ``return`` inside a T.macro raises the last
-        self.evaluator.on_name = self._check_block_scope
+        self.evaluator.on_name = _BlockScopeHook(self)
         from ..ir_builder import tir_api  # pylint: disable=import-outside-toplevel
 
         ax = tir_api.axis
         self.evaluator.binding_funcs = {ax.spatial, ax.reduce, ax.scan, ax.opaque, ax.remap,
                                         tir_api.where, tir_api.reads, tir_api.writes}
+        self.s_tir = False  # the current prim_func was declared with s_tir=True
 
     def _check_block_scope(self, node: Any, value: Any) -> None:
         """A loop var of a loop outside the innermost block (with iter vars) may only appear in
         that block's bindings (``T.axis.*``, ``T.where``), as TVM's well-formedness check says."""
         if not isinstance(value, tir.Var) or self.evaluator.binding_depth:
             return
-        from ..ir_builder.tir_frames import BlockFrame, ForFrame  # pylint: disable=import-outside-toplevel
-
         frames = self.builder.frames
         inner = next((k for k in range(len(frames) - 1, -1, -1)
                       if isinstance(frames[k], BlockFrame)), None)
@@ -88,7 +91,6 @@ class Parser:
                 self.warn(node, f"loop variable {value.name_hint!r} is used inside block "
                           f"{frames[inner].name!r}: use the block's iter vars", code="scope")
                 return
-        self.s_tir = False  # the current prim_func was declared with s_tir=True
 
     # ------------------------------------------------------------------ entry and plumbing
     def parse(self, tree: Any) -> Any:
@@ -144,13 +146,7 @@ class Parser:
     def span_of(self, node: Any) -> Span | None:
         """The span of a syntax node (our syntax tree carries one; Python ``ast`` nodes are
         converted through the LineIndex)."""
-        span = getattr(node, "span", None)
-        if span is not None or self.line_index is None or not hasattr(node, "lineno"):
-            return span
-        li = self.line_index
-        start = li.offset(node.lineno, _char_col(li, node.lineno, node.col_offset))
-        end = li.offset(node.end_lineno, _char_col(li, node.end_lineno, node.end_col_offset))
-        return li.span(start, end)
+        return _span_of(self.line_index, node)
 
     def report(self, node: Any, message: str, code: str = "parse", notes: Sequence[str] = (),
                fixes: Sequence[Fix] = ()) -> None:
@@ -257,6 +253,32 @@ class Parser:
         for name_node, item in _named_items(target, value):
             IRBuilder.name(name_node.id, item)
             fill_missing_spans(item, self.span_of(name_node))
+
+
+def _span_of(li: LineIndex | None, node: Any) -> Span | None:
+    """:meth:`Parser.span_of` over the file's LineIndex ``li``."""
+    span = getattr(node, "span", None)
+    if span is not None or li is None or not hasattr(node, "lineno"):
+        return span
+    start = li.offset(node.lineno, _char_col(li, node.lineno, node.col_offset))
+    end = li.offset(node.end_lineno, _char_col(li, node.end_lineno, node.end_col_offset))
+    return li.span(start, end)
+
+
+class _BlockScopeHook:
+    """The evaluator's ``on_name`` hook: :meth:`Parser._check_block_scope` for resolved IR vars.
+    It holds the parser weakly, so parser and evaluator form no reference cycle."""
+
+    __slots__ = ("parser",)
+
+    def __init__(self, parser: Parser) -> None:
+        self.parser = weakref.ref(parser)
+
+    def __call__(self, node: Any, value: Any) -> None:
+        if isinstance(value, tir.Var):
+            parser = self.parser()
+            if parser is not None:
+                parser._check_block_scope(node, value)  # pylint: disable=protected-access
 
 
 _STATEMENT_NAMES = {
