@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, TypeVar
 
+from .fast_init import fast_init as _fast_init
 from .span import Span
 
 N = TypeVar("N")
@@ -34,67 +35,6 @@ def node(cls: type[N]) -> type[N]:
     if init is not None:
         out.__init__ = init  # type: ignore[misc]
     return out  # type: ignore[return-value]
-
-
-_MISSING = dataclasses.MISSING
-
-
-def _fast_init(cls: type) -> Callable[..., None] | None:
-    """The dataclass ``__init__`` of ``cls`` with each field stored through its slot's member
-    descriptor (``descriptor.__set__(self, value)``) instead of ``object.__setattr__(self, name,
-    value)``, the frozen dataclass's way, which costs a third more per field: every pass builds
-    thousands of nodes. The same parameters, defaults, default factories, fields set and
-    ``__post_init__`` call (dataclasses' ``_init_fn`` for ``frozen=True, slots=True``); None
-    (keep the dataclass's own) for anything else (InitVars, a field without a slot)."""
-    fields = list(getattr(cls, "__dataclass_fields__", {}).values())
-    if any(f._field_type is not dataclasses._FIELD for f in fields):  # pylint: disable=protected-access
-        return None  # InitVar / ClassVar pseudo-fields: the dataclass's own __init__
-    scope: dict[str, Any] = {"_HAS_FACTORY": _HAS_FACTORY}
-    std, kw, body = [], [], []
-    for f in fields:
-        desc = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
-        if type(desc).__name__ != "member_descriptor":
-            return None
-        scope[f"_set_{f.name}"] = desc.__set__
-        if f.init:
-            if f.default is not _MISSING:
-                scope[f"_dflt_{f.name}"] = f.default
-                param = f"{f.name}=_dflt_{f.name}"
-            elif f.default_factory is not _MISSING:
-                param = f"{f.name}=_HAS_FACTORY"
-            else:
-                param = f.name
-            (kw if f.kw_only else std).append(param)
-        if f.default_factory is not _MISSING:
-            scope[f"_factory_{f.name}"] = f.default_factory
-            value = (f"_factory_{f.name}() if {f.name} is _HAS_FACTORY else {f.name}" if f.init
-                     else f"_factory_{f.name}()")
-        elif f.init:
-            value = f.name
-        elif f.default is not _MISSING:
-            scope[f"_dflt_{f.name}"] = f.default
-            value = f"_dflt_{f.name}"
-        else:
-            continue  # set by __post_init__
-        body.append(f"    _set_{f.name}(self, {value})\n")
-    if hasattr(cls, "__post_init__"):
-        body.append("    self.__post_init__()\n")
-    params = ", ".join(["self", *std, *(["*", *kw] if kw else [])])
-    exec(f"def __init__({params}):\n{''.join(body) or '    pass' + chr(10)}", scope)  # pylint: disable=exec-used
-    init = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__module__ = cls.__module__
-    init.__doc__ = cls.__init__.__doc__
-    init.__annotations__ = dict(cls.__init__.__annotations__)  # the same signature, typed
-    return init  # type: ignore[no-any-return]
-
-
-class _HasFactory:  # the default of a parameter whose field has a default factory
-    def __repr__(self) -> str:
-        return "<factory>"
-
-
-_HAS_FACTORY = _HasFactory()
 
 
 def def_field(**kwargs: Any) -> Any:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .fast_init import fast_init
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -32,6 +34,9 @@ class Span:
 
     def __str__(self) -> str:
         return f"{self.source_name}:{self.line}:{self.column + 1}"
+
+
+Span.__init__ = fast_init(Span) or Span.__init__  # type: ignore[misc]  # built per token and node
 
 
 class LineIndex:

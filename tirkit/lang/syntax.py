@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Iterator, Optional
 
+from ..ir.fast_init import fast_init
 from ..ir.span import Span
 
 _NODE = {"frozen": True, "slots": True}
@@ -573,6 +574,18 @@ COMPARISON_OPERATORS: dict[str, type] = {getattr(c, "symbol"): c for c in (
 
 
 # --------------------------------------------------------------------------- traversal
+
+def _use_fast_inits() -> None:
+    """Every node class stores its fields through its slots (:func:`~tirkit.ir.fast_init.fast_init`):
+    the tree builder makes a node per grammar reduction."""
+    for value in list(globals().values()):
+        if isinstance(value, type) and issubclass(value, Node) and "__init__" in value.__dict__:
+            init = fast_init(value)
+            if init is not None:
+                value.__init__ = init  # type: ignore[misc]
+
+
+_use_fast_inits()
 
 _FIELDS_CACHE: dict[type, tuple[str, ...]] = {}
 
