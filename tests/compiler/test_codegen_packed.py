@@ -117,6 +117,18 @@ def test_packed_assertions_set_last_error_and_return_minus_one(add_one, case, me
     assert get_last_error() == ""  # reading clears it
 
 
+def test_assertions_share_one_failure_exit(add_one):
+    """Every argument check branches to one exit block (a phi of the messages, one
+    TVMAPISetLastError call, ``ret -1``) instead of a call and a return each; the messages of
+    the parametrized failures above come through it."""
+    del add_one  # the same kernel, before LLVM's passes (which may merge calls themselves)
+    text = emit_llvm(from_source(PACKED), HOST)
+    wrapper = re.search(r"define [^@]*i32 @\"?add_one\"?\(.*?\n}", text, re.S).group(0)
+    assert wrapper.count("@\"TVMAPISetLastError\"") == 1
+    assert wrapper.count("ret i32 -1") == 1
+    assert wrapper.count('label %"assert_fail"') >= 5
+
+
 def test_stack_alloca_struct_set_get_round_trip():
     src = '''
 @T.prim_func

@@ -111,6 +111,8 @@ class FunctionState:
     loop_exits: list[tuple[ir.Block, ir.Block]] = field(default_factory=list)
     #: bits stored by the vector stores emitted so far (see :func:`.loops.serial_loop`)
     vector_store_bits: int = 0
+    #: the message phi of the function's one failure exit (see :func:`.asserts.failure_exit`)
+    assert_exit: ir.Value | None = None
 
 
 class CodeGenLLVM:
