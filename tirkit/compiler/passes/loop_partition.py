@@ -119,6 +119,20 @@ class LoopPartitioner(StmtMutator):
         return op.with_changes(min=IntImm(t, lo), extent=IntImm(t, extent), body=body)
 
 
+def _has_likely(body: S.Stmt) -> bool:
+    """Whether ``body`` calls ``likely`` anywhere (one walk that stops at the first)."""
+    found = [False]
+
+    def visit(n: Any) -> bool:
+        if found[0]:
+            return False
+        if _is_likely(n):
+            found[0] = True
+        return not found[0]
+    pre_order_visit(body, visit)
+    return found[0]
+
+
 def remove_likely_tags(stmt: S.Stmt) -> S.Stmt:
     """``stmt`` without ``likely`` tags (TVM's ``RemoveLikelyTagsAndHints``)."""
     return ir_transform(stmt, None, lambda n: n.args[0] if _is_likely(n) else None,
@@ -131,6 +145,8 @@ def LoopPartition():  # pylint: disable=invalid-name
     ``tvm.tir.transform.LoopPartition``); reads config ``"tir.LoopPartition"``."""
     @prim_func_pass("LoopPartition", opt_level=0)
     def run(func, mod, ctx):  # pylint: disable=unused-argument
+        if not _has_likely(func.body):  # no split point and no tag to remove: nothing changes
+            return func
         cfg = ctx.get("tir.LoopPartition", {}) or {}
         body = LoopPartitioner(bool(cfg.get("partition_const_loop", False)))(func.body)
         return with_body(func, remove_likely_tags(body))

@@ -20,7 +20,7 @@ from tirkit.tir.buffer import Buffer
 from tirkit.tir.expr import BufferLoad, Var
 from tirkit.tir.function import PrimFunc
 from tirkit.tir.stmt import Block, BufferRegion, BufferStore, For, MatchBufferRegion, Stmt
-from tirkit.tir.stmt_functor import StmtExprMutator, substitute
+from tirkit.tir.stmt_functor import StmtExprMutator, pre_order_visit, substitute
 
 from ._opt_common import DeferredBinds
 
@@ -200,8 +200,25 @@ def lower_match_buffer(func: PrimFunc) -> PrimFunc:
     Raises:
         MatchBufferError: when a match_buffer's constraints cannot hold.
     """
+    if not _has_match_buffers(func.body):  # nothing to lower: the walk would change nothing
+        return func
     body = _MatchBufferLower(func)(func.body)
     return func if body is func.body else func.with_body(body)
+
+
+def _has_match_buffers(body: Stmt) -> bool:
+    """Whether a block under ``body`` matches a buffer (a statement-only walk: a block is
+    never inside an expression)."""
+    found = [False]
+
+    def visit(node: Any) -> bool:
+        if found[0] or isinstance(node, PrimExpr):
+            return False
+        if isinstance(node, Block) and node.match_buffers:
+            found[0] = True
+        return not found[0]
+    pre_order_visit(body, visit)
+    return found[0]
 
 
 @register_pass("LowerMatchBuffer")

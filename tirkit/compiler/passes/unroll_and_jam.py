@@ -112,20 +112,33 @@ def _leaves(body: S.Stmt) -> list[S.BufferStore] | None:
     return stores
 
 
-def _stride(index: PrimExpr, var: Var, analyzer: Analyzer) -> int | None:
+#: id(index) -> (index, var, its stride in var): what :func:`_stride` found, kept for a pass run
+#: (the legality check and the rewrite ask for the same store indices)
+Strides = dict[int, tuple[PrimExpr, Var, "int | None"]]
+
+
+def _stride(index: PrimExpr, var: Var, analyzer: Analyzer,
+            memo: Strides | None = None) -> int | None:
     """The constant ``c`` with ``index(var + 1) - index(var) == c`` when ``index`` is affine in
-    ``var``, else None."""
+    ``var``, else None (looked up in ``memo`` first, and noted there)."""
+    if memo is not None:
+        hit = memo.get(id(index))
+        if hit is not None and hit[0] is index and hit[1] is var:
+            return hit[2]
     step = analyzer.simplify(substitute(index, {var: tir_op.add(var, IntImm(var.dtype, 1))})
                              - index)
-    if isinstance(step, IntImm) and not uses_var(step, lambda v: v is var):
-        return step.value
-    return None
+    out = step.value if isinstance(step, IntImm) and not uses_var(step, lambda v: v is var) \
+        else None
+    if memo is not None:
+        memo[id(index)] = (index, var, out)
+    return out
 
 
-def _jammable(loop: S.For, local: set[Var], noalias: bool, analyzer: Analyzer
+def _jammable(loop: S.For, local: set[Var], noalias: bool, analyzer: Analyzer,
+              strides: Strides | None = None
               ) -> tuple[list[S.LetStmt], list[S.Stmt], S.Stmt] | None:
     """The head bindings, nest and innermost body of ``loop`` when unroll-and-jam is legal and
-    useful."""
+    useful (the strides found are noted in ``strides``)."""
     if loop.kind not in (S.ForKind.SERIAL, S.ForKind.PARALLEL) or loop.annotations:
         return None
     found = _nest(loop)
@@ -142,6 +155,12 @@ def _jammable(loop: S.For, local: set[Var], noalias: bool, analyzer: Analyzer
     stores = _leaves(body)
     if not stores or len(stores) > MAX_STORES:
         return None
+    loads: list[BufferLoad] = []
+    calls: list[Call] = []
+    post_order_visit(body, lambda n: loads.append(n) if isinstance(n, BufferLoad)
+                     else calls.append(n) if isinstance(n, Call) else None)
+    if calls:  # exp, log...: long latency of their own, and expanded ``factor`` times
+        return None
     lets = {let.var: let.value for let in reversed(head)}
     written: dict[Var, PrimExpr] = {}
     for store in stores:
@@ -153,16 +172,10 @@ def _jammable(loop: S.For, local: set[Var], noalias: bool, analyzer: Analyzer
             return None
         if uses_var(index, lambda v: id(v) in nest_vars):
             return None
-        if not _stride(_resolve(index, lets), var, analyzer):
+        if not _stride(_resolve(index, lets), var, analyzer, strides):
             return None
         if not noalias and store.buffer.data not in local:
             return None
-    loads: list[BufferLoad] = []
-    calls: list[Call] = []
-    post_order_visit(body, lambda n: loads.append(n) if isinstance(n, BufferLoad)
-                     else calls.append(n) if isinstance(n, Call) else None)
-    if calls:  # exp, log...: long latency of their own, and expanded ``factor`` times
-        return None
     accumulates = False
     for load in loads:
         index = written.get(load.buffer.data)
@@ -190,11 +203,13 @@ def _factor(loop: S.For) -> int | None:
 
 
 def unroll_and_jam(loop: S.For, head: list[S.LetStmt], chain: list[S.Stmt], body: S.Stmt,
-                   factor: int, analyzer: Analyzer | None = None) -> S.Stmt:
+                   factor: int, analyzer: Analyzer | None = None,
+                   strides: Strides | None = None) -> S.Stmt:
     """``loop`` split by ``factor``: the outer part keeps ``loop``'s kind, the nest ``chain``
     goes inside it, and each statement of the innermost body becomes ``factor`` copies, one per
     inner iteration (explicitly unrolled, ``head`` bindings substituted); an ``if`` whose
-    condition does not change between copies (a reduction's init) guards all its copies once."""
+    condition does not change between copies (a reduction's init) guards all its copies once.
+    ``strides`` holds strides already found (:func:`_jammable` notes them), reused here."""
     var = loop.loop_var
     outer = Var(var.name_hint + "_o", var.dtype)
     lets = {let.var: let.value for let in reversed(head)}
@@ -208,7 +223,7 @@ def unroll_and_jam(loop: S.For, head: list[S.LetStmt], chain: list[S.Stmt], body
     moving = {id(var)} | {id(v) for v in lets}
     analyzer = analyzer or Analyzer()
 
-    offsets = _Offsets(var, values, analyzer)
+    offsets = _Offsets(var, values, analyzer, strides)
 
     def copies(stmt: S.Stmt) -> list[S.Stmt]:
         if isinstance(stmt, S.SeqStmt):
@@ -236,9 +251,11 @@ class _Offsets(StmtExprMutator):
     sees the copies' addresses as one pointer plus constants; any other use of ``var`` takes
     copy ``i``'s value."""
 
-    def __init__(self, var: Var, values: list[PrimExpr], analyzer: Analyzer) -> None:
+    def __init__(self, var: Var, values: list[PrimExpr], analyzer: Analyzer,
+                 strides: Strides | None = None) -> None:
         super().__init__()
         self.var, self.values, self.analyzer = var, values, analyzer
+        self.stride_memo = strides
         self.bases: list[tuple[Var, PrimExpr]] = []
         self.strides: list[int] = []
         # id(index) -> (index, its base and stride): the index is kept so that its id cannot
@@ -283,7 +300,7 @@ class _Offsets(StmtExprMutator):
         for k, (base, value) in enumerate(self.bases):
             if expr_deep_equal(first, value):
                 return base, self.strides[k]
-        stride = _stride(index, var, self.analyzer)
+        stride = _stride(index, var, self.analyzer, self.stride_memo)
         if stride is None:
             return None
         base = Var(f"jam_base_{len(self.bases)}", index.dtype)
@@ -318,14 +335,16 @@ class _Jammer(StmtMutator):
     def __init__(self, local: set[Var], noalias: bool) -> None:
         super().__init__()
         self.local, self.noalias, self.analyzer = local, noalias, Analyzer()
+        self.strides: Strides = {}
 
     def visit_for_(self, op: S.For) -> S.Stmt:
         """``op`` unrolled-and-jammed when legal and useful, else its body visited."""
         factor = _factor(op)
-        found = _jammable(op, self.local, self.noalias, self.analyzer) if factor else None
+        found = _jammable(op, self.local, self.noalias, self.analyzer, self.strides) \
+            if factor else None
         if found is None:
             return super().visit_for_(op)
-        return unroll_and_jam(op, *found, factor, self.analyzer)
+        return unroll_and_jam(op, *found, factor, self.analyzer, self.strides)
 
 
 def _allocated(func: PrimFunc) -> set[Var]:
