@@ -206,6 +206,9 @@ class _UndefinedVars(DefUseVisitor):
         self.undefined: list[Var] = []
         self.seen: set[int] = set()
 
+    # the statement path is not read here: statements are dispatched without keeping it
+    visit_stmt = StmtExprVisitor.visit_stmt
+
     def define(self, var: Var) -> None:
         self.defined.add(id(var))
 

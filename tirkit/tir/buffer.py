@@ -33,6 +33,12 @@ def _load_convert() -> Any:
 
 
 def _exprs(values: Any) -> tuple[PrimExpr, ...]:
+    if type(values) is tuple:  # the common case: expressions already (convert keeps them)
+        for v in values:
+            if not isinstance(v, PrimExpr):
+                break
+        else:
+            return (*values,)  # (a new tuple, as the conversion below makes)
     convert = _CONVERT[0] if _CONVERT else _load_convert()
     if values is None:
         return ()
@@ -69,8 +75,10 @@ class Buffer(Node):
         object.__setattr__(self, "dtype", _dtype(self.dtype))
         object.__setattr__(self, "shape", _exprs(self.shape))
         object.__setattr__(self, "strides", _exprs(self.strides))
-        object.__setattr__(self, "elem_offset", _exprs(self.elem_offset)[0])
-        object.__setattr__(self, "buffer_type", BufferType(self.buffer_type))
+        if not isinstance(self.elem_offset, PrimExpr):
+            object.__setattr__(self, "elem_offset", _exprs(self.elem_offset)[0])
+        if type(self.buffer_type) is not BufferType:
+            object.__setattr__(self, "buffer_type", BufferType(self.buffer_type))
         object.__setattr__(self, "axis_separators", tuple(int(a) for a in self.axis_separators))
         if self.data_alignment <= 0:
             object.__setattr__(self, "data_alignment", DEFAULT_ALIGNMENT)
