@@ -218,16 +218,19 @@ class _UndefinedVars(DefUseVisitor):
             self.undefined.append(var)
 
 
-def undefined_vars(node: Any, defs: Iterable[Var] = ()) -> list[Var]:
+def undefined_vars(node: Any, defs: Iterable[Var] = (),
+                   declared: Iterable[Buffer] = ()) -> list[Var]:
     """The Vars used in ``node`` but defined neither inside it nor in ``defs``, in first-use
     order (mirrors ``tvm.tir.analysis.undefined_vars``).
 
     ``node`` is a Stmt or PrimExpr. As in TVM, accessing a buffer that is not declared inside
-    ``node`` uses its data var and the vars of its shape and strides, and a definition stays
-    visible after its scope ends. Differences: block iter vars, alloc_buffers and match_buffers
-    count as definitions, and a var defined twice is not an error.
+    ``node`` (nor in ``declared``, buffers whose ``DeclBuffer`` encloses ``node``) uses its
+    data var and the vars of its shape and strides, and a definition stays visible after its
+    scope ends. Differences: block iter vars, alloc_buffers and match_buffers count as
+    definitions, and a var defined twice is not an error.
     """
     v = _UndefinedVars(defs)
+    v.declared.update(id(b) for b in declared)
     v(node)
     return v.undefined
 

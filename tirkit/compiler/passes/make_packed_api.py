@@ -282,15 +282,42 @@ def make_packed_api(func: PrimFunc, name: str, is_entry: bool = False) -> PrimFu
         seq_check = [AttrStmt("default", "device_id", sig.device_id, nop(), span=func.span),
                      AttrStmt("default", "device_type", device_type, nop(), span=func.span)]
     body = SeqStmt((body, Evaluate(tir.ret(IntImm(_INT32, 0)), span=func.span)), span=func.span)
-    body = merge_nest([seq_init, binder.init_nest, seq_check, binder.asserts, decls], body)
+    nests = [seq_init, binder.init_nest, seq_check, binder.asserts, decls]
+    core = body
+    body = merge_nest(nests, body)
     params = sig.params()
-    undefined = undefined_vars(body, params)
+    undefined = _undefined(func, nests, core, body, params)
     if undefined:
         names = ", ".join(v.name_hint for v in undefined)
         raise ValueError(f"In PrimFunc {name} variables [{names}] are used, but are not passed "
                          "in as API arguments")
     return func.with_changes(params=params, body=body, buffer_map={}, ret_type="int32",
                              attrs=_packed_attrs(func.attrs, is_entry))
+
+
+def _undefined(func: PrimFunc, nests: list[list[Stmt]], core: Stmt, body: Stmt,
+               params: tuple[Var, ...]) -> list[Var]:
+    """``undefined_vars(body, params)`` for ``body = merge_nest(nests, core)``.
+
+    When every buffer argument has constant shape, strides and offset, the checks and
+    bindings of ``nests`` use only the params and what the nests define before (the
+    argument's handle and data pointer, the field buffers, the codes, ``dev_id``): they add
+    no undefined var, so ``core`` alone is walked, with the nests' definitions known and their
+    buffers declared (the nests are a third to two thirds of a kernel's function). Otherwise
+    the whole function is walked."""
+    plain = all(type(e) is IntImm for buf in func.buffer_map.values()
+                for e in (*buf.shape, *buf.strides, buf.elem_offset))
+    items = [s for nest in nests for s in nest]
+    if not plain or not all(type(s) in _NEST_KINDS for s in items) or any(
+            type(s) is AttrStmt and s.attr_key in ("thread_extent", "virtual_thread")
+            for s in items):
+        return undefined_vars(body, params)
+    defs = [*params, *(s.var for s in items if type(s) is LetStmt)]
+    return undefined_vars(core, defs, [s.buffer for s in items if type(s) is DeclBuffer])
+
+
+#: the kinds of nest item make_packed_api makes (see :func:`_undefined`)
+_NEST_KINDS = (LetStmt, AssertStmt, DeclBuffer, AttrStmt, SeqStmt)
 
 
 def _packed_attrs(attrs: dict[str, Any], is_entry: bool) -> dict[str, Any]:
