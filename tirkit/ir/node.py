@@ -173,7 +173,7 @@ def fill_missing_spans(root: Any, span: Any, stop_at: tuple[type, ...] = ()) -> 
     stack = [root]
     seen: set[int] = set()
     pop, push, extend, mark = stack.pop, stack.append, stack.extend, seen.add
-    walked = _SPAN_WALK
+    walked, set_span = _SPAN_WALK, SET_SPAN
     while stack:
         obj = pop()
         if isinstance(obj, Node):
@@ -184,7 +184,7 @@ def fill_missing_spans(root: Any, span: Any, stop_at: tuple[type, ...] = ()) -> 
                 continue
             mark(id(obj))
             if obj.span is None:
-                object.__setattr__(obj, "span", span)
+                set_span(obj, span)
             elif obj is not root and isinstance(obj, stop_at):
                 continue  # already complete: filled when it was built
             for name in names:
@@ -199,6 +199,9 @@ def fill_missing_spans(root: Any, span: Any, stop_at: tuple[type, ...] = ()) -> 
 
 
 _SPAN_CONTAINERS = (Node, tuple, list, dict)
+#: ``SET_SPAN(node, span)`` stores a node's span through its slot (nodes are frozen; this is
+#: ``object.__setattr__(node, "span", span)`` without the attribute lookup by name)
+SET_SPAN = Node.__dict__["span"].__set__
 #: node class -> the names of its IR fields, or ``None`` for an interned class (an ``Op``: one
 #: shared object, never given a span); filled on first use by :func:`fill_missing_spans`, which
 #: runs for every statement parsed (a plain dict: cheaper than ``node_fields``' cache per node)

@@ -133,19 +133,24 @@ class _Driver:
     def run(self, tokens: list[Token]) -> Optional[S.Module]:
         """Parse ``tokens`` (the indentation post-lexer's output); the module or ``None``."""
         i = 0
-        feed = self.state.feed
         while i < len(tokens):
-            tok = tokens[i]
             try:
-                feed(tok)
+                self.state.feed_all(tokens, i)
             except ParseError as err:
-                self._report(tokens, i, err.expected)
-                i = self._recover(tokens, i)
+                self._note_prev(tokens, i, err.index)
+                self._report(tokens, err.index, err.expected)
+                i = self._recover(tokens, err.index)
                 continue
-            if tok.type not in _LAYOUT:
-                self.prev = tok
-            i += 1
+            self._note_prev(tokens, i, len(tokens))
+            break
         return self._finish(tokens)
+
+    def _note_prev(self, tokens: list[Token], start: int, end: int) -> None:
+        """``prev`` after ``tokens[start:end]`` were shifted: the last that is not layout."""
+        for k in range(end - 1, start - 1, -1):
+            if tokens[k].type not in _LAYOUT:
+                self.prev = tokens[k]
+                return
 
     def _finish(self, tokens: list[Token]) -> Optional[S.Module]:
         pos = tokens[-1].end_pos if tokens else 0

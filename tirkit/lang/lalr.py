@@ -22,10 +22,11 @@ class ParseError(Exception):
     """The token cannot continue the input (Lark's ``UnexpectedToken``); ``expected`` holds
     the terminal names that could."""
 
-    def __init__(self, token: Token, expected: set[str]) -> None:
+    def __init__(self, token: Token, expected: set[str], index: int = -1) -> None:
         super().__init__(f"unexpected {token.type}")
         self.token = token
         self.expected = expected
+        self.index = index  # the token's position in the list given to LalrState.feed_all
 
 
 class Tables:
@@ -167,6 +168,41 @@ class LalrState:
             value = callback(children)
             states.append(actions[states[-1]][origin][1])
             values.append(value)
+
+    def feed_all(self, tokens: list[Token], start: int = 0) -> None:
+        """:meth:`feed` each of ``tokens[start:]`` in turn (one call for the whole stream, the
+        parser's common case); the :class:`ParseError` of a token that does not fit carries its
+        ``index``, the tokens before it having been shifted."""
+        actions, rules = self.tables.actions, self.tables.rules
+        chains = self.tables.unit_chains
+        states, values = self.states, self.values
+        for index in range(start, len(tokens)):
+            token = tokens[index]
+            kind = token.type
+            while True:
+                try:
+                    is_shift, arg = actions[states[-1]][kind]
+                except KeyError:
+                    raise ParseError(token, self.expected(), index) from None
+                if is_shift:
+                    states.append(arg)
+                    values.append(token)
+                    break
+                size, origin, callback = rules[arg]
+                if callback is None:
+                    key = (states[-2], states[-1], kind)
+                    top = chains.get(key)
+                    if top is None:
+                        top = chains[key] = self._unit_chain(key)
+                    states[-1] = top
+                    continue
+                children = values[-size:] if size else []
+                if size:
+                    del states[-size:]
+                    del values[-size:]
+                value = callback(children)
+                states.append(actions[states[-1]][origin][1])
+                values.append(value)
 
     def _unit_chain(self, key: tuple) -> Any:
         """The top state after the run of unit reductions (``?rule: child``) that ``kind``

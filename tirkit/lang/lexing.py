@@ -87,7 +87,10 @@ class SpanMaker:
         """The span of unit characters ``[start, end)``."""
         starts = self._starts
         first = bisect_right(starts, start) - 1
-        last = first if end == start else bisect_right(starts, end) - 1
+        if end == start or first + 1 == len(starts) or end < starts[first + 1]:
+            last = first  # on the line of ``start`` (most tokens and nodes)
+        else:
+            last = bisect_right(starts, end) - 1
         col = start - starts[first] + (self._col0 if first == 0 else 0)
         end_col = end - starts[last] + (self._col0 if last == 0 else 0)
         line0 = self._line0
@@ -145,6 +148,7 @@ class Scanner:
         full, ignore, keywords = self.pattern, self.ignore, self.keywords
         by_char = self.by_char
         new = Token._future_new  # pylint: disable=protected-access
+        make = str.__new__  # a Token is made in line below, as Token._future_new makes it
         out: list[Token] = []
         pos, size = 0, len(text)
         while pos < size:
@@ -167,7 +171,9 @@ class Scanner:
                 value = text[start:end]
                 if kind == "NAME":
                     kind = keywords.get(value, kind)
-                tok = new(kind, value, start, None, None, None, None, end)
+                tok = make(Token, value)
+                tok.type, tok.start_pos, tok.value, tok.end_pos = kind, start, value, end
+                tok.line = tok.column = tok.end_line = tok.end_column = None
                 (comments if kind == "COMMENT" else out).append(tok)
             pos = end
         return out

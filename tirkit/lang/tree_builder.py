@@ -82,7 +82,22 @@ def _edge(x: Any, last: bool) -> int:
 
 def _join(children: list) -> Span:
     """The span from the first to the last child that has one."""
-    return CONTEXT.spans.span(_edge(children, False), _edge(children, True))
+    spans = CONTEXT.spans
+    first, last = children[0], children[-1]
+    # most rules start and end with a token or a node: no walk over the children
+    if type(first) is Token and first.type not in _LAYOUT:
+        start = first.start_pos
+    elif isinstance(first, (S.Node, _Paren, _Part)):
+        start = spans.start_of(first.span)
+    else:
+        start = _edge(children, False)
+    if type(last) is Token and last.type not in _LAYOUT:
+        end = last.end_pos
+    elif isinstance(last, (S.Node, _Paren, _Part)):
+        end = spans.end_of(last.span)
+    else:
+        end = _edge(children, True)
+    return spans.span(start, end)  # type: ignore[arg-type]  # positions set by the lexer
 
 
 def _val(x: Any) -> Any:
@@ -524,7 +539,8 @@ class TreeBuilder(Transformer):
     # ------------------------------------------------------------------ atoms
 
     def name(self, c):
-        return S.Name(str(c[0]), span=CONTEXT.spans.token(c[0]))
+        tok = c[0]
+        return S.Name(tok.value, span=CONTEXT.spans.span(tok.start_pos, tok.end_pos))
 
     def number(self, c):
         span = CONTEXT.spans.token(c[0])

@@ -241,8 +241,10 @@ class _ScopeChecker(DefUseVisitor):
 
     def __init__(self, block_vars: dict[int, str]) -> None:
         super().__init__()
-        self.in_scope: dict[int, str] = {}  # var id -> path where defined
-        self.ever: dict[int, str] = {}
+        # var id -> the statement path where it was defined (rendered by _where for a message
+        # only: a definition costs a tuple, not a string)
+        self.in_scope: dict[int, tuple[S.Stmt, ...]] = {}
+        self.ever: dict[int, tuple[S.Stmt, ...]] = {}
         self.block_vars = block_vars
         self.threads: set[int] = set()
         self.error: str | None = None
@@ -252,7 +254,7 @@ class _ScopeChecker(DefUseVisitor):
 
     def where(self) -> str:
         """The current statement path, e.g. ``For(i) > Block(C) > BufferStore(C)``."""
-        return " > ".join(describe(s) for s in self.path) or "<function signature>"
+        return _where(self.path)
 
     def fail(self, message: str) -> None:
         """Record the first error."""
@@ -267,14 +269,14 @@ class _ScopeChecker(DefUseVisitor):
     def define(self, var: Var) -> None:
         key = id(var)
         if key in self.threads and key not in self.in_scope:
-            self.in_scope[key] = self.ever[key] = self.where()  # launch_thread may repeat
+            self.in_scope[key] = self.ever[key] = tuple(self.path)  # launch_thread may repeat
         elif key in self.in_scope:
             self.fail(f"variable {var.name_hint!r} is defined again inside its own scope "
-                      f"(first defined at {self.in_scope[key]})")
+                      f"(first defined at {_where(self.in_scope[key])})")
         elif key in self.ever:
             self.fail(f"variable {var.name_hint!r} is defined more than once "
-                      f"(first defined at {self.ever[key]})")
-        self.in_scope[key] = self.ever[key] = self.where()
+                      f"(first defined at {_where(self.ever[key])})")
+        self.in_scope[key] = self.ever[key] = tuple(self.path)
 
     def undefine(self, var: Var) -> None:
         self.in_scope.pop(id(var), None)
@@ -318,6 +320,10 @@ class _ScopeChecker(DefUseVisitor):
                 self.fail(f"buffer {buf.name!r} has a shape dimension that is not an integer "
                           f"expression: {what} of type {dt}")
         return super().bind_buffer(buf, mode)
+
+
+def _where(path: Any) -> str:
+    return " > ".join(describe(s) for s in path) or "<function signature>"
 
 
 def describe(stmt: S.Stmt) -> str:

@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from tirkit import tir
 from tirkit.ir import GlobalVar, Node, PrimExpr
+from tirkit.ir.node import SET_SPAN
 from tirkit.ir.span import Span
 
 from ..ir_builder.base import ScriptError
@@ -110,6 +111,10 @@ class EvalError(Exception):
         self.node, self.message, self.notes, self.code = node, message, notes, code
 
 
+#: what :func:`~tirkit.lang.limits.check_value` may refuse; other values pass it unchanged
+_CHECKED = (int, str, bytes, list, tuple, dict, set)
+
+
 def register(*type_names: str) -> Callable[[Handler], Handler]:
     """Register an evaluation handler for syntax node types (by class name)."""
     def deco(fn: Handler) -> Handler:
@@ -159,7 +164,9 @@ class Evaluator:
             raise EvalError(node, f"the unit evaluates more than {MAX_WORK} expressions; "
                             "tirkit stops here", code="limit")
         try:
-            value = check_value(handler(self, node))
+            value = handler(self, node)
+            if isinstance(value, _CHECKED):  # the common IR values skip the call
+                value = check_value(value)
         except EvalError:
             raise
         except (LimitExceeded, OverflowError, MemoryError, RecursionError) as err:
@@ -256,7 +263,7 @@ def _bounded_slice(node: Any) -> bool:
 def attach_span(value: Any, span: Span | None) -> None:
     """Give a freshly built IR node the span of the text it came from (only if it has none)."""
     if span is not None and isinstance(value, Node) and value.span is None:
-        object.__setattr__(value, "span", span)
+        SET_SPAN(value, span)
 
 
 def is_trusted(fn: Any) -> bool:
