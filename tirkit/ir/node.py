@@ -173,27 +173,27 @@ def fill_missing_spans(root: Any, span: Any, stop_at: tuple[type, ...] = ()) -> 
     stack = [root]
     seen: set[int] = set()
     pop, push, extend, mark = stack.pop, stack.append, stack.extend, seen.add
-    walked, set_span = _SPAN_WALK, SET_SPAN
+    plans, set_span = _SPAN_PLAN, SET_SPAN
     while stack:
         obj = pop()
-        if isinstance(obj, Node):
-            names = walked.get(type(obj), False)
-            if names is False:
-                names = walked[type(obj)] = _span_walk(type(obj))
-            if names is None or id(obj) in seen:
+        plan = plans.get(type(obj))
+        if plan is None:
+            plan = plans[type(obj)] = _span_plan(type(obj))
+        if plan.__class__ is tuple:  # a node class: the names of its IR fields
+            if id(obj) in seen:
                 continue
             mark(id(obj))
             if obj.span is None:
                 set_span(obj, span)
             elif obj is not root and isinstance(obj, stop_at):
                 continue  # already complete: filled when it was built
-            for name in names:
+            for name in plan:
                 value = getattr(obj, name, None)
                 if isinstance(value, _SPAN_CONTAINERS):
                     push(value)
-        elif isinstance(obj, (tuple, list)):
+        elif plan is _SEQUENCE:
             extend(obj)
-        elif isinstance(obj, dict):
+        elif plan is _MAPPING:
             extend(obj.keys())
             extend(obj.values())
 
@@ -202,10 +202,23 @@ _SPAN_CONTAINERS = (Node, tuple, list, dict)
 #: ``SET_SPAN(node, span)`` stores a node's span through its slot (nodes are frozen; this is
 #: ``object.__setattr__(node, "span", span)`` without the attribute lookup by name)
 SET_SPAN = Node.__dict__["span"].__set__
-#: node class -> the names of its IR fields, or ``None`` for an interned class (an ``Op``: one
-#: shared object, never given a span); filled on first use by :func:`fill_missing_spans`, which
-#: runs for every statement parsed (a plain dict: cheaper than ``node_fields``' cache per node)
-_SPAN_WALK: dict[type, tuple[str, ...] | None] = {}
+_SEQUENCE, _MAPPING, _SKIP = "sequence", "mapping", "skip"
+#: class -> what :func:`fill_missing_spans` does with its objects: a node class's IR field
+#: names, or _SEQUENCE / _MAPPING (visit the items), or _SKIP (anything else, and interned
+#: nodes such as an ``Op``: one shared object, never given a span); filled on first use (it
+#: runs for every statement parsed: a plain dict, cheaper than ``node_fields``' cache per node)
+_SPAN_PLAN: dict[type, Any] = {}
+
+
+def _span_plan(cls: type) -> Any:
+    if issubclass(cls, Node):
+        names = _span_walk(cls)
+        return _SKIP if names is None else names
+    if issubclass(cls, (tuple, list)):
+        return _SEQUENCE
+    if issubclass(cls, dict):
+        return _MAPPING
+    return _SKIP
 
 
 def _span_walk(cls: type) -> tuple[str, ...] | None:

@@ -224,7 +224,7 @@ def _parse_file(source: str, path: str, unit_budget: float | None = None) -> lis
 
     trees: list = []  # the file's ``ast`` tree, parsed once (see _cached_ast)
     host = HostFile.locate(source, path, lambda: _cached_ast(source, trees))
-    line_index = LineIndex(source, path)
+    line_index = host.line_index  # LineIndex(source, path), built once
     if any(d.code == "limit" for d in host.diagnostics):
         return [ParsedUnit("<file>", "file", None, list(host.diagnostics))]
     out: list[ParsedUnit] = []

@@ -51,6 +51,7 @@ def _bounded_range(*args: Any) -> range:
 
 _bounded_range.__name__ = "range"
 SAFE_BUILTINS["range"] = _bounded_range
+_SAFE_IDS = frozenset(id(v) for v in SAFE_BUILTINS.values())  # is_trusted's identity test
 
 
 class _Poison:
@@ -271,7 +272,7 @@ def is_trusted(fn: Any) -> bool:
     tirkit objects, lambdas the evaluator made, and the safe builtins."""
     if getattr(fn, "__tirkit_lambda__", False):
         return True
-    if any(fn is b for b in SAFE_BUILTINS.values()):
+    if id(fn) in _SAFE_IDS:  # one of SAFE_BUILTINS' values (they live as long as the module)
         return True
     owner = getattr(fn, "__self__", None)
     if owner is not None and not isinstance(owner, type(builtins)):
