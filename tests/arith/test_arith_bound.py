@@ -72,3 +72,19 @@ def test_modular_set():
     m = ana.modular_set(IntImm("int32", 7))
     assert (m.coeff, m.base) == (0, 7)
     assert isinstance(m, ModularSet)
+
+
+def test_const_int_bound_without_simplify():
+    """``simplify=False`` bounds the expression as written: never tighter than the default,
+    which also bounds the simplified expression (``x - x`` is 0 once simplified)."""
+    ana = Analyzer()
+    x, y = tir.Var("x", "int32"), tir.Var("y", "int32")
+    ana.bind(x, Range(0, 10))
+    ana.bind(y, Range(0, 32))
+    raw = ana.const_int_bound(x - x, simplify=False)
+    assert (raw.min_value, raw.max_value) == (-9, 9)
+    full = ana.const_int_bound(x - x)
+    assert (full.min_value, full.max_value) == (0, 0)
+    for e in (x * 2 - y, tir.floordiv(y, 4), x + y - x, tir.min(x, y - 30), x * 4 + y - x * 4):
+        raw, full = ana.const_int_bound(e, simplify=False), ana.const_int_bound(e)
+        assert raw.min_value <= full.min_value <= full.max_value <= raw.max_value

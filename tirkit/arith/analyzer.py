@@ -116,13 +116,15 @@ class Analyzer:
         return self.simplify(expr)
 
     # -- analyses -------------------------------------------------------------------------
-    def const_int_bound(self, expr: PrimExpr | int) -> ConstIntBound:
+    def const_int_bound(self, expr: PrimExpr | int, *, simplify: bool = True) -> ConstIntBound:
         """Constant lower/upper bound of ``expr`` (``Analyzer.const_int_bound``); unbounded sides
-        are ``ConstIntBound.NEG_INF``/``POS_INF``."""
+        are ``ConstIntBound.NEG_INF``/``POS_INF``. With ``simplify=False`` (not in TVM), the bound
+        of ``expr`` as written only: cheaper, and never tighter than the default one, which
+        intersects it with the bound of the simplified expression."""
         expr = tir_op.convert(expr)
         with deep_recursion():
             iv = self._bounds.bound(expr)
-        if isinstance(expr, E.Var) or not expr.dtype.is_int():
+        if not simplify or isinstance(expr, E.Var) or not expr.dtype.is_int():
             return ConstIntBound.from_interval(iv)
         simp = self._bounds.bound(self.simplify(expr))
         return ConstIntBound.from_interval((max(iv[0], simp[0]), min(iv[1], simp[1])))

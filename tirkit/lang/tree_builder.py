@@ -590,7 +590,7 @@ def number_value(tok: str) -> object:
     Raises:
         LimitExceeded: an integer over ``MAX_INT_BITS`` bits.
     """
-    if sum(ch.isalnum() for ch in tok) > _MAX_LITERAL_DIGITS:
+    if len(tok) > _MAX_LITERAL_DIGITS and sum(ch.isalnum() for ch in tok) > _MAX_LITERAL_DIGITS:
         raise LimitExceeded(f"number literal of {len(tok)} characters; tirkit reads integers of "
                             f"at most {MAX_INT_BITS} bits")
     if tok.isdigit():
