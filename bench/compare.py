@@ -119,6 +119,41 @@ class Side:
 
 
 PAUSE = {"stage": 0.02, "run": 0.1}  # seconds before each timed call (--pause, --run-pause)
+#: after the rest before a run sample, wait (at most ``limit`` s) until fewer than ``busy`` CPUs
+#: were busy over ``window`` s: NumPy's OpenBLAS keeps one core spinning ~130 ms after each
+#: matmul on this 2-core VM, longer than the rest, and a parallel kernel started meanwhile
+#: shares that core with it (matmul_packed with 2 threads: 11-12 ms idle, ~23 ms then)
+SETTLE = {"window": 0.05, "busy": 0.25, "limit": 1.0}
+SETTLED: list[float] = []  # seconds each run sample waited for idle CPUs after its rest
+
+
+def _cpu_ticks() -> tuple[int, int] | None:
+    """``(busy, total)`` clock ticks of all CPUs so far (Linux ``/proc/stat``), else None."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            ticks = [int(x) for x in f.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return sum(ticks) - idle, sum(ticks)
+
+
+def _settle(rest: float) -> float:
+    """Sleep ``rest`` seconds, then until the machine's CPUs are idle (see :data:`SETTLE`);
+    the seconds waited after the rest."""
+    time.sleep(rest)
+    start = time.monotonic()
+    ncpu = os.cpu_count() or 1
+    while time.monotonic() - start < SETTLE["limit"]:
+        before = _cpu_ticks()
+        time.sleep(SETTLE["window"])
+        after = _cpu_ticks()
+        if before is None or after is None:
+            break
+        total = after[1] - before[1]
+        if total <= 0 or (after[0] - before[0]) / total * ncpu < SETTLE["busy"]:
+            break
+    return time.monotonic() - start
 
 
 def _rounds(n: int, timers: dict[str, object], pause: str = "stage") -> dict[str, float]:
@@ -130,7 +165,10 @@ def _rounds(n: int, timers: dict[str, object], pause: str = "stage") -> dict[str
     for r in range(n):
         order = names[r % len(names):] + names[:r % len(names)]
         for name in order:
-            time.sleep(PAUSE[pause])
+            if pause == "run":
+                SETTLED.append(_settle(PAUSE[pause]))
+            else:
+                time.sleep(PAUSE[pause])
             times[name].append(timers[name]())
     return {k: statistics.median(v) for k, v in times.items()}
 
@@ -204,9 +242,10 @@ def main() -> int:
                              "(default 0.02; a longer rest lets the core go cold before these "
                              "short single-threaded calls)")
     parser.add_argument("--run-pause", type=float, default=0.1,
-                        help="seconds of rest before each timed run sample (default 0.1: after a "
-                             "parallel call TVM's thread pool keeps a core busy for about 50 ms, "
-                             "spinning with sched_yield, libgomp's under 20 ms; "
+                        help="seconds of rest before each timed run sample, after which it "
+                             "also waits until the CPUs are idle (default 0.1: after a parallel "
+                             "call TVM's thread pool keeps a core busy for about 50 ms, spinning "
+                             "with sched_yield, libgomp's under 20 ms, OpenBLAS's ~130 ms; "
                              "bench/thread_spin.py measures it)")
     parser.add_argument("--tvm", default=os.environ.get("TIRKIT_BENCH_TVM", ""),
                         help="a Python with apache-tvm installed (default: $TIRKIT_BENCH_TVM)")
@@ -234,6 +273,8 @@ def main() -> int:
     facts["opt_level"] = args.opt_level
     facts["pause_s"] = args.pause
     facts["run_pause_s"] = args.run_pause
+    facts["run_settle"] = dict(SETTLE, waited_median_s=statistics.median(SETTLED or [0.0]),
+                               waited_max_s=max(SETTLED or [0.0]))
     facts["run_number"] = args.run_number
     print(write_reports(results, facts, args.out))
     return 0

@@ -63,6 +63,17 @@ def ratio(row: dict, other: str) -> float | None:
     return row["tirkit"] / row[other]
 
 
+def _settle_text(facts: dict) -> str:
+    """How a run sample waited for idle CPUs after its rest (compare.py's ``SETTLE``)."""
+    settle = facts.get("run_settle")
+    if not settle:
+        return ""
+    return (f", then until under {settle['busy']} of a CPU was busy over "
+            f"{settle['window'] * 1e3:.0f} ms, at most {settle['limit']:.0f} s: waited "
+            f"{settle['waited_median_s'] * 1e3:.0f} ms median, "
+            f"{settle['waited_max_s'] * 1e3:.0f} ms at most")
+
+
 def markdown(results: dict, facts: dict) -> str:
     """The ratio table: one row per kernel, per stage ``tirkit ms / other ms (ratio)``."""
     other = "tvm" if facts.get("tvm") else "numpy"
@@ -74,7 +85,7 @@ def markdown(results: dict, facts: dict) -> str:
              f"processes), tirkit opt_level {facts['opt_level']}, "
              f"{facts.get('pause_s', 0) * 1e3:.0f} ms rest before each timed call "
              f"({facts.get('run_pause_s', facts.get('pause_s', 0)) * 1e3:.0f} ms before a run "
-             "sample); CPU time "
+             f"sample{_settle_text(facts)}); CPU time "
              "of the calling thread for parse, print, compile and rebuild, wall time for run "
              f"(each sample the mean of {facts.get('run_number', 1)} back-to-back calls, as "
              "TVM's time_evaluator number). "
