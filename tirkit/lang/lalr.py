@@ -140,34 +140,7 @@ class LalrState:
     def feed(self, token: Token) -> None:
         """Shift ``token`` after the reductions it triggers; raise :class:`ParseError` (with
         the stacks possibly reduced but the token not shifted) when it does not fit."""
-        actions, rules = self.tables.actions, self.tables.rules
-        chains = self.tables.unit_chains
-        states, values = self.states, self.values
-        kind = token.type
-        while True:
-            try:
-                is_shift, arg = actions[states[-1]][kind]
-            except KeyError:
-                raise ParseError(token, self.expected()) from None
-            if is_shift:
-                states.append(arg)
-                values.append(token)
-                return
-            size, origin, callback = rules[arg]
-            if callback is None:
-                key = (states[-2], states[-1], kind)
-                top = chains.get(key)
-                if top is None:
-                    top = chains[key] = self._unit_chain(key)
-                states[-1] = top
-                continue
-            children = values[-size:] if size else []
-            if size:
-                del states[-size:]
-                del values[-size:]
-            value = callback(children)
-            states.append(actions[states[-1]][origin][1])
-            values.append(value)
+        self.feed_all([token])
 
     def feed_all(self, tokens: list[Token], start: int = 0) -> None:
         """:meth:`feed` each of ``tokens[start:]`` in turn (one call for the whole stream, the
