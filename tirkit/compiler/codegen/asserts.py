@@ -29,6 +29,7 @@ from ...tir.analysis import undefined_vars
 from ...tir.stmt_functor import substitute
 from .assert_text import condition_text, condition_text_and_vars
 from .core import CodeGenLLVM, register
+from .ir_text import block_label
 from .types import I8, I32, I64, PTR, CodegenError, ir_const
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -185,16 +186,10 @@ def failure_exit(cg: CodeGenLLVM) -> Any:
     return phi
 
 
-def _label(block: ir.Block) -> str:
-    """The prefix of the blocks made after ``block`` (shortened as ``if_then`` does)."""
-    name = block.name
-    return name[:25] + ".." if len(name) > 50 else name
-
-
 def _branch_unless(cg: CodeGenLLVM, cond: ir.Value, fail: ir.Block) -> None:
     """``br cond, <label>.endif, fail`` (weights 99:1), continuing in ``.endif``."""
     bld = cg.builder
-    cont = cg.new_block(_label(bld.block) + ".endif")
+    cont = cg.new_block(block_label(bld.block) + ".endif")
     bld.cbranch(cond, cont, fail).set_weights([99, 1])
     bld.position_at_end(cont)
 
@@ -211,7 +206,7 @@ def _assert(cg: CodeGenLLVM, s: S.AssertStmt) -> None:
         phi.add_incoming(cg.string_constant("".join(pieces)), cg.builder.block)
         _branch_unless(cg, cond, phi.parent)
     else:  # values to format: on a block of its own, the failure path only
-        fail = cg.new_block(_label(cg.builder.block) + ".if")
+        fail = cg.new_block(block_label(cg.builder.block) + ".if")
         _branch_unless(cg, cond, fail)
         cont = cg.builder.block
         cg.builder.position_at_end(fail)

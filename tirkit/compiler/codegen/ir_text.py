@@ -33,7 +33,7 @@ from .ir_values import DOT_NAMES, FunctionScope, dot_name, new_block
 # (``_setup``) and the builder's insertion point (``_insert``, IRBuilder's own helper)
 # pylint: disable=too-many-ancestors,protected-access,attribute-defined-outside-init
 
-__all__ = ["FastBuilder"]
+__all__ = ["FastBuilder", "block_label"]
 
 _CMP = {">": "gt", "<": "lt", "==": "eq", "!=": "ne", ">=": "ge", "<=": "le"}
 
@@ -559,6 +559,13 @@ class FastBuilder(ir.IRBuilder):
         return self._terminate(_Ret, _VOID, "ret", [value], "")
 
 
+def block_label(block: ir.Block) -> str:
+    """The prefix of the blocks made after ``block`` (``<prefix>.if``, ``<prefix>.endif``): its
+    name, shortened to 25 characters and ``..`` past 50 (llvmlite's ``_label_suffix``)."""
+    name = block.name
+    return name[:25] + ".." if len(name) > 50 else name
+
+
 class _IfThen:
     """What llvmlite's ``IRBuilder.if_then`` does: blocks ``<bb>.if`` and ``<bb>.endif``, a
     conditional branch (``!prof`` weights 99:1 or 1:99 when ``likely`` is given), the body
@@ -574,9 +581,7 @@ class _IfThen:
         bld = self.bld
         bb = bld._block
         fn = bb.parent
-        label = bb.name
-        if len(label) > 50:  # _label_suffix, in line
-            label = label[:25] + ".."
+        label = block_label(bb)
         then = new_block(fn, label + ".if")
         end = self.end = new_block(fn, label + ".endif")
         br = bld.cbranch(self.pred, then, end)
