@@ -7,6 +7,7 @@ from tirkit import tir
 from tirkit.arith import (IterMark, IterSplitExpr, IterSumExpr, detect_iter_map,
                           iter_map_simplify, normalize_iter_map_to_expr)
 from tirkit.ir.expr import IntImm, Range
+from tirkit.tir.stmt_functor import substitute
 
 from evaluator import evaluate
 
@@ -111,6 +112,28 @@ def test_failures_are_reported():
         assert res.indices == () and len(res.errors) == 1, bad
     with pytest.raises(ValueError):
         detect_iter_map([i], dom, check_level="mostly")
+
+
+def test_symbolic_offset_multiple_of_divisor():
+    """An outer loop var in the offset (``j0 * 64 + j1`` by 64, a region of a tile computed at
+    an inner loop) divides out as in TVM: floordiv -> ``j0`` with a unit split, floormod -> the
+    iterator; an offset not provably a multiple (``j0 * 32``) still needs padding: unsupported."""
+    j0, j1 = _vars("j0", "j1")
+    dom = {j1: Range(0, 64)}
+    idx = [fd(j0 * 64 + j1, 64), fm(j0 * 64 + j1, 64)]
+    res = detect_iter_map(idx, dom, check_level="surjective")
+    assert res.errors == ()
+    assert res.indices[0].base is j0 and [a.extent.value for a in res.indices[0].args] == [1]
+    assert res.indices[1].base.value == 0 and res.indices[1].args[0].extent.value == 64
+    for v in (0, 3):  # the normalized indices evaluate like the originals at j0 = v
+        exprs = [substitute(normalize_iter_map_to_expr(s), {j0: IntImm("int32", v)})
+                 for s in res.indices]
+        originals = [fd(v * 64 + j1, 64), fm(v * 64 + j1, 64)]
+        for x in range(64):
+            assert [evaluate(e, {j1: x}) for e in exprs] == \
+                [evaluate(e, {j1: x}) for e in originals]
+    res = detect_iter_map([fd(j0 * 32 + j1, 64)], dom, check_level="surjective")
+    assert res.indices == () and "multiple of the divisor" in res.errors[0]
 
 
 def test_predicate_limits_fused_extent():

@@ -6,7 +6,8 @@ Indices built from the input iterators with ``+``, ``-``, ``*`` by constants and
 marks: ``i0*32 + i1`` (``i0`` in ``[0, 4)``, ``i1`` in ``[0, 32)``) fuses into one mark of extent
 128; ``floordiv(f, 32)`` / ``floormod(f, 32)`` split a mark. The mapping is then checked: with
 ``"bijective"`` every input iterator is covered exactly once; with ``"surjective"`` no part of an
-iterator is used twice. Constant extents only (symbolic extents and padding are not supported).
+iterator is used twice. Constant extents only (symbolic extents and padding are not supported);
+an iterator sum's offset may be symbolic (``j0 * 64 + i`` by 64).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any, Mapping, Sequence
 from ..ir.expr import IntImm, PrimExpr, Range
 from ..tir import expr as E
 from ..tir import op as tir_op
+from .analyzer import Analyzer
 from .iter_map_expr import (IterMapResult, IterMark, IterSplitExpr, IterSumExpr,
                             normalize_iter_map_to_expr)
 
@@ -175,24 +177,37 @@ def _rw_mul(rw: _Rewriter, e: Any) -> _Sum:
     return _scale(s, _const(c))
 
 
-def _divmod_operand(rw: _Rewriter, e: Any) -> tuple[_Split | None, int, int, _Sum]:
+def _divmod_operand(rw: _Rewriter, e: Any) -> tuple[_Split | None, int, PrimExpr, _Sum]:
     a, b = rw.rewrite(e.a), rw.rewrite(e.b)
     c = _const(b.base)
     if b.args or c is None or c <= 0:
         raise _Fail("division of an iterator by a non-positive or non-constant value")
     if not a.args:
-        return None, c, 0, a
-    base = _const(a.base)
-    if base is None or base % c != 0:
-        raise _Fail("iterator offset is not a multiple of the divisor (padding unsupported)")
-    return rw.fuse(_Sum(a.args, a.base), False), c, base, a
+        return None, c, a.base, a
+    return rw.fuse(_Sum(a.args, a.base), False), c, _offset_quotient(a.base, c), a
+
+
+def _offset_quotient(base: PrimExpr, c: int) -> PrimExpr:
+    """``base // c`` for the offset of an iterator sum divided by ``c``: a constant, or a
+    symbolic offset provably a multiple of ``c`` (``j0 * 64`` by 64: ``j0``; TVM's
+    ``PadDividendToDivisor`` with a left pad that simplifies to 0). Other offsets would need
+    padding, which is not supported."""
+    k = _const(base)
+    if k is not None:
+        if k % c == 0:
+            return IntImm(base.dtype, k // c)
+    else:
+        ana = Analyzer()
+        mod = ana.modular_set(base)
+        if mod.coeff % c == 0 and mod.base % c == 0:
+            return ana.simplify(tir_op.floordiv(base, c))
+    raise _Fail("iterator offset is not a multiple of the divisor (padding unsupported)")
 
 
 def _rw_floordiv(rw: _Rewriter, e: Any) -> _Sum:
-    split, c, base, a = _divmod_operand(rw, e)
+    split, c, q, a = _divmod_operand(rw, e)
     if split is None:
         return _Sum([], tir_op.floordiv(a.base, c))
-    q = IntImm(a.base.dtype, base // c)
     if split.scale % c == 0:
         return _Sum([_Split(split.mark, split.lf, split.ext, split.scale // c)], q)
     if c % split.scale == 0 and split.ext % (c // split.scale) == 0:
