@@ -285,3 +285,56 @@ def test_transform_block_layout_carries_the_predicate_to_the_new_loops():
                 T.writes(B[v1, v0])
                 B[v1, v0] = A[v1, v0]
     """)
+
+
+def test_compute_at_of_a_packed_panel_keeps_the_stage_pipeline():
+    """A GEMM's B panel packed per k pass (cache_read + transform_layout to [j // 8, k, j % 8] +
+    compute_at at k0), then the A pack computed at i0: the consumer still reads only what the
+    panel's producer writes at k0 (the region ``[(j0 * 8 + j1) // 8, ...]`` divides the loop var
+    out), so the second compute_at is allowed, as in TVM 0.27 (which printed the expected
+    function; it raised NotStagePipelineError before)."""
+    sch = Schedule(MATMUL)
+    c = sch.get_block("C")
+    i, j, k = sch.get_loops(c)
+    i0, i1 = sch.split(i, [None, 16])
+    j0, j1 = sch.split(j, [None, 8])
+    k0, k1 = sch.split(k, [None, 4])
+    sch.reorder(i0, j0, k0, i1, k1, j1)
+    pack_b = sch.cache_read(c, 1, "global")
+    sch.transform_layout(c, ("read", 1), lambda kk, jj: (jj // 8, kk, jj % 8))
+    sch.compute_at(pack_b, k0)
+    pack_a = sch.cache_read(c, 0, "global")
+    sch.compute_at(pack_a, i0)
+    check(sch, MATMUL, """
+@T.prim_func
+def main(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32"),
+         C: T.Buffer((32, 32), "float32")):
+    B_global = T.alloc_buffer((4, 32, 8))
+    A_global = T.alloc_buffer((32, 32))
+    for i_0 in range(2):
+        for ax0, ax1 in T.grid(16, 32):
+            with T.block("A_global"):
+                v0 = T.axis.spatial(32, i_0 * 16 + ax0)
+                v1 = T.axis.spatial(32, ax1)
+                T.reads(A[v0, v1])
+                T.writes(A_global[v0, v1])
+                A_global[v0, v1] = A[v0, v1]
+        for j_0, k_0 in T.grid(4, 8):
+            for ax0, ax1 in T.grid(4, 8):
+                with T.block("B_global"):
+                    v0 = T.axis.spatial(32, k_0 * 4 + ax0)
+                    v1 = T.axis.spatial(32, j_0 * 8 + ax1)
+                    T.reads(B[v0, v1])
+                    T.writes(B_global[v1 // 8, v0, v1 % 8])
+                    B_global[v1 // 8, v0, v1 % 8] = B[v0, v1]
+            for i_1, k_1, j_1 in T.grid(16, 4, 8):
+                with T.block("C"):
+                    vi = T.axis.spatial(32, i_0 * 16 + i_1)
+                    vj = T.axis.spatial(32, j_0 * 8 + j_1)
+                    vk = T.axis.reduce(32, k_0 * 4 + k_1)
+                    T.reads(A_global[vi, vk], B_global[vj // 8, vk, vj % 8])
+                    T.writes(C[vi, vj])
+                    with T.init():
+                        C[vi, vj] = T.float32(0.0)
+                    C[vi, vj] = C[vi, vj] + A_global[vi, vk] * B_global[vj // 8, vk, vj % 8]
+""")
