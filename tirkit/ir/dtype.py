@@ -192,7 +192,7 @@ def _parse(text: str) -> DataType:
     s = text.strip()
     if s == "bool":
         return DataType(TypeCode.UINT, 1)
-    if s == "void":
+    if s in ("void", ""):  # TVM's String2DLDataType: the empty string is void too
         return DataType(TypeCode.HANDLE, 0)
     base, lanes = s, 1
     if s.startswith(tuple(_SPECIAL)) or s.startswith(("bool", "handle")):
