@@ -35,6 +35,9 @@ class PointerType(Type):
     def __post_init__(self) -> None:
         if isinstance(self.element_type, (str, DataType)):
             object.__setattr__(self, "element_type", PrimType(_dtype(self.element_type)))
+        if not isinstance(self.storage_scope, str):
+            raise TypeError(f"the storage scope must be a string, got '{self.storage_scope}' "
+                            f"({type(self.storage_scope).__name__})")
         if not self.storage_scope:
             object.__setattr__(self, "storage_scope", "global")
 

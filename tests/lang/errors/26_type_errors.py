@@ -21,3 +21,12 @@ def call_buffer(A: T.Buffer((4,), "float32")):
 def buffer_as_value(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
     B[0] = A + T.float32(1)  # error: buffer 'A' used as a value
 #          ^
+
+
+# annotations passed where T.allocate takes the storage scope (found by mutation fuzzing: the
+# dict reached the printer, which raised TypeError)
+@T.prim_func
+def allocate_scope_not_a_string(n: T.int32):
+    buf = T.allocate([16], "int32", {"disable_lower_builtin": True})  # error: the storage scope must be a string
+#         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    T.evaluate(n)
