@@ -279,3 +279,20 @@ def test_safe_formatting_parses_the_input_and_the_output_once_each(monkeypatch) 
     texts.clear()
     assert format_source(result.text, "f.py", Mode(safe=True)).text == result.text  # stable
     assert texts == [result.text]
+
+
+def test_python_warnings_about_the_file_stay_out_of_the_output(tmp_path):
+    """``1if`` makes Python's ast.parse warn "<unknown>:2: SyntaxWarning: invalid decimal
+    literal" on stderr (it did, from tirfmt and tirc alike); the tools run with Python's
+    compile-time warnings off and report only their own findings."""
+    path = tmp_path / "w.py"
+    path.write_text("from tvm.script import tir as T\nx = 1if 2 else 3\n\n\n@T.prim_func\n"
+                    "def f(A: T.Buffer((4,), \"float32\")):\n    A[0] = T.float32(1)\n")
+    fmt = run("--check", str(path))
+    assert fmt.returncode == 1 and "would reformat" in fmt.stderr
+    tirc = subprocess.run([sys.executable, "-m", "tirkit.cli.tirc", str(path), "-o", os.devnull],
+                          capture_output=True, text=True, timeout=300, check=False,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert tirc.returncode == 0, tirc.stderr
+    for proc in (fmt, tirc):
+        assert "Warning" not in proc.stderr, proc.stderr

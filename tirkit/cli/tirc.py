@@ -37,6 +37,7 @@ from tirkit.ir import IRModule
 from .tirc_common import (EMITS, EXIT_OK, UNIT_BUDGET, UsageError, guarded, parse_module,
                           read_source)
 from .tirc_schedule import apply_schedule, apply_tuned
+from .quiet import without_python_warnings
 
 
 def make_target(triple: str | None, mcpu: str | None, mattr: str | None,
@@ -266,6 +267,7 @@ def compile_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@without_python_warnings
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``tirc``; returns the exit status (0 ok, 1 input errors, 2 usage or I/O
     error, 3 internal error)."""

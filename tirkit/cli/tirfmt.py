@@ -40,6 +40,7 @@ from typing import Sequence, TextIO
 from .tirfmt_config import Config, ConfigError, collect_files, load_config
 from .tirfmt_format import FormatResult, Mode, format_source
 from .. import __version__
+from .quiet import without_python_warnings
 
 PROGRESS_THRESHOLD = 20
 DEFAULT_LINE_LENGTH = 100
@@ -256,6 +257,7 @@ def _status(report: _Report, args: argparse.Namespace) -> int:
     return 1 if (args.check and report.changed) else 0
 
 
+@without_python_warnings
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``tirfmt``; returns the exit status (see the module docstring). A closed
     standard output (``tirfmt --diff | head``) ends it quietly."""

@@ -9,6 +9,8 @@ import argparse
 import logging
 import sys
 
+from .quiet import without_python_warnings
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tirls``."""
@@ -24,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@without_python_warnings
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``tirls``."""
     args = build_parser().parse_args(argv)
