@@ -7,18 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _layers
 from .dtype import DataType, dtype as _dtype
 from .node import Node, node
 
 _INT_RANGE_MSG = "value {v} does not fit in {t}"
 
 
-def _op():  # the op functions live one layer up in tir; imported lazily to keep ir generic
+def _op():  # the op functions live one layer up in tir, which provides them (tirkit._layers)
     op = _OP_MODULE.get("op")
-    if op is None:  # (every operator overload asks: the import machinery once, a dict after)
-        from tirkit.tir import op  # pylint: disable=import-outside-toplevel
-
-        _OP_MODULE["op"] = op
+    if op is None:  # (every operator overload asks: the slot table once, a dict after)
+        op = _OP_MODULE["op"] = _layers.get("tir.op")
     return op
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, TypeVar
 
+from .. import _layers
 from .fast_init import fast_init as _fast_init
 from .span import Span
 
@@ -71,9 +72,7 @@ class Node:
 
     def script(self, **config: Any) -> str:
         """Print as TVMScript (``tvm.runtime.Object.script``); see ``tirkit.printer.script``."""
-        from tirkit.printer import script  # pylint: disable=import-outside-toplevel
-
-        return script(self, **config)
+        return _layers.get("script")(self, **config)  # tirkit.printer.script
 
     def __repr__(self) -> str:
         return _generic_repr(self)

@@ -435,21 +435,24 @@ def _module_hash(hs: _Hasher, mod: Any, dm: bool) -> int:
 _INSTALLED = False
 
 
+#: the handlers of a variable (compared by its binding; TVM's ``VarNode``) and of a buffer (a
+#: definition wherever it is met; TVM's ``BufferNode``): tirkit.tir registers them for its ``Var``
+#: and ``Buffer`` at their import (tir sits above ir)
+VAR_HANDLERS: tuple[EqHandler, HashHandler] = (_var_eq, _var_hash)
+BUFFER_HANDLERS: tuple[EqHandler, HashHandler] = (_buffer_eq, _buffer_hash)
+
+
 def _install_builtin_handlers() -> None:
-    """Register the handlers of the built-in node classes (imported lazily: tir sits above ir)."""
+    """Register the handlers of ir's own node classes (imported lazily, at the first comparison)."""
     global _INSTALLED  # pylint: disable=global-statement
     if _INSTALLED:
         return
     _INSTALLED = True
-    from tirkit.tir.buffer import Buffer  # pylint: disable=import-outside-toplevel
-    from tirkit.tir.expr import Var  # pylint: disable=import-outside-toplevel
-
     from .expr import GlobalVar  # pylint: disable=import-outside-toplevel
     from .module import IRModule  # pylint: disable=import-outside-toplevel
     from .op import Op  # pylint: disable=import-outside-toplevel
 
-    for cls, eq, hs in ((Var, _var_eq, _var_hash), (Buffer, _buffer_eq, _buffer_hash),
-                        (GlobalVar, _global_var_eq, _global_var_hash), (Op, _op_eq, _op_hash),
+    for cls, eq, hs in ((GlobalVar, _global_var_eq, _global_var_hash), (Op, _op_eq, _op_hash),
                         (IRModule, _module_eq, _module_hash)):
         if cls not in _EQ_HANDLERS:  # keep an earlier register_structural() override
             _EQ_HANDLERS[cls] = eq

@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from .config import Comments, PrinterConfig
+from .. import _layers
 from .render import script, to_docs
+
+_layers.provide("script", script)  # Node.script (tirkit.ir.node, below the printer) prints with it
 
 __all__ = ["script", "to_docs", "PrinterConfig", "Comments"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _layers
 from ..ir.expr import IntImm, PrimExpr, Range
 from . import expr as E
 from . import op as tir_op
@@ -20,8 +21,7 @@ from .index_map import IndexMap, _analyzer, padded_ranges
 
 def _marks_top_down(tops: list[Any]) -> list[Any]:
     """Marks reachable from ``tops``, every mark before the marks it is made of."""
-    from ..arith.iter_map_expr import IterSumExpr  # pylint: disable=import-outside-toplevel
-
+    iter_sum_expr = _layers.get("arith").IterSumExpr
     order: list[Any] = []
     seen: set[int] = set()
 
@@ -29,7 +29,7 @@ def _marks_top_down(tops: list[Any]) -> list[Any]:
         if id(mark) in seen:
             return
         seen.add(id(mark))
-        if isinstance(mark.source, IterSumExpr):
+        if isinstance(mark.source, iter_sum_expr):
             for arg in mark.source.args:
                 visit(arg.source)
         order.append(mark)
@@ -61,8 +61,7 @@ def inverse_affine_iter_map(indices: list[Any], outputs: list[PrimExpr]) -> dict
     """``{id(var): (var, expr)}`` expressing each input var through ``outputs``, the values of
     ``indices`` (``IterSumExpr`` from ``detect_iter_map``), mirroring
     TVM's ``arith::InverseAffineIterMap``."""
-    from ..arith.iter_map_expr import IterSumExpr  # pylint: disable=import-outside-toplevel
-
+    iter_sum_expr = _layers.get("arith").IterSumExpr
     contrib: dict[int, list[PrimExpr]] = {}
     tops = []
     for index, out in zip(indices, outputs):
@@ -78,7 +77,7 @@ def inverse_affine_iter_map(indices: list[Any], outputs: list[PrimExpr]) -> dict
     result: dict[int, Any] = {}
     for mark in _marks_top_down(tops):
         value = _sum(contrib.get(id(mark), []), mark.extent.dtype)
-        if isinstance(mark.source, IterSumExpr):
+        if isinstance(mark.source, iter_sum_expr):
             args = sorted(mark.source.args, key=lambda a: -a.scale.value)
             for k, arg in enumerate(args):
                 part = value if arg.scale.value == 1 else tir_op.floordiv(value, arg.scale)
@@ -93,8 +92,7 @@ def inverse_affine_iter_map(indices: list[Any], outputs: list[PrimExpr]) -> dict
 
 
 def _detect(imap: IndexMap, ranges: list[Range], level: str) -> Any:
-    from ..arith import detect_iter_map  # pylint: disable=import-outside-toplevel
-
+    detect_iter_map = _layers.get("arith").detect_iter_map
     return detect_iter_map(imap.final_indices, dict(zip(imap.initial_indices, ranges)),
                            check_level=level, simplify_trivial_iterators=True)
 

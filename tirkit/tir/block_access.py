@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _layers
 from ..ir.expr import PrimExpr, Range
 from . import expr as E
 from . import stmt as S
@@ -39,16 +40,14 @@ class _Detector(StmtExprVisitor):
             table.setdefault(buffer, []).append(sets)
 
     def _relax(self, indices: Any) -> list:
-        from ..arith.int_set import eval_set  # pylint: disable=import-outside-toplevel
-
+        eval_set = _layers.get("arith").eval_set
         return [eval_set(i, self.dom) for i in indices]
 
     def _relax_range(self, r: Range, vmap: dict) -> tuple[Any, Any]:
         """The sets of ``r``'s first and last index with ``vmap`` substituted. The last one,
         ``r.min + r.extent - 1``, is substituted as the node it is built on, ``r.min``, was (the
         same rebuild ``substitute`` makes of it) and evaluated with ``r.min``'s set as known."""
-        from ..arith.int_set import eval_set  # pylint: disable=import-outside-toplevel
-
+        eval_set = _layers.get("arith").eval_set
         first = substitute(r.min, vmap)
         lo = eval_set(first, self.dom)
         last = r.min + r.extent - 1
@@ -71,9 +70,8 @@ class _Detector(StmtExprVisitor):
         self._record(self.writes, op.buffer, self._relax(op.indices))
 
     def visit_for_(self, op: S.For) -> None:
-        from ..arith.int_set import IntervalSet  # pylint: disable=import-outside-toplevel
-
-        self.dom[op.loop_var] = IntervalSet.from_range(Range.from_min_extent(op.min, op.extent))
+        interval_set = _layers.get("arith").IntervalSet
+        self.dom[op.loop_var] = interval_set.from_range(Range.from_min_extent(op.min, op.extent))
         super().visit_for_(op)
 
     def visit_block_realize_(self, op: S.BlockRealize) -> None:
@@ -92,32 +90,28 @@ def _view_to_source(match: S.MatchBufferRegion, sets: list) -> list:
     ``ConvertMatchedRegion`` + ``ConvertRegion``): the source's leading dimensions (the rank the
     view drops) are single points, the others are offset by the source region's start; an
     unbounded set covers the whole view."""
-    from ..arith.int_set import IntervalSet  # pylint: disable=import-outside-toplevel
     from .op import add, subtract  # pylint: disable=import-outside-toplevel
 
+    interval_set = _layers.get("arith").IntervalSet
     src = match.source.region
     offset = len(src) - len(sets)
     if offset < 0:
-        return [IntervalSet(r.min, add(r.min, subtract(r.extent, 1))) for r in src]
-    out = [IntervalSet(r.min, r.min) for r in src[:offset]]
+        return [interval_set(r.min, add(r.min, subtract(r.extent, 1))) for r in src]
+    out = [interval_set(r.min, r.min) for r in src[:offset]]
     for r, s, extent in zip(src[offset:], sets, match.buffer.shape):
         if s.is_bounded():
-            out.append(IntervalSet(add(r.min, s.min_value), add(r.min, s.max_value)))
+            out.append(interval_set(add(r.min, s.min_value), add(r.min, s.max_value)))
         else:
-            out.append(IntervalSet(r.min, add(r.min, subtract(extent, 1))))
+            out.append(interval_set(r.min, add(r.min, subtract(extent, 1))))
     return out
 
 
 def _hull(lo: Any, hi: Any) -> Any:
-    from ..arith.int_set import IntervalSet  # pylint: disable=import-outside-toplevel
-
-    return IntervalSet(lo.min_value, hi.max_value)
+    return _layers.get("arith").IntervalSet(lo.min_value, hi.max_value)
 
 
 def _to_regions(table: dict[Buffer, list]) -> list[S.BufferRegion]:
-    from ..arith.analyzer import Analyzer  # pylint: disable=import-outside-toplevel
-
-    ana = Analyzer()
+    ana = _layers.get("arith").Analyzer()
     out = []
     for buffer, accesses in table.items():
         merged = accesses[0]

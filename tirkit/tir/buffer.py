@@ -5,9 +5,11 @@ from dataclasses import field
 from enum import IntEnum
 from typing import Any, Sequence
 
+from .. import _layers
 from ..ir.dtype import DataType, dtype as _dtype
 from ..ir.expr import IntImm, PrimExpr, Range
 from ..ir.node import Node, def_field, ignored_field, node
+from ..ir.structural import BUFFER_HANDLERS, register_structural
 from ..ir.type import PointerType, PrimType
 from .expr import BufferLoad, Var
 
@@ -120,14 +122,14 @@ class Buffer(Node):
     def _ramp(self, axis: int, index: Any) -> Any:
         if not isinstance(index, slice):
             return index
-        from tirkit.arith import Analyzer  # pylint: disable=import-outside-toplevel
         from .expr import IntImm as _IntImm, Ramp  # pylint: disable=import-outside-toplevel
         from .op import convert  # pylint: disable=import-outside-toplevel
 
         start = convert(0 if index.start is None else index.start)
         stop = self.shape[axis] if index.stop is None else index.stop
         step = convert(1 if index.step is None else index.step, start.dtype)
-        lanes = Analyzer().simplify((convert(stop) - start + step - 1) // step)
+        analyzer = _layers.get("arith").Analyzer()
+        lanes = analyzer.simplify((convert(stop) - start + step - 1) // step)
         if not isinstance(lanes, _IntImm):
             raise ValueError("a vector slice needs a constant number of lanes")
         return start if lanes.value == 1 else Ramp(start, step, lanes.value)
@@ -213,15 +215,17 @@ class Buffer(Node):
         return self.with_changes(shape=tuple(shape), strides=(), axis_separators=seps)
 
 
+register_structural(Buffer, *BUFFER_HANDLERS)  # a buffer is a definition wherever it is met
+
+
 def _slice_range(index: Any) -> Range:
     if isinstance(index, slice):
         if index.step not in (None, 1):
             raise ValueError("Buffer slices support step 1 only")
         rng = Range(index.start if index.start is not None else 0, index.stop)
         # TVM's Buffer.__getitem__: ``analyzer.simplify(stop - start)``
-        from tirkit.arith import Analyzer  # pylint: disable=import-outside-toplevel
-
-        return Range.from_min_extent(rng.min, Analyzer().simplify(rng.extent))
+        analyzer = _layers.get("arith").Analyzer()
+        return Range.from_min_extent(rng.min, analyzer.simplify(rng.extent))
     return Range.from_min_extent(index, 1)
 
 

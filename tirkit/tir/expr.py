@@ -16,6 +16,7 @@ from ..ir.dtype import DataType, bool_, dtype as _dtype
 from ..ir.expr import FloatImm, GlobalVar, IntImm, PrimExpr, Range
 from ..ir.node import Node, def_field, ignored_field, node
 from ..ir.op import Op
+from ..ir.structural import VAR_HANDLERS, register_structural
 from ..ir.type import PointerType, PrimType, Type, type_of_dtype
 
 if TYPE_CHECKING:
@@ -89,6 +90,9 @@ class Var(PrimExpr):
     # identity hashing (PrimExpr's __eq__ builds an EQ node), as the C slot itself: Vars key
     # the dicts of every pass and of the code generator, and a Python-level __hash__ costs a frame
     __hash__ = object.__hash__
+
+
+register_structural(Var, *VAR_HANDLERS)  # structural equality maps a Var to its counterpart
 
 
 @node

@@ -5,10 +5,10 @@
 ``initial_indices`` (Vars of ``index_dtype``) and its results as ``final_indices``. The map is
 applied to indices (:meth:`IndexMap.map_indices`), to a buffer shape (:meth:`IndexMap.map_shape`)
 and inverted over a region (:meth:`IndexMap.inverse`, :meth:`IndexMap.non_surjective_inverse`)
-through the affine iterator maps of :mod:`tirkit.arith` (imported lazily: ``tirkit.arith``
-imports ``tirkit.tir``). Padding (``i // 4, i % 4`` over 14 elements) is supported when each
-input enters divisions with a constant offset; a map that mixes several inputs inside one
-padded division is reported as not invertible.
+through the affine iterator maps of :mod:`tirkit.arith` (which provides them through
+:mod:`tirkit._layers`: ``tirkit.arith`` imports ``tirkit.tir``). Padding (``i // 4, i % 4``
+over 14 elements) is supported when each input enters divisions with a constant offset; a map
+that mixes several inputs inside one padded division is reported as not invertible.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import inspect
 from math import lcm
 from typing import Any, Callable, ClassVar, Sequence
 
+from .. import _layers
 from ..ir.expr import IntImm, PrimExpr, Range
 from ..ir.node import Node, def_field, node
 from . import expr as E
@@ -41,9 +42,7 @@ def _rebuild(e: PrimExpr, vmap: dict[int, PrimExpr]) -> PrimExpr:
 
 
 def _analyzer(bindings: Sequence[tuple[E.Var, Range]] = ()) -> Any:
-    from ..arith import Analyzer  # pylint: disable=import-outside-toplevel
-
-    ana = Analyzer()
+    ana = _layers.get("arith").Analyzer()
     for var, rng in bindings:
         ana.bind(var, rng)
     return ana
@@ -267,8 +266,7 @@ class IndexMap(Node):
 
 
 def _affine_ranges(imap: IndexMap, ranges: list[Range]) -> list[Range] | None:
-    from ..arith import detect_iter_map  # pylint: disable=import-outside-toplevel
-
+    detect_iter_map = _layers.get("arith").detect_iter_map
     for padded in (ranges, padded_ranges(imap, ranges)):
         if padded is None:
             continue
@@ -285,8 +283,7 @@ def _affine_ranges(imap: IndexMap, ranges: list[Range]) -> list[Range] | None:
 
 
 def _interval_ranges(imap: IndexMap, ranges: list[Range]) -> list[Range]:
-    from ..arith.int_set import eval_set  # pylint: disable=import-outside-toplevel
-
+    eval_set = _layers.get("arith").eval_set
     ana = _analyzer()
     dom = dict(zip(imap.initial_indices, ranges))
     out = []

@@ -8,12 +8,17 @@ Intrinsic calls (``exp``, ``if_then_else``...) live in :mod:`.builtin` and are r
 """
 from __future__ import annotations
 
+import sys as _sys
 from typing import Any
 
+from .. import _layers
 from ..ir.dtype import DataType, dtype as _dtype
 from ..ir.expr import FloatImm, IntImm, PrimExpr
 from . import expr as E
 from .const_fold import try_const_fold, wrap_int
+
+# PrimExpr's operator overloads (tirkit.ir.expr, one layer down) call this module's functions
+_layers.provide("tir.op", _sys.modules[__name__])
 
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
