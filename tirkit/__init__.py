@@ -5,25 +5,32 @@ Layers (see DESIGN.md): ``tirkit.ir``/``tirkit.tir``/``tirkit.arith`` (the IR an
 ``tirkit.compiler``, and the ``tirfmt``/``tirc``/``tirls`` command lines.
 """
 
-__version__ = "0.1.0"
-
 from . import _layers
 
-
-# The importers of the layers that fill tirkit._layers' slots: this package module is the one
-# place above every layer, so only it names them all (a slot read before its layer was imported
-# imports the layer through these).
-def _import_tir_op() -> None:
-    from .tir import op  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+__version__ = "0.1.0"
 
 
-def _import_arith() -> None:
-    from . import arith  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+def _import_provider(slot: str) -> None:
+    """Import the module that fills ``slot`` of :mod:`tirkit._layers` (when the slot is read
+    before that module was imported): this package module is the one place above every layer,
+    so only it names them all."""
+    # pylint: disable=import-outside-toplevel,unused-import
+    if slot == "tir.op":
+        from .tir import op  # noqa: F401
+    elif slot == "tir.stmt":
+        from .tir import stmt  # noqa: F401
+    elif slot == "tir.op_intrin":
+        from .tir import op_intrin  # noqa: F401
+    elif slot == "tir.stmt_functor":
+        from .tir import stmt_functor  # noqa: F401
+    elif slot == "index_map_inverse":
+        from .tir import _index_map_inverse  # noqa: F401
+    elif slot == "arith":
+        from . import arith  # noqa: F401
+    elif slot == "script":
+        from . import printer  # noqa: F401
+    elif slot in ("parse_python_function", "parse_python_class"):
+        from .lang import entry  # noqa: F401
 
 
-def _import_printer() -> None:
-    from . import printer  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
-
-
-_layers.IMPORTERS.update({"tir.op": _import_tir_op, "arith": _import_arith,
-                          "script": _import_printer})
+_layers.set_importer(_import_provider)

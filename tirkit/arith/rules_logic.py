@@ -8,7 +8,6 @@ positive terms go left and negative terms right (``x + 1 < y + 1`` -> ``x < y``)
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..ir.expr import IntImm, PrimExpr
@@ -17,6 +16,8 @@ from ..tir.const_fold import try_const_fold
 from .bound import Interval, iv_add, iv_scale
 from .linear import LinearSum
 from .simplify import Simplifier, _generic, bool_const, is_index, register
+# bound_from_cmp lived here (Simplifier.add_fact, in simplify.py, uses it)
+from .simplify import bound_from_cmp  # noqa: F401  pylint: disable=unused-import
 
 _FLIP = {E.GT: E.LT, E.GE: E.LE}
 
@@ -104,28 +105,6 @@ def _var_cmp_const(s: Simplifier, e: Any) -> PrimExpr:
     iv = iv_add((-c, -c), iv_scale(s.bound(e.a), 1))
     decided = _decide(type(e), iv)
     return e if decided is None else bool_const(decided)
-
-
-def bound_from_cmp(s: Simplifier, c: PrimExpr) -> tuple[Any, Interval] | None:
-    """``(key, interval)`` of the single atom a known-true integer comparison bounds (mirrors TVM's
-    ``ConstIntBoundAnalyzer::EnterConstraint``)."""
-    if not isinstance(c, (E.LT, E.LE, E.EQ)) or not is_index(c.a):
-        return None
-    d = s.lin(c.a).iadd(s.lin(c.b), -1)
-    one = d.single()
-    if one is None:
-        return None
-    key, _, k = one
-    # k*x + base (op) 0
-    if isinstance(c, E.EQ):
-        if d.base % k:
-            return None
-        v = -d.base // k
-        return key, (v, v)
-    limit = -d.base - 1 if isinstance(c, E.LT) else -d.base  # k*x <= limit
-    if k > 0:
-        return key, (-math.inf, limit // k)
-    return key, (-((-limit) // k), math.inf)
 
 
 _NEGATE = {E.LT: (E.LE, True), E.LE: (E.LT, True), E.GT: (E.GE, True), E.GE: (E.GT, True),

@@ -10,6 +10,7 @@ sub-expressions are simplified and constants folded.
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 from dataclasses import fields
 from typing import Any, Callable, Iterator
@@ -178,12 +179,33 @@ class Simplifier:
         self.facts[self.key(c)] = True
         if not isinstance(neg, IntImm):
             self.facts[self.key(neg)] = False
-        from .rules_logic import bound_from_cmp  # pylint: disable=import-outside-toplevel
-
         found = bound_from_cmp(self, c)
         if found is not None:
             self.bounds.update(*found)
         self._memo[-1] = {}
+
+
+# the bound a fact gives (Simplifier.add_fact), next to the comparison rules of rules_logic
+def bound_from_cmp(s: Simplifier, c: PrimExpr) -> tuple[Any, Interval] | None:
+    """``(key, interval)`` of the single atom a known-true integer comparison bounds (mirrors TVM's
+    ``ConstIntBoundAnalyzer::EnterConstraint``)."""
+    if not isinstance(c, (E.LT, E.LE, E.EQ)) or not is_index(c.a):
+        return None
+    d = s.lin(c.a).iadd(s.lin(c.b), -1)
+    one = d.single()
+    if one is None:
+        return None
+    key, _, k = one
+    # k*x + base (op) 0
+    if isinstance(c, E.EQ):
+        if d.base % k:
+            return None
+        v = -d.base // k
+        return key, (v, v)
+    limit = -d.base - 1 if isinstance(c, E.LT) else -d.base  # k*x <= limit
+    if k > 0:
+        return key, (-math.inf, limit // k)
+    return key, (-((-limit) // k), math.inf)
 
 
 class deep_recursion:  # pylint: disable=invalid-name  # used as a function: with deep_recursion()

@@ -12,6 +12,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from tirkit import _layers
 from tirkit.ir.diagnostics import Diagnostic, DiagnosticError
 from tirkit.ir.span import LineIndex
 
@@ -22,7 +23,7 @@ from .parser import legacy_handlers  # noqa: F401  (the legacy dialect's table)
 from .parser import evaluator_ops  # noqa: F401  (register operator handlers)
 from .parser.core import Parser
 from .parser.evaluator import Captured, EvalError, Evaluator, NotStatic, TypeVarName
-from .parser.macro import static_macros
+from .parser.macro import _python_env, _python_source, static_macros
 from .generators import captured_names, parse_generator_unit
 from .limits import BudgetExceeded, deep_recursion, time_budget
 from .parser.var_table import VarTable
@@ -425,30 +426,6 @@ def from_source(source: str, path: str = "<string>") -> Any:
     return IRModule({u.name: u.ir for u in irs})
 
 
-def _python_env(obj: Any) -> dict[str, Any]:
-    env = dict(getattr(obj, "__globals__", {}) or vars(inspect.getmodule(obj) or object()))
-    try:
-        closure = inspect.getclosurevars(obj) if inspect.isfunction(obj) else None
-    except (TypeError, ValueError):
-        closure = None
-    if closure is not None:
-        env.update(closure.nonlocals)
-    return env
-
-
-def _python_source(obj: Any) -> tuple[str, LineIndex, int]:
-    lines, first = inspect.getsourcelines(obj)
-    path = inspect.getsourcefile(obj) or "<python>"
-    try:
-        with open(path, encoding="utf-8") as fh:
-            full = fh.read()
-    except OSError:
-        full = "\n" * (first - 1) + "".join(lines)
-    li = LineIndex(full, path)
-    start = li.offset(first, 0)
-    return full[start:start + len("".join(lines))], li, start
-
-
 def _parse_python(obj: Any, env: dict[str, Any]) -> Any:
     text, li, start = _python_source(obj)
     ir, diags = parse_unit_text(text, env, static=False, line_index=li, base_offset=start)
@@ -502,5 +479,10 @@ def parse_python_class(cls: Any) -> Any:
         env.update(caller.f_locals)
     return _parse_python(cls, env)
 
+
+# T.prim_func and I.ir_module (tirkit.lang.tir / tirkit.lang.ir, which this module imports for the
+# namespaces) parse in decorator mode through these (see tirkit._layers)
+_layers.provide("parse_python_function", parse_python_function)
+_layers.provide("parse_python_class", parse_python_class)
 
 del textwrap

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tirkit import _layers
+
 from .ir_builder.ir_frames import decl_function, module_attrs  # noqa: F401
 
 
@@ -16,8 +18,8 @@ def ir_module(cls: Any = None, *, check_well_formed: bool = True) -> Any:
     del check_well_formed
 
     def decorate(c: Any) -> Any:
-        from .entry import parse_python_class  # pylint: disable=import-outside-toplevel
-
-        return parse_python_class(c)
+        # tirkit.lang.entry.parse_python_class (entry imports this namespace); called from here
+        # as before: it reads the class's defining scope three frames up
+        return _layers.get("parse_python_class")(c)
 
     return decorate(cls) if cls is not None else decorate

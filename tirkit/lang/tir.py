@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tirkit import tir as _tir
+from tirkit import _layers, tir as _tir
 from tirkit.ir import Range
 from tirkit.ir.dtype import DataType
 
@@ -218,8 +218,7 @@ def prim_func(func: Any = None, *, private: bool = False, s_tir: bool = False,
     del s_tir, check_well_formed
 
     def decorate(fn: Any) -> Any:
-        from .entry import parse_python_function  # pylint: disable=import-outside-toplevel
-
-        return parse_python_function(fn, private=private, capture=capture)
+        # tirkit.lang.entry.parse_python_function (entry imports this namespace)
+        return _layers.get("parse_python_function")(fn, private=private, capture=capture)
 
     return decorate(func) if func is not None else decorate

@@ -133,5 +133,9 @@ def inverse_impl(imap: IndexMap, ranges: list[Range], bijective: bool
     return IndexMap(outs, exprs), ana.simplify(pred)
 
 
+# IndexMap.inverse / non_surjective_inverse (tirkit.tir.index_map, imported above) call it
+_layers.provide("index_map_inverse", inverse_impl)
+
+
 def _range_text(r: Range) -> str:
     return f"[{r.min.script()}, {tir_op.add(r.min, r.extent).script()})"

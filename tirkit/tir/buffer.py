@@ -110,13 +110,12 @@ class Buffer(Node):
         (``A[0:4:1]``) a vector BufferLoad with a ``Ramp`` index (TVM's ``Buffer.__getitem__``).
         A list of indices counts as a tuple (``A[iters]`` with ``iters`` from ``T.grid(*A.shape)``).
         """
-        from .stmt import BufferRegion  # pylint: disable=import-outside-toplevel
-
         indices = tuple(indices) if isinstance(indices, (tuple, list)) else (indices,)
         if any(isinstance(i, slice) and i.step is not None for i in indices):
             return BufferLoad(self, [self._ramp(k, i) for k, i in enumerate(indices)])
         if any(isinstance(i, slice) for i in indices):
-            return BufferRegion(self, [_slice_range(i) for i in indices])
+            # tirkit.tir.stmt.BufferRegion (stmt.py imports this module)
+            return _layers.get("tir.stmt").BufferRegion(self, [_slice_range(i) for i in indices])
         return BufferLoad(self, indices)
 
     def _ramp(self, axis: int, index: Any) -> Any:
@@ -150,9 +149,8 @@ class Buffer(Node):
     def vstore(self, begin: Sequence[Any], value: PrimExpr, predicate: Any = None) -> Any:
         """Store ``value`` at ``begin`` (``Buffer.vstore``), lanes masked by ``predicate``;
         returns a ``BufferStore``."""
-        from .stmt import BufferStore  # pylint: disable=import-outside-toplevel
-
-        return BufferStore(self, value, list(self.vload(begin, str(value.dtype)).indices),
+        store = _layers.get("tir.stmt").BufferStore  # (stmt.py imports this module)
+        return store(self, value, list(self.vload(begin, str(value.dtype)).indices),
                            predicate)
 
     def access_ptr(self, access_mask: str | int, ptr_type: str = "handle", content_lanes: int = 1,
@@ -170,8 +168,7 @@ class Buffer(Node):
         Raises:
             ValueError: for an access mask with letters other than ``r``/``w``.
         """
-        from .op_intrin import buffer_access_ptr  # pylint: disable=import-outside-toplevel
-
+        buffer_access_ptr = _layers.get("tir.op_intrin").buffer_access_ptr  # (it imports Buffer)
         return buffer_access_ptr(self, access_mask, ptr_type, content_lanes, offset, extent)
 
     def offset_of(self, indices: Sequence[Any]) -> list[PrimExpr]:

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 from dataclasses import field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
+from .. import _layers
 from ..ir.dtype import DataType, bool_, dtype as _dtype
 from ..ir.expr import FloatImm, GlobalVar, IntImm, PrimExpr, Range
 from ..ir.node import Node, def_field, ignored_field, node
 from ..ir.op import Op
 from ..ir.structural import VAR_HANDLERS, register_structural
 from ..ir.type import PointerType, PrimType, Type, type_of_dtype
-
-if TYPE_CHECKING:
-    from .buffer import Buffer
 
 __all__ = [
     "PrimExpr", "IntImm", "FloatImm", "Var", "SizeVar", "StringImm", "Cast", "BinaryOpExpr",
@@ -35,9 +33,8 @@ from ..ir.op import CallEffectKind  # noqa: E402  (re-export, TVM has it in tvm.
 
 def _as_expr(value: Any, like: PrimExpr | None = None) -> PrimExpr:
     if isinstance(value, PrimExpr):
-        return value  # what convert returns for it, without the relative import per node
-    from .op import convert  # pylint: disable=import-outside-toplevel
-
+        return value  # what convert returns for it, without the slot lookup per node
+    convert = _layers.get("tir.op").convert  # (tirkit.tir.op imports this module)
     return convert(value, like.dtype if like is not None else None)
 
 
@@ -338,7 +335,7 @@ class BufferLoad(PrimExpr):
         ValueError: when the number of indices differs from the buffer's rank (as TVM).
     """
 
-    buffer: "Buffer"
+    buffer: "Buffer"  # noqa: F821  (tirkit.tir.buffer.Buffer; buffer.py imports this module)
     indices: tuple[PrimExpr, ...]
     predicate: PrimExpr | None = None
     dtype: DataType = field(init=False)
@@ -543,8 +540,7 @@ class CommReducer(Node):
 
     def __call__(self, lhs: Sequence[PrimExpr], rhs: Sequence[PrimExpr]) -> tuple[PrimExpr, ...]:
         """Combine values (substitutes ``lhs``/``rhs`` into ``result``)."""
-        from .stmt_functor import substitute  # pylint: disable=import-outside-toplevel
-
+        substitute = _layers.get("tir.stmt_functor").substitute
         vmap = dict(zip(self.lhs, lhs)) | dict(zip(self.rhs, rhs))
         return tuple(substitute(r, vmap) for r in self.result)
 

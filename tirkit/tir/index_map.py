@@ -229,8 +229,7 @@ class IndexMap(Node):
         Raises:
             ValueError: when the map is not bijective over ``shape`` (padding included).
         """
-        from ._index_map_inverse import inverse_impl  # pylint: disable=import-outside-toplevel
-
+        inverse_impl = _layers.get("index_map_inverse")  # (it imports this module)
         inv, pred = inverse_impl(self, [_as_range(d) for d in shape], bijective=True)
         if not _analyzer().can_prove(tir_op.logical_not(pred)):
             raise ValueError(f"Bijective inverse should not contain padding, but inverse of "
@@ -246,8 +245,7 @@ class IndexMap(Node):
         Raises:
             ValueError: when the map is not an affine map of its indices.
         """
-        from ._index_map_inverse import inverse_impl  # pylint: disable=import-outside-toplevel
-
+        inverse_impl = _layers.get("index_map_inverse")  # (it imports this module)
         return inverse_impl(self, [_as_range(d) for d in shape], bijective=False)
 
     def is_equivalent_to(self, other_map: "IndexMap") -> bool:

@@ -7,8 +7,10 @@ dtype. Python strings among the arguments become ``StringImm``; ints int32 const
 """
 from __future__ import annotations
 
+import sys as _sys
 from typing import Any, Callable
 
+from .. import _layers
 from ..ir.dtype import DataType, dtype as _dtype
 from ..ir.expr import IntImm, PrimExpr
 from ..ir.op import Op
@@ -16,6 +18,8 @@ from . import builtin as _builtin  # noqa: F401  (registers the ops)
 from .buffer import Buffer
 from .expr import BufferLoad, Call, StringImm
 from .op import const
+
+_layers.provide("tir.op_intrin", _sys.modules[__name__])  # Buffer.access_ptr (tirkit.tir.buffer)
 
 __all__ = [
     "call_intrin", "call_pure_intrin", "call_extern", "call_pure_extern", "call_llvm_intrin",

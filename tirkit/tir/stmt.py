@@ -3,13 +3,18 @@ from __future__ import annotations
 
 from dataclasses import field
 from enum import IntEnum
+import sys as _sys
 from typing import Any, Iterable
 
+from .. import _layers
 from ..ir.dtype import DataType, dtype as _dtype
 from ..ir.expr import IntImm, PrimExpr, Range
 from ..ir.node import Node, def_field, node
 from .buffer import Buffer
 from .expr import IterVar, StringImm, Var
+
+# Buffer (tirkit.tir.buffer, imported above) builds BufferRegion / BufferStore of this module
+_layers.provide("tir.stmt", _sys.modules[__name__])
 
 
 def _set(obj: Any, name: str, value: Any) -> None:

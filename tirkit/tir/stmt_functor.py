@@ -8,8 +8,10 @@ Functions: :func:`post_order_visit`, :func:`pre_order_visit`, :func:`substitute`
 """
 from __future__ import annotations
 
+import sys as _sys
 from typing import Any, Callable, Iterable, Mapping
 
+from .. import _layers
 from ..ir.expr import PrimExpr
 from . import stmt as S
 from .buffer import Buffer
@@ -19,6 +21,8 @@ from .function import PrimFunc
 from .order_visit import OrderWalk
 from .functor import (EXPR_CHILDREN, Children, ExprMutator, ExprVisitor, Functor, check_defaults,
                       default_mutate, default_visit, map_tuple, mutate_range, mutate_region)
+
+_layers.provide("tir.stmt_functor", _sys.modules[__name__])  # CommReducer.__call__ (tir.expr)
 
 #: Statement node class -> ``(field, kind)`` children, in TVM's ``StmtVisitor`` order.
 STMT_CHILDREN: dict[type, Children] = {

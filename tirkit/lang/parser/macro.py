@@ -25,6 +25,7 @@ An error in the body is reported at the macro's source with a note at the call s
 from __future__ import annotations
 
 import ast
+import inspect
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -171,6 +172,32 @@ def _note_call_site(parser: Any, before: int, name: str, call_span: Any) -> None
                                            tuple(d.notes) + (note,), d.fixes)
 
 
+# decorator mode (``T.macro`` here, ``T.prim_func`` / ``I.ir_module`` in tirkit.lang.entry): the
+# source text of a Python function or class, and the names it sees
+def _python_env(obj: Any) -> dict[str, Any]:
+    env = dict(getattr(obj, "__globals__", {}) or vars(inspect.getmodule(obj) or object()))
+    try:
+        closure = inspect.getclosurevars(obj) if inspect.isfunction(obj) else None
+    except (TypeError, ValueError):
+        closure = None
+    if closure is not None:
+        env.update(closure.nonlocals)
+    return env
+
+
+def _python_source(obj: Any) -> tuple[str, LineIndex, int]:
+    lines, first = inspect.getsourcelines(obj)
+    path = inspect.getsourcefile(obj) or "<python>"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            full = fh.read()
+    except OSError:
+        full = "\n" * (first - 1) + "".join(lines)
+    li = LineIndex(full, path)
+    start = li.offset(first, 0)
+    return full[start:start + len("".join(lines))], li, start
+
+
 def macro(*args: Any, hygienic: bool = True) -> Any:
     """``@T.macro`` / ``@T.macro(hygienic=False)`` in decorator mode: read the function's
     source and capture its globals and closure (``tvm.script.tir.macro``).
@@ -179,8 +206,6 @@ def macro(*args: Any, hygienic: bool = True) -> Any:
         ValueError: for any other use.
     """
     def deco(func: Callable[..., Any]) -> Macro:
-        from ..entry import _python_env, _python_source  # pylint: disable=import-outside-toplevel
-
         text, li, start = _python_source(func)
         return Macro(func.__name__, text, li, start, _python_env(func), hygienic)
 
