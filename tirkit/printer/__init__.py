@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .config import Comments, PrinterConfig
 from .. import _layers
+from .config import Comments, PrinterConfig
 from .render import script, to_docs
 
 _layers.provide("script", script)  # Node.script (tirkit.ir.node, below the printer) prints with it
