@@ -49,6 +49,21 @@ def _targets(mod: str, is_pkg: bool, node: ast.AST, mods: dict[str, Path]) -> li
     return out
 
 
+def _import_statements(stmts: list) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements among ``stmts`` and the statements nested in them (what
+    ``ast.walk`` finds, without visiting expressions, which hold no statement)."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            out.append(stmt)
+            continue
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(stmt, name, None)
+            if inner:
+                out += _import_statements(inner)
+    return out
+
+
 def import_graph() -> dict[str, set[str]]:
     """``module -> the tirkit modules it imports`` for every file of the package."""
     mods = _modules()
@@ -56,10 +71,9 @@ def import_graph() -> dict[str, set[str]]:
     for mod, path in mods.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         is_pkg = path.name == "__init__.py"
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                graph[mod].update(t for t in _targets(mod, is_pkg, node, mods)
-                                  if t.startswith("tirkit") and t != mod)
+        for node in _import_statements(tree.body):
+            graph[mod].update(t for t in _targets(mod, is_pkg, node, mods)
+                              if t.startswith("tirkit") and t != mod)
     return graph
 
 
@@ -120,8 +134,10 @@ def test_cycle_finder_sees_a_lazy_import():
     graph = {"tirkit.a": {"tirkit.b"}, "tirkit.b": {"tirkit.c"}, "tirkit.c": {"tirkit.a"},
              "tirkit.d": {"tirkit.a"}}
     assert cycles(graph) == [["tirkit.a", "tirkit.b", "tirkit.c"]]
-    tree = ast.parse("def f():\n    from ..tir import op\n")
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom))
+    tree = ast.parse("class C:\n    def f(self):\n        if x:\n            pass\n"
+                     "        else:\n            try:\n                pass\n"
+                     "            except E:\n                from ..tir import op\n")
+    [node] = _import_statements(tree.body)
     mods = {"tirkit.ir.expr": Path(), "tirkit.tir": Path(), "tirkit.tir.op": Path()}
     assert _targets("tirkit.ir.expr", False, node, mods) == ["tirkit.tir.op"]
 
