@@ -129,6 +129,57 @@ def test_assertions_share_one_failure_exit(add_one):
     assert wrapper.count('label %"assert_fail"') >= 5
 
 
+def test_failure_exit_phi_carries_offsets_into_one_message_table(add_one):
+    """The exit's phi takes each message's offset in one string constant of the function (a
+    small integer), not a pointer to a string constant per message: in the JIT's large code
+    model LLVM's fast instruction selector cannot materialise a global's address, and every
+    check block of the optnone packed wrapper fell back to the SelectionDAG. A message with
+    values is formatted into one buffer allocated in the entry block (phi value -1)."""
+    del add_one
+    text = emit_llvm(from_source(PACKED), HOST)
+    wrapper = re.search(r"define [^@]*i32 @\"?add_one\"?\(.*?\n}", text, re.S).group(0)
+    phi = re.search(r'%"assert_msg" = phi\s+(\w+) (.*)', wrapper)
+    assert phi.group(1) == "i64" and "@" not in phi.group(2)
+    offsets = [int(v) for v in re.findall(r"\[(-?\d+), ", phi.group(2))]
+    assert -1 in offsets and 0 in offsets and len(set(offsets)) >= 5  # formatted: num_args
+    table = re.search(r'@"\.msgs" = private unnamed_addr constant \[(\d+) x i8\] c"(.*)"', text)
+    data = re.sub(rb"\\([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]),
+                  table.group(2).encode())
+    assert len(data) == int(table.group(1)) and data.endswith(b"\0")
+    for off in (o for o in offsets if o >= 0):  # every offset starts a message
+        assert off == 0 or data[off - 1] == 0
+        assert data[off:].startswith(b"Assert fail: ")
+    assert b"add_one.A.ndim is expected to equal 1" in data
+    entry = wrapper.split("\nbody:")[0]
+    assert entry.count("alloca [1024 x i8]") == 1 and wrapper.count("alloca [1024 x i8]") == 1
+
+
+@pytest.mark.parametrize("kind", ["constant", "formatted", "both"])
+def test_failure_exit_with_only_one_kind_of_message(kind):
+    """A function whose assertions all have constant messages gets no buffer, one whose
+    messages all hold values no message table; both report the right message."""
+    checks = {
+        "constant": '    assert not T.isnullptr(p), "p is NULL"\n',
+        "formatted": "    assert x < 10, \"x too big\"\n",
+    }
+    body = "".join(checks.values()) if kind == "both" else checks[kind]
+    src = f"""
+@T.prim_func
+def f(p: T.handle, x: T.int32) -> T.int32:
+    T.func_attr({{"global_symbol": "f"}})
+{body}    return x + 1
+"""
+    jit, text = compile_c(src, "f", opt_level=0)
+    assert ("@\".msgs\"" in text) == (kind != "formatted")
+    assert ("alloca [1024 x i8]" in text) == (kind != "constant")
+    fn = jit.get_cfunc("f", ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32)
+    assert fn(1, 3) == 4 and get_last_error() == ""
+    if kind != "formatted":
+        assert fn(None, 3) == -1 and "p is NULL" in get_last_error()
+    if kind != "constant":
+        assert fn(1, 12) == -1 and "x < 10 with x = 12, x too big" in get_last_error()
+
+
 def test_stack_alloca_struct_set_get_round_trip():
     src = '''
 @T.prim_func

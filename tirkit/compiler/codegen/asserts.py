@@ -10,11 +10,20 @@ TVM's message is ``"Assert fail: <condition>, <message>"``. Here:
 - the bound checker's messages (``OUT OF THE BOUNDS: A[{index}] ... with i = {i} ...``) get their
   ``{index}`` and ``{VAR}`` placeholders filled with the run-time values instead.
 
-Values are formatted by libc's ``snprintf`` into a stack buffer on the failure path only. Every
-assertion of a function leaves through one shared exit block (a ``phi`` of the messages, one
-``TVMAPISetLastError`` call, the error return) instead of a call and a return each: a packed
-function's ~25 argument checks then compile to compares and branches (code generation of the
-checks took ~1.5 ms more per kernel with a call and a return per check).
+Values are formatted by libc's ``snprintf`` on the failure path only, into one stack buffer of
+the function (allocated in its entry block). Every assertion of a function leaves through one
+shared exit block (a ``phi`` of the messages, one ``TVMAPISetLastError`` call, the error return)
+instead of a call and a return each: a packed function's ~25 argument checks then compile to
+compares and branches (code generation of the checks took ~1.5 ms more per kernel with a call
+and a return per check).
+
+The phi carries the message's byte offset in one string constant per function holding all its
+messages (-1: the formatted message in the buffer), not a pointer to a string constant each.
+The JIT's code model is the large one, where LLVM's fast instruction selector (which selects
+the optnone packed wrapper) cannot materialise the address of a global: every block that passed
+one to the phi fell back to the SelectionDAG, and the wrapper's code generation took ~30% more
+instructions (softmax: 24M -> 17M per build). The check blocks now move a small integer where
+they moved a 64-bit address (``movabs``).
 """
 from __future__ import annotations
 
@@ -30,6 +39,7 @@ from ...tir.stmt_functor import substitute
 from .assert_text import condition_text, condition_text_and_vars
 from .core import CodeGenLLVM, register
 from .ir_text import block_label
+from .ir_values import StringGlobal
 from .types import I8, I32, I64, PTR, CodegenError, ir_const
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -156,34 +166,77 @@ def _assert_pieces(cg: CodeGenLLVM, s: S.AssertStmt) -> list[Piece]:
     return pieces
 
 
-def _emit_message(cg: CodeGenLLVM, pieces: list[Piece]) -> ir.Value:
-    """The message as a string constant, or formatted at run time when it holds values."""
+class FailureExit:  # pylint: disable=too-few-public-methods
+    """A function's failure exit: the ``assert_fail`` block, the phi of message offsets into the
+    function's message table, the table's text so far and the snprintf buffer (if any)."""
+
+    def __init__(self, block: ir.Block, phi: Any) -> None:
+        self.block, self.phi = block, phi
+        self.text = bytearray()
+        self.offsets: dict[str, int] = {}
+        self.buffer: ir.Value | None = None
+
+    def offset(self, message: str) -> ir.Value:
+        """The i64 offset of ``message`` (NUL-terminated) in the table, added on first use."""
+        at = self.offsets.get(message)
+        if at is None:
+            at = self.offsets[message] = len(self.text)
+            self.text += message.encode("utf-8") + b"\0"
+        return ir_const(I64, at)
+
+
+#: the phi's value for "the message formatted into the buffer"
+_FORMATTED = -1
+
+
+def _emit_message(cg: CodeGenLLVM, exit_: FailureExit, pieces: list[Piece]) -> ir.Value:
+    """The message's phi value: its offset in the table, or :data:`_FORMATTED` after formatting
+    it into the function's buffer when it holds values."""
     if all(isinstance(p, str) for p in pieces):
-        return cg.string_constant("".join(pieces))  # type: ignore[arg-type]
+        return exit_.offset("".join(pieces))  # type: ignore[arg-type]
     fmt = "".join("%lld" if not isinstance(p, str) else p.replace("%", "%%") for p in pieces)
     values = [_as_i64(cg, p) for p in pieces if not isinstance(p, str)]
-    size = _MESSAGE_BUFFER.count
-    buf = cg.builder.alloca(_MESSAGE_BUFFER)
+    if exit_.buffer is None:
+        exit_.buffer = cg.alloca(_MESSAGE_BUFFER)
     snprintf = cg.declare("snprintf", I32, _SNPRINTF_ARGS, var_arg=True)
-    cg.builder.call(snprintf, [buf, ir_const(I64, size), cg.string_constant(fmt), *values])
-    return buf
+    cg.builder.call(snprintf, [exit_.buffer, ir_const(I64, _MESSAGE_BUFFER.count),
+                               cg.string_constant(fmt), *values])
+    return ir_const(I64, _FORMATTED)
 
 
-def failure_exit(cg: CodeGenLLVM) -> Any:
-    """The ``phi`` of the current function's failure exit, made on first use: a block that
-    calls ``TVMAPISetLastError(phi)`` and returns the error (:meth:`CodeGenLLVM.return_error`).
-    A failing assertion branches there, adding its message as the phi's incoming value."""
+def failure_exit(cg: CodeGenLLVM) -> FailureExit:
+    """The current function's failure exit, made on first use: a block that calls
+    ``TVMAPISetLastError(message)`` and returns the error (:meth:`CodeGenLLVM.return_error`).
+    A failing assertion branches there, adding its message's offset as the phi's incoming
+    value; the message table and the call are emitted once the function's body is
+    (:func:`_finish_exit`)."""
     fs = cg.fs
     assert fs is not None
-    phi = fs.assert_exit
-    if phi is None:
+    exit_ = fs.assert_exit
+    if exit_ is None:
         here = cg.builder.block
-        cg.builder.position_at_end(cg.new_block("assert_fail"))
-        phi = fs.assert_exit = cg.builder.phi(PTR, "assert_msg")
-        cg.set_error(phi)
-        cg.return_error()
+        block = cg.new_block("assert_fail")
+        cg.builder.position_at_end(block)
+        exit_ = fs.assert_exit = FailureExit(block, cg.builder.phi(I64, "assert_msg"))
         cg.builder.position_at_end(here)
-    return phi
+        fs.finishers.append(lambda: _finish_exit(cg, exit_))
+    return exit_
+
+
+def _finish_exit(cg: CodeGenLLVM, exit_: FailureExit) -> None:
+    """``@.msgs = c"<message>\\00<message>\\00..."`` and, in the exit block,
+    ``TVMAPISetLastError(@.msgs + offset)`` (the buffer for :data:`_FORMATTED`), ``ret -1``."""
+    bld = cg.builder
+    bld.position_at_end(exit_.block)
+    msg = exit_.phi
+    if exit_.text:
+        table = StringGlobal(cg.module, cg.fresh_name(".msgs"), bytes(exit_.text))
+        msg = bld.gep(table, [exit_.phi], source_etype=I8)
+    if exit_.buffer is not None:
+        formatted = bld.icmp_signed("==", exit_.phi, ir_const(I64, _FORMATTED))
+        msg = bld.select(formatted, exit_.buffer, msg) if exit_.text else exit_.buffer
+    cg.set_error(msg)
+    cg.return_error()
 
 
 def _branch_unless(cg: CodeGenLLVM, cond: ir.Value, fail: ir.Block) -> None:
@@ -197,13 +250,14 @@ def _branch_unless(cg: CodeGenLLVM, cond: ir.Value, fail: ir.Block) -> None:
 @register(S.AssertStmt)
 def _assert(cg: CodeGenLLVM, s: S.AssertStmt) -> None:
     cond = cg.expr(s.condition)
-    phi = failure_exit(cg)
+    exit_ = failure_exit(cg)
+    phi = exit_.phi
     text = s.message.value if isinstance(s.message, E.StringImm) else ""
     bound = text.startswith("OUT OF THE BOUNDS")
     pieces = None if bound and _PLACEHOLDER.search(text) else \
         [text] if bound else _assert_pieces(cg, s)
     if pieces is not None and all(isinstance(p, str) for p in pieces):
-        phi.add_incoming(cg.string_constant("".join(pieces)), cg.builder.block)
+        phi.add_incoming(exit_.offset("".join(pieces)), cg.builder.block)
         _branch_unless(cg, cond, phi.parent)
     else:  # values to format: on a block of its own, the failure path only
         fail = cg.new_block(block_label(cg.builder.block) + ".if")
@@ -212,7 +266,7 @@ def _assert(cg: CodeGenLLVM, s: S.AssertStmt) -> None:
         cg.builder.position_at_end(fail)
         if pieces is None:
             pieces = _bound_check_pieces(cg, s, text)
-        phi.add_incoming(_emit_message(cg, pieces), cg.builder.block)
+        phi.add_incoming(_emit_message(cg, exit_, pieces), cg.builder.block)
         cg.builder.branch(phi.parent)
         cg.builder.position_at_end(cont)
     cg.stmt(s.body)

@@ -111,8 +111,11 @@ class FunctionState:
     loop_exits: list[tuple[ir.Block, ir.Block]] = field(default_factory=list)
     #: bits stored by the vector stores emitted so far (see :func:`.loops.serial_loop`)
     vector_store_bits: int = 0
-    #: the message phi of the function's one failure exit (see :func:`.asserts.failure_exit`)
-    assert_exit: ir.Value | None = None
+    #: the function's one failure exit (see :func:`.asserts.failure_exit`)
+    assert_exit: Any = None
+    #: called once the body is emitted (:meth:`CodeGenLLVM.function`): what needs the whole
+    #: function first (the failure exit's message table)
+    finishers: list[Callable[[], None]] = field(default_factory=list)
 
 
 class CodeGenLLVM:
@@ -194,6 +197,8 @@ class CodeGenLLVM:
         self.builder = state.builder
         try:
             yield
+            for finish in state.finishers:
+                finish()
         finally:
             self.fs, self.vars, self.alignment, self.builder = saved
 
