@@ -114,6 +114,24 @@ def test_hover_simplifies_expressions() -> None:
     assert "- simplified: `i`" in hover
 
 
+def test_hover_on_a_module_function_name_and_on_an_empty_line() -> None:
+    """``cls.add_one`` shows the PrimFunc's signature from the word's first character on (the
+    lookup read one column to the left, so the first character showed nothing); an empty line
+    inside the module shows nothing (it raised IndexError; found by fuzzing the server's
+    functions)."""
+    model = (DATA / "relax_model.py").read_text(encoding="utf-8")
+    fa = Analyzer().analyze(model, "m.py")
+    lines = model.split("\n")
+    line0 = next(i for i, text in enumerate(lines) if "cls.add_one" in text)
+    col = lines[line0].index("add_one")
+    for c in (col, col + 3):
+        assert "def add_one(a: T.handle, b: T.handle):" in hover_markdown(fa, line0 + 1, c)
+    assert hover_markdown(fa, line0 + 1, col - 2) is None  # on `cls`
+    empty = next(i for i, text in enumerate(lines) if i > line0 - 8 and not text.strip())
+    assert fa.unit_at(empty + 1) is not None and hover_markdown(fa, empty + 1, 0) is None
+    assert dotted_at("", -1) is None and dotted_at("T.x", 9) == (["T", "x"], 1)
+
+
 # ----------------------------------------------------------------------------- navigation
 def test_definition_references_symbols_folding_tokens() -> None:
     fa = Analyzer().analyze(KERNELS, "k.py")

@@ -200,7 +200,7 @@ def module_function_markdown(placed: PlacedUnit, line_text: str, column: int) ->
     from tirkit.ir import IRModule  # pylint: disable=import-outside-toplevel
 
     mod = placed.analysis.ir
-    found = dotted_at(line_text, column - 1)
+    found = dotted_at(line_text, column)
     if not isinstance(mod, IRModule) or found is None or len(found[0]) != 2 or found[1] != 1:
         return None
     owner, name = found[0]

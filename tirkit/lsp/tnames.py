@@ -170,7 +170,9 @@ _IDENT = re.compile(r"[A-Za-z_0-9.]")
 
 def dotted_at(line: str, column: int) -> tuple[list[str], int] | None:
     """The dotted name under ``column`` of ``line`` cut after the part the cursor is on:
-    ``(["T", "axis", "remap"], index_of_cursor_part)``; ``None`` off any identifier."""
+    ``(["T", "axis", "remap"], index_of_cursor_part)``; ``None`` off any identifier. A column
+    outside the line is taken as its nearest end."""
+    column = min(max(column, 0), len(line))
     start = column
     while start > 0 and _IDENT.match(line[start - 1]):
         start -= 1
