@@ -30,3 +30,11 @@ def allocate_scope_not_a_string(n: T.int32):
     buf = T.allocate([16], "int32", {"disable_lower_builtin": True})  # error: the storage scope must be a string
 #         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
     T.evaluate(n)
+
+
+# T.attr's key and value swapped (found by mutation fuzzing: the Call reached the printer)
+@T.prim_func
+def attr_key_not_a_string(A: T.Buffer((4,), "float32")):
+    with T.attr(A.data, T.float32(1), "pragma"):  # error: T.attr() key must be a string, got FloatImm
+#        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        A[0] = T.float32(0)

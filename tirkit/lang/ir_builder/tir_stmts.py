@@ -178,7 +178,13 @@ def LetStmt(value: Any, type_annotation: Any = None, *, var: Any = None  # pylin
 
 
 def attr(node: Any, attr_key: str, value: Any) -> F.AttrFrame:
-    """An attribute scope (``T.attr``)."""
+    """An attribute scope (``T.attr``).
+
+    Raises:
+        TypeError: ``attr_key`` is not a string (as TVM's ``AttrStmt`` refuses it).
+    """
+    if not isinstance(attr_key, str):
+        raise TypeError(f"T.attr() key must be a string, got {type(attr_key).__name__}")
     return F.AttrFrame(node, attr_key, tir.convert(value))
 
 
