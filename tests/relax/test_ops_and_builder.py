@@ -109,3 +109,11 @@ def test_structural_equality_maps_symbolic_dims():
         return bb.get()
 
     assert structural_equal(build("n"), build("m"))
+
+
+def test_a_relax_expr_is_not_iterable():
+    """``x[i]`` makes a TupleGetItem; iterating ``x`` (``a, b = x``) raised no error and never
+    ended before ``Expr.__iter__`` refused it."""
+    x = relax.Var("x", relax.TensorStructInfo((2, 3), "float32"))
+    with pytest.raises(TypeError, match="not iterable"):
+        a, b = x  # noqa: F841  # pylint: disable=unbalanced-tuple-unpacking

@@ -142,3 +142,12 @@ def test_errors():
         te.create_prim_func([B])
     with pytest.raises(IndexError, match="has 1 dimensions, indexed with 2"):
         A[0, 1]  # pylint: disable=pointless-statement
+
+
+def test_tensors_and_buffers_are_not_iterable():
+    """``t[i]`` indexes a te.Tensor and ``A[i]`` a Buffer; without ``__iter__`` Python iterated
+    them through ``__getitem__`` without end (``x, y = A`` never finished)."""
+    a = te.placeholder((4,), name="a")
+    for obj, name in ((a, "tensor 'a'"), (tir.decl_buffer((4,), "float32", "A"), "buffer 'A'")):
+        with pytest.raises(TypeError, match=f"{name} is not iterable"):
+            list(obj)

@@ -49,6 +49,11 @@ class Expr(BaseExpr):
                              "BlockBuilder.normalize")
         return self.struct_info_
 
+    def __iter__(self) -> Any:
+        """Not iterable (``x[i]`` is a ``TupleGetItem``): without this Python would iterate
+        ``x[0], x[1], ...`` without end."""
+        raise TypeError(f"a Relax {type(self).__name__} is not iterable; index it: x[0], x[1]")
+
     def __getitem__(self, index: int) -> "TupleGetItem":
         return TupleGetItem(self, index)
 

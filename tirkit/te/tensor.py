@@ -132,6 +132,11 @@ class Tensor:
         """The rank."""
         return len(self.shape)
 
+    def __iter__(self) -> Any:
+        """Not iterable (``t[i]`` indexes): without this Python would iterate ``t[0], t[1], ...``
+        through ``__getitem__`` without end."""
+        raise TypeError(f"tensor {self.name!r} is not iterable")
+
     def __getitem__(self, indices: Any) -> PrimExpr:
         if not isinstance(indices, tuple):
             indices = (indices,)

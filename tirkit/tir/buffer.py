@@ -105,6 +105,12 @@ class Buffer(Node):
         ann = self.data.type_annotation
         return ann.storage_scope if isinstance(ann, PointerType) else "global"
 
+    def __iter__(self) -> Any:
+        """Not iterable (``A[i]`` indexes): without this Python would iterate ``A[0], A[1], ...``
+        through ``__getitem__`` without end (``x, y = A``)."""
+        raise TypeError(f"buffer {self.name!r} is not iterable" if self.name else
+                        "a buffer is not iterable")
+
     def __getitem__(self, indices: Any) -> Any:
         """``A[i, j]`` a BufferLoad; ``A[i, 0:4]`` a BufferRegion; a slice with a step
         (``A[0:4:1]``) a vector BufferLoad with a ``Ramp`` index (TVM's ``Buffer.__getitem__``).

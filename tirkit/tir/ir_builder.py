@@ -81,6 +81,11 @@ class BufferVar:
             index = _unravel_index(index[0], self._buffer.shape)
         return [_op.convert(i) if isinstance(i, int) else i for i in index]
 
+    def __iter__(self) -> Any:
+        """Not iterable (``p[i]`` indexes): without this Python would iterate ``p[0], p[1], ...``
+        through ``__getitem__`` without end."""
+        raise TypeError("a buffer view of the IR builder is not iterable")
+
     def __getitem__(self, index: Any) -> _expr.BufferLoad:
         return _expr.BufferLoad(self._buffer, self._normalize_index(index))
 
