@@ -38,3 +38,24 @@ def attr_key_not_a_string(A: T.Buffer((4,), "float32")):
     with T.attr(A.data, T.float32(1), "pragma"):  # error: T.attr() key must be a string, got FloatImm
 #        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
         A[0] = T.float32(0)
+
+
+# a buffer unpacked into two names (found by mutation fuzzing: Python iterated the buffer through
+# __getitem__ -- B[0], B[1], ... -- without end, and the file never finished parsing)
+@T.prim_func
+def buffer_unpacked(A: T.Buffer((4, 4), "float32")):
+    for i, j in T.grid(4, 4):
+        with T.block("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B_a, B_b = T.match_buffer(A[vi, vj], (), "float32")  # error: a buffer is not iterable
+#           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            B_a[()] = T.float32(1)
+
+
+# unpacking T.Buffer itself: T.Buffer[0], T.Buffer[1], ... are buffer types, without end; the
+# parser takes at most one value more than the names it binds
+@T.prim_func
+def namespace_unpacked(A: T.Buffer((4,), "float32")):
+    a, b = T.Buffer  # error: too many values to unpack (expected 2)
+#   ^^^^
+    A[0] = T.float32(1)

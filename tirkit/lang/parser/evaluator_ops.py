@@ -7,6 +7,7 @@ parses to exactly the IR it spells. On Python values: Python's own operators.
 """
 from __future__ import annotations
 
+import itertools
 import operator
 from typing import Any, Callable
 
@@ -235,14 +236,30 @@ def unpack_pairs(target: Any, value: Any) -> list[tuple[Any, Any]]:
     """``(target element, value)`` pairs of a tuple/list target under Python's unpacking rules:
     a starred element takes the middle values as a list.
 
+    From an iterable other than a list or tuple at most ``len(elts) + 1`` values are taken
+    without a starred element (enough to tell a count that does not fit), ``MAX_SEQUENCE`` with
+    one: an object that iterates without end cannot hold the parser.
+
     Raises:
         EvalError: when the counts do not fit.
+        LimitExceeded: a starred element would take more than ``MAX_SEQUENCE`` values.
     """
-    values = list(value)
     elts = list(target.elts)
     star = next((k for k, e in enumerate(elts) if type(e).__name__ == "Starred"), None)
+    if isinstance(value, (list, tuple)):
+        values = list(value)
+    else:
+        cap = len(elts) + 1 if star is None else MAX_SEQUENCE + len(elts)
+        values = list(itertools.islice(value, cap))
+        if star is not None and len(values) == cap:
+            raise LimitExceeded(f"more than {MAX_SEQUENCE} values to unpack")
     if star is None:
-        if len(values) != len(elts):
+        if len(values) > len(elts):
+            count = len(value) if hasattr(value, "__len__") else None
+            raise EvalError(target, f"expected {len(elts)} values to unpack, got {count}"
+                            if count is not None else
+                            f"too many values to unpack (expected {len(elts)})")
+        if len(values) < len(elts):
             raise EvalError(target, f"expected {len(elts)} values to unpack, got {len(values)}")
         return list(zip(elts, values))
     after = len(elts) - star - 1
