@@ -211,3 +211,21 @@ def test_a_vector_store_through_an_empty_slice_is_a_diagnostic(store, message):
     source = unit(store)
     diag = the_error(source, code="parse")
     assert diag.message == message and text_at(source, diag).startswith(store)
+
+
+def test_unpacking_an_endless_iterable_takes_a_bounded_number_of_values():
+    """The evaluator's tuple unpacking and ``*`` spreading never run an iterator to its end when
+    it has none (T.Buffer did, through __getitem__, before it was made not iterable)."""
+    import itertools
+    import types
+
+    from tirkit.lang.limits import LimitExceeded, MAX_SEQUENCE
+    from tirkit.lang.parser.evaluator import EvalError, star_items
+    from tirkit.lang.parser.evaluator_ops import unpack_pairs
+
+    target = types.SimpleNamespace(elts=[types.SimpleNamespace(), types.SimpleNamespace()])
+    with pytest.raises(EvalError, match=r"too many values to unpack \(expected 2\)"):
+        unpack_pairs(target, itertools.count())
+    with pytest.raises(LimitExceeded, match=f"more than {MAX_SEQUENCE} items"):
+        star_items(itertools.count())
+    assert list(star_items(iter(range(5)))) == [0, 1, 2, 3, 4]

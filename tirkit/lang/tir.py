@@ -93,6 +93,10 @@ class _BufferProxy:
     """``T.Buffer``: ``T.Buffer((128, 128), "float32")`` and the old ``T.Buffer[(128,), "float32"]``
     (mirrors TVM's ``BufferProxy``)."""
 
+    def __iter__(self) -> Any:
+        """Not iterable: ``T.Buffer[0], T.Buffer[1], ...`` would never end."""
+        raise TypeError("T.Buffer is not iterable")
+
     def __call__(self, shape: Any, dtype: Any = "float32", data: Any = None, strides: Any = None,
                  elem_offset: Any = None, scope: str = "global", align: int = 0,
                  offset_factor: int = 0, buffer_type: str = "", axis_separators: Any = None

@@ -86,6 +86,9 @@ class _Let:
     for handle and pointer vars), the same binding as classic ``x: T.handle = value``."""
 
     __name__ = "let"
+    def __iter__(self) -> Any:
+        """Not iterable: ``T.let[0], T.let[1], ...`` would never end."""
+        raise TypeError("T.let is not iterable")
 
     def __call__(self, v: Any, value: Any, body: Any = None) -> Any:
         return _tir.let(v, value, body)

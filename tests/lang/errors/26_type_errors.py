@@ -52,10 +52,12 @@ def buffer_unpacked(A: T.Buffer((4, 4), "float32")):
             B_a[()] = T.float32(1)
 
 
-# unpacking T.Buffer itself: T.Buffer[0], T.Buffer[1], ... are buffer types, without end; the
-# parser takes at most one value more than the names it binds
+# unpacking or spreading T.Buffer itself: T.Buffer[0], T.Buffer[1], ... were buffer types
+# without end, and the parser never finished
 @T.prim_func
 def namespace_unpacked(A: T.Buffer((4,), "float32")):
-    a, b = T.Buffer  # error: too many values to unpack (expected 2)
-#   ^^^^
-    A[0] = T.float32(1)
+    a, b = T.Buffer  # error: T.Buffer is not iterable
+#   ^^^^^^^^^^^^^^^
+    for i in T.grid(*T.Buffer):  # error: T.Buffer is not iterable
+#            ^^^^^^^^^^^^^^^^^
+        A[0] = T.float32(1)

@@ -424,8 +424,24 @@ def _elements(ev: Evaluator, elts: Any) -> list[Any]:
 
 def star_items(value: Any) -> Any:
     """What ``*value`` spreads: a lone PrimExpr counts as one item, so rank-polymorphic code
-    works at rank 1, where ``T.grid(n)``/``T.axis.remap("S", ...)`` give one var."""
-    return (value,) if isinstance(value, PrimExpr) else value
+    works at rank 1, where ``T.grid(n)``/``T.axis.remap("S", ...)`` give one var.
+
+    Raises:
+        LimitExceeded: an iterable other than a list, tuple or range gives more than
+            ``MAX_SEQUENCE`` items (the unit's time budget is checked as they come).
+    """
+    if isinstance(value, PrimExpr):
+        return (value,)
+    if isinstance(value, (list, tuple, range)):
+        return value
+    out: list[Any] = []
+    for item in value:
+        if len(out) % 4096 == 0:
+            check_budget()
+            if len(out) >= MAX_SEQUENCE:
+                raise LimitExceeded(f"more than {MAX_SEQUENCE} items to unpack with '*'")
+        out.append(item)
+    return out
 
 
 @register("Dict")
