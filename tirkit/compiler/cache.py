@@ -30,7 +30,8 @@ from tirkit.tir import PrimFunc
 __all__ = ["cache_dir", "cache_key", "compiler_fingerprint", "CacheEntry", "load", "store"]
 
 ENV = "TIRKIT_CACHE_DIR"
-_FORMAT = 1
+#: 2: an entry's object file may be followed by more (``extra``), their sizes in the JSON
+_FORMAT = 2
 
 
 def cache_dir() -> Path | None:
@@ -89,10 +90,12 @@ def cache_key(mod: IRModule, target: Any, opt_level: int, config: dict[str, Any]
 
 @dataclass(frozen=True)
 class CacheEntry:
-    """A cached build: the object code and ``{function: [written arg indices]}``."""
+    """A cached build: the object code, ``{function: [written arg indices]}`` and the object
+    files linked with ``obj`` (the packed wrappers, compiled at -O0)."""
 
     obj: bytes
     functions: dict[str, list[int] | None]
+    extra: tuple[bytes, ...] = ()
 
 
 def load(key: str) -> CacheEntry | None:
@@ -102,10 +105,16 @@ def load(key: str) -> CacheEntry | None:
         return None
     try:
         meta = json.loads((root / f"{key}.json").read_text())
-        obj = (root / f"{key}.o").read_bytes()
-        if meta.get("format") != _FORMAT or len(obj) != meta.get("size"):
+        data = (root / f"{key}.o").read_bytes()
+        sizes = meta.get("sizes")
+        if meta.get("format") != _FORMAT or not isinstance(sizes, list) \
+                or sum(sizes) != len(data) or not sizes:
             return None
-        return CacheEntry(obj, dict(meta["functions"]))
+        objs, at = [], 0
+        for size in sizes:
+            objs.append(data[at:at + size])
+            at += size
+        return CacheEntry(objs[0], dict(meta["functions"]), tuple(objs[1:]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -127,10 +136,11 @@ def store(key: str, entry: CacheEntry) -> bool:
     root = cache_dir()
     if root is None:
         return False
-    meta = {"format": _FORMAT, "size": len(entry.obj), "functions": entry.functions}
+    objs = (entry.obj, *entry.extra)
+    meta = {"format": _FORMAT, "sizes": [len(o) for o in objs], "functions": entry.functions}
     try:
         root.mkdir(parents=True, exist_ok=True)
-        _write_atomic(root / f"{key}.o", entry.obj)
+        _write_atomic(root / f"{key}.o", b"".join(objs))
         _write_atomic(root / f"{key}.json", json.dumps(meta).encode())
     except OSError:
         return False

@@ -65,6 +65,9 @@ class Compiled:
     ptx: str = ""  # cuda targets: the PTX of the kernels (llvm_ir is then their NVPTX IR)
     #: llvmlite's parsed, optimised module (CPU targets), handed to the JIT once by ``build``
     module_ref: Any = dataclasses.field(default=None, repr=False, compare=False)
+    #: ``build`` only: the packed wrappers, in a module of their own for code generation at
+    #: -O0 (``codegen.llvm.optimized_modules``; ``module_ref`` then declares them)
+    wrapper_ref: Any = dataclasses.field(default=None, repr=False, compare=False)
 
     @property
     def lowered(self) -> IRModule:
@@ -90,12 +93,19 @@ def compile_module(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
                    instruments: Sequence[PassInstrument] = ()) -> Compiled:
     """Lower ``mod_or_func`` through the whole pipeline, emit LLVM IR for ``target`` and optimise
     it at ``opt_level`` (llvmlite's new pass manager)."""
+    return _compile(mod_or_func, target, opt_level, config, instruments, split=False)
+
+
+def _compile(mod_or_func: Any, target: Any, opt_level: int, config: dict[str, Any] | None,
+             instruments: Sequence[PassInstrument], split: bool) -> Compiled:
+    """:func:`compile_module`; with ``split`` (a host build for the JIT), the packed wrappers go
+    to ``wrapper_ref`` (two object files; see ``codegen.wrapper_split``)."""
     import sys  # pylint: disable=import-outside-toplevel
 
     if sys.getrecursionlimit() < RECURSION_LIMIT:  # the IR visitors recurse along LetStmt
         sys.setrecursionlimit(RECURSION_LIMIT)     # chains, which CSE of unrolled bodies makes deep
     with gc_paused():
-        return _compile_module(mod_or_func, target, opt_level, config, instruments)
+        return _compile_module(mod_or_func, target, opt_level, config, instruments, split)
 
 
 RECURSION_LIMIT = 20000
@@ -120,8 +130,9 @@ def gc_paused() -> Iterator[None]:
 
 def _compile_module(mod_or_func: Any, target: Any, opt_level: int,
                     config: dict[str, Any] | None,
-                    instruments: Sequence[PassInstrument]) -> Compiled:
-    from .codegen.llvm import optimized_module  # pylint: disable=import-outside-toplevel
+                    instruments: Sequence[PassInstrument], split: bool = False) -> Compiled:
+    # pylint: disable-next=import-outside-toplevel
+    from .codegen.llvm import optimized_module, optimized_modules
 
     tgt = as_target(target, opt_level)
     cfg = dict(config or {})
@@ -134,6 +145,9 @@ def _compile_module(mod_or_func: Any, target: Any, opt_level: int,
         result = build_ptx(stages[-1].mod, tgt)
         return Compiled(stages, tgt, result.optimized_ir, result.ptx)
     _check_no_gpu_threads(stages[-1].mod)
+    if split and tgt.is_host:
+        ref, wrapper_ref = optimized_modules(stages[-1].mod, tgt)
+        return Compiled(stages, tgt, module_ref=ref, wrapper_ref=wrapper_ref)
     return Compiled(stages, tgt, module_ref=optimized_module(stages[-1].mod, tgt))
 
 
@@ -198,20 +212,22 @@ def build(mod_or_func: Any, target: Any = "llvm", opt_level: int = 2,
         key, module = _cached_build(mod_or_func, target, opt_level, config)
         if module is not None:
             return module
-    compiled = compile_module(mod_or_func, target, opt_level, config, instruments)
+    compiled = _compile(mod_or_func, target, opt_level, config, instruments, split=True)
     if compiled.target.kind == "cuda":
         from .runtime.cuda_module import CUDAModule  # pylint: disable=import-outside-toplevel
 
         return CUDAModule(compiled.lowered, compiled.ptx, source=compiled.stages[0].mod)
-    ref, compiled.module_ref = compiled.module_ref, None  # the JIT engine takes it over
-    jit = JITModule(compiled.text, compiled.target, module_ref=ref)
+    # the JIT engine takes the modules over
+    (ref, wrappers), compiled.module_ref, compiled.wrapper_ref = \
+        (compiled.module_ref, compiled.wrapper_ref), None, None
+    jit = JITModule(compiled.text, compiled.target, module_ref=ref, wrapper_ref=wrappers)
     module = Module(compiled.lowered, jit, source=compiled.stages[0].mod)
     if key is not None and jit.object_code is not None:
         from . import cache  # pylint: disable=import-outside-toplevel
 
         written = {name: sorted(spec.written) if spec.written is not None else None
                    for name, spec in module.specs.items()}
-        cache.store(key, cache.CacheEntry(jit.object_code, written))
+        cache.store(key, cache.CacheEntry(jit.object_code, written, tuple(jit.extra_objects)))
     return module
 
 
@@ -249,7 +265,7 @@ def _lookup(cache: Any, mod_or_func: Any, target: Any, opt_level: int,
     specs = {name: dataclasses.replace(
         FuncSpec.from_prim_func(funcs[name], name),
         written=frozenset(w) if w is not None else None) for name, w in entry.functions.items()}
-    jit = JITModule.from_object(entry.obj, list(entry.functions), tgt)
+    jit = JITModule.from_object(entry.obj, list(entry.functions), tgt, entry.extra)
     return key, Module(None, jit, specs=specs,
                        relower=lambda: lower(mod, opt_level=opt_level, config=config))
 

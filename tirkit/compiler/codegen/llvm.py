@@ -24,9 +24,10 @@ from .core import CodeGenLLVM
 from .functions import declare_function, emit_function
 from .types import CodegenError
 from .veclib import keep_variants
+from .wrapper_split import split_text
 
-__all__ = ["emit_llvm", "optimize", "emit_optimized", "optimized_module", "emit_assembly",
-           "emit_object", "parse_and_verify",
+__all__ = ["emit_llvm", "optimize", "emit_optimized", "optimized_module", "optimized_modules",
+           "emit_assembly", "emit_object", "parse_and_verify",
            "pipeline_tuning_options", "PIPELINE_TUNING", "CodegenError"]
 
 
@@ -44,6 +45,12 @@ def _as_module(mod: "IRModule | PrimFunc") -> IRModule:
 
 def _emit_text(mod: "IRModule | PrimFunc", target: "Target | str | None",
                module_name: str) -> str:
+    return str(_emit_module(mod, target, module_name))
+
+
+def _emit_module(mod: "IRModule | PrimFunc", target: "Target | str | None",
+                 module_name: str) -> Any:
+    """The llvmlite IR module of every PrimFunc of ``mod`` (not yet printed)."""
     target = _as_target(target)
     mod = _as_module(mod)
     cg = CodeGenLLVM(target, module_name)
@@ -57,7 +64,7 @@ def _emit_text(mod: "IRModule | PrimFunc", target: "Target | str | None",
         except CodegenError as exc:
             raise CodegenError(f"in function {gv.name_hint!r}: {exc}") from None
     keep_variants(cg.module)
-    return str(cg.module)
+    return cg.module
 
 
 _LAYOUTS: dict[Target, str] = {}
@@ -178,6 +185,26 @@ def optimized_module(mod: "IRModule", target: Target) -> Any:
     ref = parse_and_verify(_emit_text(mod, target, "tirkit"))
     _run_passes(ref, target, target.opt_level)
     return ref
+
+
+def optimized_modules(mod: "IRModule", target: Target) -> tuple[Any, Any]:
+    """``(optimised, wrappers)``: :func:`optimized_module`'s module without the packed wrappers
+    (declared there), and a module of the wrappers alone (every other function declared) for
+    code generation at ``-O0`` (:mod:`.wrapper_split`); ``wrappers`` is None when ``mod`` has
+    none. What ``build`` hands the JIT: the two object files link there.
+
+    Raises:
+        CodegenError: as :func:`emit_llvm`.
+    """
+    target = _as_target(target)
+    main, outer = split_text(_emit_module(mod, target, "tirkit"))
+    ref = parse_and_verify(main)
+    _run_passes(ref, target, target.opt_level)
+    if outer is None:
+        return ref, None
+    wrapper_ref = parse_and_verify(outer)
+    wrapper_ref.triple, wrapper_ref.data_layout = target.triple, data_layout(target)
+    return ref, wrapper_ref
 
 
 def _retarget(llvm_ir: str, target: Target) -> tuple[Any, Any]:

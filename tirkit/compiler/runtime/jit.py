@@ -28,7 +28,7 @@ from typing import Any, Iterator, Sequence
 
 import llvmlite.binding as llvm
 
-from ..codegen.llvm import parse_and_verify
+from ..codegen.llvm import data_layout, parse_and_verify
 from ..target import Target, initialize_llvm
 
 __all__ = ["JITModule", "get_last_error", "set_last_error", "load_libgomp",
@@ -322,7 +322,9 @@ class JITModule:
     """Compile textual LLVM IR in this process (MCJIT) and keep the engine alive.
 
     ``target`` must run here (default: the host). The IR is compiled as given: run
-    :func:`tirkit.compiler.codegen.optimize` first for optimised code.
+    :func:`tirkit.compiler.codegen.optimize` first for optimised code. ``wrapper_ref``: a second
+    module (the packed wrappers of :func:`~tirkit.compiler.codegen.llvm.optimized_modules`)
+    compiled at ``-O0`` into a second object file linked with the first.
 
     Raises:
         ValueError: for a cross target; CodegenError: for IR that does not verify;
@@ -331,7 +333,8 @@ class JITModule:
 
     def __init__(self, llvm_ir: str | None, target: "Target | str | None" = None, *,
                  object_code: bytes | None = None,
-                 functions: "list[str] | None" = None, module_ref: Any = None) -> None:
+                 functions: "list[str] | None" = None, module_ref: Any = None,
+                 wrapper_ref: Any = None, extra_objects: "Sequence[bytes]" = ()) -> None:
         target = target if isinstance(target, Target) else Target.parse(target)
         if not target.is_host:
             raise ValueError(f"cannot JIT code for {target.triple} on this "
@@ -341,8 +344,10 @@ class JITModule:
         _init_runtime()
         self.target = target
         self._llvm_ir = llvm_ir
-        #: the machine code (what the compile cache stores)
+        #: the machine code (what the compile cache stores, with :attr:`extra_objects`)
         self.object_code: bytes | None = object_code
+        #: the object files linked with ``object_code`` (the wrappers' module at -O0)
+        self.extra_objects: list[bytes] = list(extra_objects)
         self._functions = functions
         ref = None
         if object_code is None:
@@ -353,8 +358,16 @@ class JITModule:
             # machine code from the thread's shared target machine (a fresh one, as an engine
             # of its own would need, builds its subtarget again: ~2 ms of every build)
             tm = target.shared_target_machine(jit=True)
-            ref.triple, ref.data_layout = target.triple, str(tm.target_data)
+            ref.triple, ref.data_layout = target.triple, data_layout(target)
             object_code = self.object_code = tm.emit_object(ref)
+            if wrapper_ref is not None:
+                if _uses_openmp(None, wrapper_ref):
+                    load_libgomp()
+                fast = target.shared_target_machine(jit=True, opt_level=0)
+                self.extra_objects.append(fast.emit_object(wrapper_ref))
+                if self._functions is None:  # defined in one module or the other
+                    self._functions = [f.name for m in (wrapper_ref, ref)
+                                       for f in m.functions if not f.is_declaration]
         else:
             load_libgomp_if_available()
         # the engine only links machine code: a generic target machine (creating the host's
@@ -363,7 +376,8 @@ class JITModule:
         empty = llvm.parse_assembly("")
         self._engine = llvm.create_mcjit_compiler(empty, _loader_machine(target))
         self._engine.remove_module(empty)
-        self._engine.add_object_file(llvm.ObjectFileRef.from_data(object_code))
+        for code in (object_code, *self.extra_objects):
+            self._engine.add_object_file(llvm.ObjectFileRef.from_data(code))
         self._engine.finalize_object()
         self._engine.run_static_constructors()
         self._module = ref if ref is not None else empty
@@ -372,17 +386,21 @@ class JITModule:
     def llvm_ir(self) -> str:
         """The IR this module was made from: the text given, "" for machine code loaded with
         :meth:`from_object`, or, when it was given only a ``module_ref``, that module as the
-        engine holds it, printed on first use."""
+        engine holds it, printed on first use (without the functions of a ``wrapper_ref``,
+        which it declares)."""
         if self._llvm_ir is None:
             self._llvm_ir = str(self._module)
         return self._llvm_ir
 
     @classmethod
     def from_object(cls, object_code: bytes, functions: "list[str]",
-                    target: "Target | str | None" = None) -> "JITModule":
-        """Load machine code made earlier by a JITModule (its ``object_code``) for the same
-        host; ``functions`` are the names it defines (the compile cache's entry)."""
-        return cls("", target, object_code=object_code, functions=list(functions))
+                    target: "Target | str | None" = None,
+                    extra_objects: "Sequence[bytes]" = ()) -> "JITModule":
+        """Load machine code made earlier by a JITModule (its ``object_code`` and
+        ``extra_objects``) for the same host; ``functions`` are the names it defines (the
+        compile cache's entry)."""
+        return cls("", target, object_code=object_code, functions=list(functions),
+                   extra_objects=extra_objects)
 
     def get_function_address(self, name: str) -> int:
         """The address of the compiled function ``name``.
