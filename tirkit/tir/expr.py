@@ -492,7 +492,8 @@ class Call(PrimExpr):
     ``op`` may be an op name string (``"tir.exp"``), looked up in the op registry.
 
     Raises:
-        KeyError: for an unregistered op name; TypeError: for a wrong number of arguments.
+        KeyError: for an unregistered op name; TypeError: for a wrong number of arguments
+        or an ``op`` that is neither a name, an ``Op`` nor a ``GlobalVar``.
     """
 
     dtype: DataType
@@ -510,6 +511,9 @@ class Call(PrimExpr):
                 _BUILTIN.append(builtin)
             op = Op.get(op)
             _set(self, "op", op)
+        elif not isinstance(op, (Op, GlobalVar)):
+            raise TypeError(f"the op of a Call must be an op name, an Op or a GlobalVar, got "
+                            f"{type(op).__name__}")
         args = self.args
         if type(args) is not tuple or not all(isinstance(a, PrimExpr) for a in args):
             args = tuple(a.var if isinstance(a, IterVar) else  # TVM passes an IterVar's var

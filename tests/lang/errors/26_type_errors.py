@@ -61,3 +61,21 @@ def namespace_unpacked(A: T.Buffer((4,), "float32")):
     for i in T.grid(*T.Buffer):  # error: T.Buffer is not iterable
 #            ^^^^^^^^^^^^^^^^^
         A[0] = T.float32(1)
+
+
+# T.call_intrin without its op name (found by fuzzing tirc: the BufferLoad became the Call's op
+# and code generation raised AttributeError, reported as an internal error)
+@T.prim_func
+def call_intrin_without_op(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        A[i] = T.call_intrin("float32", A[i])  # error: the op of a Call must be an op name
+#              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+
+
+# a division by a constant zero (found by fuzzing tirc: Simplify's constant folding raised
+# ZeroDivisionError, reported as an internal error; TVM stops at the same fold, "Divide by zero")
+@T.prim_func
+def divide_by_zero(A: T.Buffer((4,), "int32")):
+    for i in range(4):
+        A[i] = i // 0 + i % 0  # error: division or modulo by zero
+#              ^^^^^^

@@ -30,6 +30,7 @@ _IR_BINOPS: dict[str, Callable[[PrimExpr, PrimExpr], PrimExpr]] = {
     "Mod": tir.FloorMod, "LShift": tir.shift_left, "RShift": tir.shift_right,
     "BitOr": tir.bitwise_or, "BitXor": tir.bitwise_xor, "BitAnd": tir.bitwise_and,
 }
+_DIVISIONS = ("Div", "FloorDiv", "Mod")
 _IR_CMPOPS: dict[str, Callable[[PrimExpr, PrimExpr], PrimExpr]] = {
     "Eq": tir.EQ, "NotEq": tir.NE, "Lt": tir.LT, "LtE": tir.LE, "Gt": tir.GT, "GtE": tir.GE,
 }
@@ -72,6 +73,9 @@ def binary(name: str, a: Any, b: Any) -> Any:
                             f"use `{v.name}.data`")
     if _is_ir(a, b) and name in _IR_BINOPS:
         x, y = auto_broadcast(a, b)
+        if name in _DIVISIONS and isinstance(y, (tir.IntImm, tir.FloatImm)) and y.value == 0:
+            raise ZeroDivisionError("division or modulo by zero")  # TVM: "Divide by zero",
+            # when Simplify folds it (tirc reported an internal error from const_fold)
         if x.dtype != y.dtype:  # TVMScript leaves + - * ... to PrimExpr's operators, which
             try:                # match dtypes as BinaryOpMatchTypes does (int32 + int64 -> int64)
                 x, y = match_types(x, y)
