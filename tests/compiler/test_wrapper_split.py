@@ -135,3 +135,16 @@ def test_the_cache_stores_and_loads_both_objects(tmp_path, monkeypatch):
     meta["sizes"] = [meta["sizes"][0]]  # sizes that do not add up: a miss, not an error
     meta_path.write_text(json.dumps(meta))
     assert cache.load(meta_path.stem) is None
+
+
+def test_builds_with_the_same_symbols_each_link_their_own_functions(monkeypatch):
+    """The closures and compute functions are external symbols of their objects now: several
+    live builds of same-named kernels (the tuner's candidates) each call their own."""
+    monkeypatch.setenv("TIRKIT_CACHE_DIR", "")
+    modules = [build(from_source(_SRC.replace("T.float32(3)", f"T.float32({k})")), opt_level=3)
+               for k in (3, 4, 5)]
+    a = np.arange(64, dtype="float32")
+    for k, module in zip((3, 4, 5), modules):
+        b = np.zeros(64, "float32")
+        module(a, b)
+        np.testing.assert_array_equal(b, a * k)
