@@ -55,6 +55,20 @@ def test_irbuilder_stores_and_infers_block_regions():
         [w.buffer.name for w in block.writes] == ["A"]
 
 
+
+def test_a_frame_is_not_entered_twice():
+    """A frame entered while already open is refused: its exit would run its own exit callback
+    (concise scoping) without end (a chained assignment of T.decl_buffer crashed tirc)."""
+    import pytest
+
+    with IRBuilder():
+        with T.prim_func():
+            T.func_name("f")
+            frame = T.grid(4)
+            with frame:
+                with pytest.raises(RuntimeError, match="entered twice"):
+                    frame.__enter__()
+
 F3 = '''from tvm.script import tir as T
 
 @T.prim_func

@@ -27,3 +27,13 @@ def has_try(A: T.Buffer((4,), "float32")):
         A[0] = T.float32(0)
     except Exception:
         pass
+
+
+# a chained assignment, refused as TVM's parser refuses it (found by mutation fuzzing: with a
+# scoped statement's frame as the value, the frame was entered twice, its exit closed itself
+# without end and tirc crashed with a segmentation fault)
+@T.prim_func
+def chained_assignment(n: T.int32):
+    a = b = T.decl_buffer([n], "int64")  # error: Consequential assignments like 'a = b = c' are not supported.
+#   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    T.evaluate(0)

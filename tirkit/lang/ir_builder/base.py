@@ -28,7 +28,10 @@ class IRBuilderFrame:
         self.span: Any = IRBuilder.current().current_span if IRBuilder.is_in_scope() else None
 
     def __enter__(self) -> Any:
-        IRBuilder.current().frames.append(self)
+        frames = IRBuilder.current().frames
+        if any(f is self for f in frames):  # its exit would run its own exit callback forever
+            raise RuntimeError(f"{type(self).__name__} entered twice")
+        frames.append(self)
         return self.enter()
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:

@@ -302,7 +302,11 @@ def visit_if(self: Parser, node: Any) -> None:
 
 @register("tir", "Assign")
 def visit_assign(self: Parser, node: Any) -> None:
-    """``A[i] = v`` → BufferStore; ``x = expr`` → LetStmt / naming; ``A = T.alloc_buffer()``."""
+    """``A[i] = v`` → BufferStore; ``x = expr`` → LetStmt / naming; ``A = T.alloc_buffer()``.
+    One target only, as in TVM (``a = b = T.decl_buffer(...)`` entered the frame twice, and its
+    exit then closed itself without end)."""
+    if len(node.targets) != 1:
+        raise ParseError(node, "Consequential assignments like 'a = b = c' are not supported.")
     value = self.evaluator.eval_operand(node.value)
     for target in node.targets:
         _assign(self, target, value, node)
