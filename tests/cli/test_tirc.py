@@ -310,3 +310,31 @@ def test_unit_budget_stops_a_slow_unit_with_a_diagnostic(tmp_path, capsys):
     assert not (tmp_path / "out.ll").exists()
     code, _, err = tirc(capsys, path, "--unit-budget", "-1")
     assert code == 2 and "--unit-budget -1: expected seconds >= 0" in err
+
+
+@pytest.mark.parametrize("decl, message", [
+    ('B = T.alloc_buffer((4, 4), "float32", strides=[1])\n'
+     '            T.block_attr({"pragma": 1})',
+     "ill-formed IR: buffer 'B': 1 strides for 2 dimensions"),
+    ('B = T.alloc_buffer((4, 4), "float32")\n'
+     '            T.block_attr({"buffer_dim_align": [0]})',
+     "ill-formed IR: block 'C': buffer_dim_align entry 0 is not [write index < 1,"),
+])
+def test_ill_formed_ir_is_an_input_error_not_an_internal_one(tmp_path, capsys, decl, message):
+    """IR that TVM's test files parse but no pass can lower (TVM stops at an ICHECK): found by
+    fuzzing tirc on TVM's tests, which reported them as tirkit bugs (exit 3)."""
+    path = tmp_path / "bad.py"
+    path.write_text(f'''from tvm.script import tir as T
+
+
+@T.prim_func
+def f(A: T.Buffer((4, 4), "float32"), C: T.Buffer((4, 4), "float32")):
+    for i, j in T.grid(4, 4):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            {decl}
+            B[vi, vj] = A[vi, vj]
+            C[vi, vj] = B[vi, vj]
+''')
+    code, _, err = tirc(capsys, path, "-o", tmp_path / "out.ll")
+    assert code == 1 and message in err, err

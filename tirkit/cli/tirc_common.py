@@ -81,6 +81,7 @@ def guarded(fn: Callable[[], int], path: str, fmt: str) -> int:
     from tirkit.compiler.passes.lower_match_buffer import (  # pylint: disable=import-outside-toplevel
         MatchBufferError)
     from tirkit.compiler.pipeline import PipelineError  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler.transform import IllFormedIRError  # pylint: disable=import-outside-toplevel
 
     try:
         return fn()
@@ -105,6 +106,9 @@ def guarded(fn: Callable[[], int], path: str, fmt: str) -> int:
         return EXIT_ERRORS
     except MatchBufferError as err:  # a match_buffer whose constraints cannot hold (input)
         fail("match-buffer", str(err), path, fmt)
+        return EXIT_ERRORS
+    except IllFormedIRError as err:  # the input IR breaks a pass's precondition
+        fail("ill-formed", f"ill-formed IR: {err}", path, fmt)
         return EXIT_ERRORS
     except KeyboardInterrupt:
         return 130

@@ -16,6 +16,13 @@ from tirkit.ir import IRModule
 from tirkit.tir import PrimFunc
 
 
+class IllFormedIRError(ValueError):
+    """The IR given to a pass breaks a precondition that holds for every IR TVMScript can
+    express correctly (a buffer with 1 stride for 2 dimensions, a malformed ``buffer_dim_align``
+    annotation): an error in the input, which ``tirc`` reports as such (exit 1), not as an
+    internal error. TVM stops at an ``ICHECK`` in the same places."""
+
+
 @dataclass(frozen=True)
 class PassInfo:
     """Name and optimisation level of a pass (mirrors ``tvm.transform.PassInfo``)."""

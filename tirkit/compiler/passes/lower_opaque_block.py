@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tirkit.compiler.transform import Pass, prim_func_pass, register_pass
+from tirkit.compiler.transform import IllFormedIRError, Pass, prim_func_pass, register_pass
 from tirkit.ir.expr import IntImm, PrimExpr, Range
 from tirkit.tir import op as tir_op
 from tirkit.tir.buffer import Buffer
@@ -42,13 +42,13 @@ def buffer_allocation_shape(buffer: Buffer) -> tuple[PrimExpr, ...]:
     ``shape[i] = strides[i-1] / strides[i]`` for ``i >= 1`` (TVM ``GetBufferAllocationShape``).
 
     Raises:
-        ValueError: when ``strides`` and ``shape`` differ in length.
+        IllFormedIRError: when ``strides`` and ``shape`` differ in length.
     """
     shape = list(buffer.shape)
     if buffer.strides:
         if len(buffer.strides) != len(shape):
-            raise ValueError(f"buffer {buffer.name!r}: {len(buffer.strides)} strides for "
-                             f"{len(shape)} dimensions")
+            raise IllFormedIRError(f"buffer {buffer.name!r}: {len(buffer.strides)} strides for "
+                                   f"{len(shape)} dimensions")
         for i in range(len(shape) - 1, 0, -1):
             shape[i] = tir_op.truncdiv(buffer.strides[i - 1], buffer.strides[i])
     return tuple(shape)
@@ -64,11 +64,33 @@ def collect_storage_align(body: Stmt) -> dict[int, list]:
         if isinstance(node, PrimExpr):
             return False  # a block is a statement, never inside an expression: not walked
         if isinstance(node, Block) and BUFFER_DIM_ALIGN in node.annotations:
-            for entry in node.annotations[BUFFER_DIM_ALIGN]:
-                buf = node.writes[int(_int(entry[0]))].buffer
+            for entry in _align_entries(node):
+                buf = node.writes[entry[0]].buffer
                 out.setdefault(id(buf.data), []).append(list(entry))
         return None
     pre_order_visit(body, visit)
+    return out
+
+
+def _align_entries(block: Block) -> list[list[int]]:
+    """The block's ``buffer_dim_align`` entries ``[write index, axis, factor, offset]``.
+
+    Raises:
+        IllFormedIRError: an entry that is not 4 integers, or a write index out of range (the
+            preconditions TVM's ``storage_align`` checks when it sets the annotation).
+    """
+    value = block.annotations[BUFFER_DIM_ALIGN]
+    out = []
+    for entry in value if isinstance(value, (list, tuple)) else [value]:
+        try:
+            ints = [_int(x) for x in entry]
+        except (TypeError, ValueError):
+            ints = []
+        if len(ints) != 4 or not 0 <= ints[0] < len(block.writes):
+            raise IllFormedIRError(
+                f"block {block.name_hint!r}: buffer_dim_align entry {entry!r} is not "
+                f"[write index < {len(block.writes)}, axis, factor, offset]")
+        out.append(ints)
     return out
 
 
