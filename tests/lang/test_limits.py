@@ -229,3 +229,21 @@ def test_unpacking_an_endless_iterable_takes_a_bounded_number_of_values():
     with pytest.raises(LimitExceeded, match=f"more than {MAX_SEQUENCE} items"):
         star_items(itertools.count())
     assert list(star_items(iter(range(5)))) == [0, 1, 2, 3, 4]
+
+
+def test_nested_scopes_beyond_the_limit_are_one_diagnostic():
+    """Each ``x = T.decl_buffer(...)`` scopes the rest of its block, so 4,000 of them in a row
+    nest 4,000 deep; the verifier and the passes after the parser recurse along the nest and
+    tirc reported RecursionError as an internal error. Beyond MAX_SCOPES the unit gets one
+    ``limit`` diagnostic at the statement that crosses it; just under it everything works."""
+    from tirkit.lang.limits import MAX_SCOPES
+
+    def unit(n):
+        return HEADER + "def f(A: T.Buffer((4,), \"float32\")):\n" + "".join(
+            f"    b{i} = T.decl_buffer((4,), \"float32\")\n" for i in range(n)) + \
+            "    A[0] = T.float32(0)\n"
+
+    (bad,) = parse_file(unit(MAX_SCOPES + 100), "deep.py")
+    assert [(d.code, d.span.line) for d in bad.diagnostics] == [("limit", 6 + MAX_SCOPES)]
+    (ok,) = parse_file(unit(MAX_SCOPES - 10), "deep.py")
+    assert not ok.diagnostics and "b1989 = T.decl_buffer" in script(ok.ir)

@@ -12,6 +12,9 @@ long operator chains) and Lark, so it checks first and reports a diagnostic at t
 - ``MAX_INDENT_LEVELS``: nested indented blocks (hundreds of nested loops still parse);
 - ``MAX_OPERATORS``: binary/boolean operators in one statement (libcst's time is quadratic
   in them);
+- ``MAX_SCOPES``: nested scopes in one function (``with`` blocks and the statements that scope
+  the rest of their block, ``x = T.decl_buffer(...)``), so the IR's nesting stays within what
+  the recursive passes after the parser handle;
 - ``MAX_INT_BITS``, ``MAX_SEQUENCE``, ``MAX_EXPONENT``, ``MAX_WORK``: the static evaluator's
   integers, sequence lengths, exponents and the number of expression nodes one unit evaluates.
 
@@ -40,6 +43,8 @@ MAX_INT_BITS = 4096
 MAX_SEQUENCE = 1_000_000
 MAX_EXPONENT = 4096
 MAX_WORK = 2_000_000
+MAX_SCOPES = 2_000  # nested scopes in one function: each statement such as x = T.decl_buffer()
+# nests the rest of its block in a new scope, and every later stage walks the nest recursively
 RECURSION_LIMIT = 30_000  # Python frames the front end may use on the deepest bounded input
 
 _STRING = (r"""[rRbBuUfF]{0,2}(?:"{3}[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*"{3}"""

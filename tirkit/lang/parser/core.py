@@ -23,7 +23,7 @@ from . import dispatch
 from .evaluator import POISON, EvalError, Evaluator, attach_span
 from .evaluator_ops import bind_target, unpack_pairs
 from .var_table import VarTable
-from ..limits import check_budget
+from ..limits import MAX_SCOPES, LimitExceeded, check_budget
 
 
 class ParseError(Exception):
@@ -62,6 +62,7 @@ class Parser:
                                    span_of=partial(_span_of, line_index))
         self.loop_depth = 0  # enclosing for/while loops (for break/continue)
         self.recovering = 0  # > 0 while visiting a body whose scope header failed
+        self.too_deep = False  # MAX_SCOPES was reached: the rest of the unit is not visited
         self.iter_binding_nodes: dict[int, tuple[str, Any]] = {}  # iter var -> (name, node)
         self.check_well_formed = self.unit_check_well_formed = True  # check_well_formed=
         self.forward_vars: dict[str, Any] = {}  # vars quoted dims named (forward_dims.py)
@@ -196,6 +197,8 @@ class Parser:
             self.report(err.node, err.message, err.code, err.notes, err.fixes)
         except (OverflowError, MemoryError) as err:  # a converted value beyond its type
             self.report(node, f"value out of range: {err}", code="limit")
+        except LimitExceeded as err:  # e.g. MAX_SCOPES
+            self.report(node, str(err), code="limit")
         except (TypeError, ValueError, RuntimeError, KeyError, IndexError) as err:
             self.report(node, str(err) or type(err).__name__)
         self.poison(node)
@@ -218,6 +221,8 @@ class Parser:
         """Visit a statement list (``visit_body``); the unit's time budget is checked before each
         statement (:func:`tirkit.lang.limits.check_budget`)."""
         for stmt in stmts:
+            if self.too_deep:  # one diagnostic, not one per statement after the limit
+                return
             check_budget()
             self.visit(stmt)
 
@@ -226,6 +231,11 @@ class Parser:
         parent = self.builder.last_frame()
         if parent is None:
             raise RuntimeError("a scoped statement must be inside a function")
+        if len(self.builder.frames) > MAX_SCOPES:
+            self.too_deep = True
+            raise LimitExceeded(f"more than {MAX_SCOPES} nested scopes in one function (each "
+                                "statement such as x = T.decl_buffer(...) scopes the rest of "
+                                "its block)")
         parent.add_callback(partial(frame.__exit__, None, None, None))
         return frame.__enter__()
 
