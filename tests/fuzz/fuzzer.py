@@ -1,6 +1,8 @@
 """Mutation fuzzer over real TVMScript units (issue 15): feeds mutated files to the front end
-(``parse_file`` / ``from_source``), tirfmt's ``format_source`` and tirc's front end
-(``parse_module``), all in-process in worker processes under a watchdog, and counts
+(``parse_file`` / ``from_source``), tirfmt's ``format_source``, tirc's front end
+(``parse_module``) and, for a mutant that parses, tirc's lowering and LLVM code generation
+(``tirc --emit llvm -O0``: exit 3 counts), all in-process in worker processes under a watchdog,
+and counts
 
 - uncaught exceptions: anything but the documented ``DiagnosticError`` / ``CompileFailure`` /
   ``UsageError`` escaping an entry point;
@@ -73,6 +75,15 @@ def duplicate_lines(rng: random.Random, text: str) -> str:
     return "".join(lines)
 
 
+def swap_lines(rng: random.Random, text: str) -> str:
+    lines = _lines(text)
+    if len(lines) < 2:
+        return text
+    i, j = rng.sample(range(len(lines)), 2)
+    lines[i], lines[j] = lines[j], lines[i]
+    return "".join(lines)
+
+
 def swap_tokens(rng: random.Random, text: str) -> str:
     toks = list(_TOKEN.finditer(text))
     if len(toks) < 2:
@@ -129,7 +140,7 @@ def deep_nesting(rng: random.Random, text: str) -> str:
 FAMILIES: dict[str, Callable[[random.Random, str], str]] = {
     "truncate": truncate, "delete_lines": delete_lines, "duplicate_lines": duplicate_lines,
     "swap_tokens": swap_tokens, "replace_token": replace_token, "huge_number": huge_number,
-    "deep_nesting": deep_nesting,
+    "deep_nesting": deep_nesting, "swap_lines": swap_lines,
 }
 
 
@@ -155,10 +166,12 @@ def run_targets(text: str) -> tuple[str, str] | None:
     from tirkit.lang import from_source
 
     expected = (DiagnosticError, CompileFailure, UsageError)
+    parsed: list[object] = []
     targets: tuple[tuple[str, Callable[[], object]], ...] = (
-        ("from_source", lambda: from_source(text, "fuzz.py")),  # parse_file and more
+        ("from_source", lambda: parsed.append(from_source(text, "fuzz.py"))),  # parse_file...
         ("tirfmt", lambda: format_source(text, "fuzz.py")),
         ("tirc", lambda: parse_module(text, "fuzz.py")),
+        ("tirc_compile", lambda: parsed and _compile(text)),  # lowering + LLVM, when it parses
     )
     slow = []
     for name, call in targets:
@@ -173,6 +186,21 @@ def run_targets(text: str) -> tuple[str, str] | None:
         if cpu > SLOW_S:
             slow.append(f"{name} {cpu:.1f} s of CPU")
     return ("slow", ", ".join(slow)) if slow else None
+
+
+def _compile(text: str) -> None:
+    """``tirc FILE --emit llvm -O0`` in-process (lowering, LLVM IR generation and verification):
+    an exit status 3 -- an internal error, every other failure is a diagnostic -- raises."""
+    import tempfile  # pylint: disable=import-outside-toplevel
+
+    from tirkit.cli.tirc import main as tirc_main  # pylint: disable=import-outside-toplevel
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fuzz.py"
+        path.write_text(text, encoding="utf-8")
+        code = tirc_main([str(path), "--emit", "llvm", "-O0", "-o", str(Path(tmp) / "out.ll")])
+    if code == 3:
+        raise RuntimeError("tirc --emit llvm exited 3: an internal error")
 
 
 SLOW_S = 2.0  # CPU seconds one entry point may take on one input (set by --slow in workers)

@@ -48,3 +48,12 @@ def test_watchdog_counts_a_segfault_a_hang_and_an_exception():
     assert kinds.count("slow") == report.slow >= 1
     assert kinds.count("uncaught") == report.uncaught >= 1
     assert all(("CRASH" in text) == (kind == "crash") for kind, _, text in report.failures)
+
+
+@pytest.mark.parametrize("name", ["ill_formed_strides.py", "chained_decl_buffer.py"])
+def test_regressions_of_the_compile_target_are_clean(name):
+    """Inputs the tirc_compile target (lowering + LLVM for a mutant that parses) and a line swap
+    found: a buffer with 1 stride for 2 dimensions (tirc exit 3 from LowerOpaqueBlock) and a
+    chained assignment of T.decl_buffer (a segmentation fault). Both are diagnostics now."""
+    text = (fuzzer.ROOT / "tests" / "fuzz" / "regressions" / name).read_text(encoding="utf-8")
+    assert fuzzer.run_targets(text) is None
