@@ -48,7 +48,8 @@ class Call(PrimExpr):
     ``op`` may be an op name string (``"tir.exp"``), looked up in the op registry.
 
     Raises:
-        KeyError: for an unregistered op name; TypeError: for a wrong number of arguments.
+        KeyError: for an unregistered op name; TypeError: for a wrong number of arguments
+        or an ``op`` that is neither a name, an ``Op`` nor a ``GlobalVar``.
     """
     def __init__(self, dtype: DTypeLike, op: Any | Any, args: Sequence[ExprLike] = (), *, span: Any | None = None) -> None: ...
 
@@ -330,7 +331,11 @@ def atanh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimEx
     ...
 
 def attr(node: Any, attr_key: str, value: Any) -> Frame:
-    """An attribute scope (``T.attr``)."""
+    """An attribute scope (``T.attr``).
+
+    Raises:
+        TypeError: ``attr_key`` is not a string (as TVM's ``AttrStmt`` refuses it).
+    """
     ...
 
 class axis:
