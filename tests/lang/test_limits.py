@@ -3,6 +3,7 @@ diagnostic at the offending text (or parses, where the input is legitimate) inst
 crashing the native parser, or raising from the host layer, the evaluator or the IR visitors."""
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tirkit.cli.tirc_common import parse_module
@@ -247,3 +248,26 @@ def test_nested_scopes_beyond_the_limit_are_one_diagnostic():
     assert [(d.code, d.span.line) for d in bad.diagnostics] == [("limit", 6 + MAX_SCOPES)]
     (ok,) = parse_file(unit(MAX_SCOPES - 10), "deep.py")
     assert not ok.diagnostics and "b1989 = T.decl_buffer" in script(ok.ir)
+
+
+def test_grid_loops_count_as_nested_scopes():
+    """``T.grid`` of n extents nests n loops in one frame: 20,000 extents made tirc and tirfmt
+    report RecursionError as an internal error. Its loops count toward MAX_SCOPES with the other
+    scopes (here with a grid nested in a grid); just under the limit the unit compiles."""
+    from tirkit.compiler import build
+    from tirkit.lang.limits import MAX_SCOPES
+
+    def unit(outer, inner):
+        return (HEADER + "def f(A: T.Buffer((4,), \"int32\")):\n"
+                f"    for i in T.grid({', '.join(['1'] * outer)}):\n"
+                f"        for *j, in T.grid({', '.join(['1'] * inner)}):\n"
+                "            A[0] = A[0] + 1\n")
+
+    (bad,) = parse_file(unit(MAX_SCOPES // 2, MAX_SCOPES // 2 + 1), "grid.py")
+    assert [(d.code, d.span.line) for d in bad.diagnostics] == [("limit", 7)]
+    assert "T.grid" in bad.diagnostics[0].message
+    (ok,) = parse_file(unit(MAX_SCOPES // 2, MAX_SCOPES // 2 - 10), "grid.py")
+    assert not ok.diagnostics
+    a = np.zeros(4, "int32")
+    build(ok.ir)(a)
+    assert a[0] == 1

@@ -12,9 +12,10 @@ long operator chains) and Lark, so it checks first and reports a diagnostic at t
 - ``MAX_INDENT_LEVELS``: nested indented blocks (hundreds of nested loops still parse);
 - ``MAX_OPERATORS``: binary/boolean operators in one statement (libcst's time is quadratic
   in them);
-- ``MAX_SCOPES``: nested scopes in one function (``with`` blocks and the statements that scope
-  the rest of their block, ``x = T.decl_buffer(...)``), so the IR's nesting stays within what
-  the recursive passes after the parser handle;
+- ``MAX_SCOPES``: nested scopes in one function (``with`` blocks, loops — each extent of a
+  ``T.grid`` is one — and the statements that scope the rest of their block,
+  ``x = T.decl_buffer(...)``), so the IR's nesting stays within what the recursive passes after
+  the parser handle;
 - ``MAX_INT_BITS``, ``MAX_SEQUENCE``, ``MAX_EXPONENT``, ``MAX_WORK``: the static evaluator's
   integers, sequence lengths, exponents and the number of expression nodes one unit evaluates.
 

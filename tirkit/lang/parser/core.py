@@ -63,6 +63,7 @@ class Parser:
         self.loop_depth = 0  # enclosing for/while loops (for break/continue)
         self.recovering = 0  # > 0 while visiting a body whose scope header failed
         self.too_deep = False  # MAX_SCOPES was reached: the rest of the unit is not visited
+        self.grid_levels = 0  # loops of the open T.grid frames beyond the first of each
         self.iter_binding_nodes: dict[int, tuple[str, Any]] = {}  # iter var -> (name, node)
         self.check_well_formed = self.unit_check_well_formed = True  # check_well_formed=
         self.forward_vars: dict[str, Any] = {}  # vars quoted dims named (forward_dims.py)
@@ -231,13 +232,23 @@ class Parser:
         parent = self.builder.last_frame()
         if parent is None:
             raise RuntimeError("a scoped statement must be inside a function")
-        if len(self.builder.frames) > MAX_SCOPES:
-            self.too_deep = True
-            raise LimitExceeded(f"more than {MAX_SCOPES} nested scopes in one function (each "
-                                "statement such as x = T.decl_buffer(...) scopes the rest of "
-                                "its block)")
+        self.check_nesting(1)
         parent.add_callback(partial(frame.__exit__, None, None, None))
         return frame.__enter__()
+
+    def check_nesting(self, levels: int) -> None:
+        """Refuse to open ``levels`` more nested IR levels beyond ``MAX_SCOPES`` (scopes plus
+        the loops of ``T.grid``), so that the IR stays within what the recursive passes after
+        the parser handle; the rest of the unit is then not visited (one diagnostic).
+
+        Raises:
+            LimitExceeded: the nest would be deeper than ``MAX_SCOPES``.
+        """
+        if len(self.builder.frames) + self.grid_levels + levels > MAX_SCOPES + 1:
+            self.too_deep = True
+            raise LimitExceeded(f"more than {MAX_SCOPES} nested scopes in one function (each "
+                                "loop of a T.grid, and each statement such as "
+                                "x = T.decl_buffer(...), scopes the rest of its block)")
 
     def recover_body(self, targets: Sequence[Any], body: Sequence[Any]) -> None:
         """Visit ``body`` after its header failed: names in ``targets`` become placeholder vars

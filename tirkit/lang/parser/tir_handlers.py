@@ -175,7 +175,9 @@ def visit_for(self: Parser, node: Any) -> None:
         self.recover_body([node.target], node.body)
         self.loop_depth -= 1
         return
+    self.check_nesting(len(frame.vars))  # a T.grid of n extents nests n loops
     self.loop_depth += 1
+    self.grid_levels += len(frame.vars) - 1
     try:
         with self.table.frame(), frame as loop_vars:
             if _has_starred(node.target) and not isinstance(loop_vars, list):
@@ -186,6 +188,7 @@ def visit_for(self: Parser, node: Any) -> None:
             self.visit_body(node.body)
     finally:
         self.loop_depth -= 1
+        self.grid_levels -= len(frame.vars) - 1
 
 
 def _has_starred(target: Any) -> bool:
