@@ -484,3 +484,47 @@ def test_seed_kernels_are_well_formed_and_survive_identity_and_renewal(build):
     renewed = renew_defs(func)
     assert verify_well_formed(renewed) and structural_equal(renewed, func)
     assert undefined_vars(func.body, defs=[b.data for b in func.buffer_map.values()]) == []
+
+
+_VIEWS = '''from tvm.script import tir as T
+
+
+@T.prim_func
+def bind_view(A: T.Buffer((256, 256), "int32")):
+    for tile_i, tile_j in T.grid(16, 16):
+        elem_offset = T.int32()
+        B = T.Buffer([16, 16], "int32", elem_offset=elem_offset)
+        BEFORE
+        T.attr([B, A], "buffer_bind_scope", T.tvm_tuple(tile_i * 16, 16, tile_j * 16, 16,
+                                                        dtype="handle"))
+        for i, j in T.grid(16, 16):
+            B[i, j] = elem_offset
+
+
+@T.prim_func
+def realize_fresh():
+    A = T.Buffer(256, "int32")
+    T.realize(A[0:16], "global")
+    for i in range(16):
+        A[i] = 1
+'''
+
+
+def test_verify_well_formed_buffer_bind_scope_and_realize_define_buffers():
+    """As TVM's TIRVisitorWithPath (units of TVM v0.20's test_tir_analysis_verify_well_formed.py
+    that tirkit refused): ``T.attr([view, A], "buffer_bind_scope", ...)`` defines the view, its
+    data var and its symbolic ``elem_offset`` for the attribute's body, and ``T.realize`` of a
+    buffer whose data var is not yet defined allocates it. Outside the attribute the view is
+    undefined (before it)."""
+    from tirkit.ir.structural import structural_equal
+    from tirkit.lang import from_source, parse_file
+    from tirkit.printer import script
+
+    units = parse_file(_VIEWS.replace("        BEFORE\n", ""), "views.py")
+    assert [u.diagnostics for u in units] == [[], []]
+    for u in units:
+        assert verify_well_formed(u.ir)
+        assert structural_equal(from_source(script(u.ir)), u.ir)
+    (bad, _) = parse_file(_VIEWS.replace("BEFORE", "B[0, 0] = 1"), "views.py")
+    assert [d.code for d in bad.diagnostics] == ["well-formed"]
+    assert "buffer 'B' is used but neither declared" in bad.diagnostics[0].message

@@ -138,7 +138,30 @@ class DefUseVisitor(StmtExprVisitor):
             self.visit_expr(op.value)
             self.scoped([iv.var], lambda: self.visit_stmt(op.body))
             return
+        node = op.node
+        if op.attr_key == "buffer_bind_scope" and isinstance(node, (list, tuple)) \
+                and len(node) == 2 and all(isinstance(b, Buffer) for b in node):
+            # T.attr([view, buffer], "buffer_bind_scope", ...) defines the view, its data var
+            # and its undefined symbolic vars, as a match_buffer does (TVM's
+            # TIRVisitorWithPath); the viewed buffer is a use
+            view, orig = node
+            self.use_buffer(orig)
+            self.visit_expr(op.value)
+            defs = self.bind_buffer(view, "match")
+            self.scoped(defs, lambda: self.visit_stmt(op.body))
+            self.declared.discard(id(view))
+            return
         super().visit_attr_stmt_(op)
+
+    def visit_buffer_realize_(self, op: S.BufferRealize) -> None:
+        # T.realize of a buffer whose data var is not defined yet allocates it (TVM's
+        # WithDefIfUndefined); on a defined buffer it only annotates the region
+        self.visit_expr(op.condition)
+        for r in op.bounds:
+            self.visit_expr(r.min)
+            self.visit_expr(r.extent)
+        defs = [] if self.is_defined(op.buffer.data) else [op.buffer.data]
+        self.scoped(defs, lambda: self.visit_stmt(op.body))
 
     def visit_buffer_store_(self, op: S.BufferStore) -> None:
         self.use_buffer(op.buffer)
