@@ -391,3 +391,21 @@ def g():
     T.evaluate(T.call_llvm_intrin("int32", T.llvm_lookup_intrinsic_id("x86.sse2"), 0))
 ''', "<t>")
     assert bad.ir is None and any("starts with 'llvm.'" in d.message for d in bad.diagnostics)
+
+
+def test_ptr_is_the_deprecated_spelling_of_a_typed_handle():
+    """``T.Ptr[T.float32]`` / ``T.Ptr("float32", "shared")`` (TVM v0.20's ``PtrProxy``, used by
+    its test_tir_specialize.py) give the Var ``T.handle("float32")`` gives."""
+    body = '''@T.prim_func(private=True)
+def f(A_data: T.handle("float32")):
+    A_buf = T.decl_buffer(32, "float32", data=A_data)
+    B_data: PTR = T.address_of(A_buf[16])
+    B_buf = T.decl_buffer(16, "float32", data=B_data)
+    for i in range(16):
+        B_buf[i] = A_buf[i] * 2.0
+'''
+    want = _parse(body.replace("PTR", 'T.handle("float32")'))
+    for spelling in ("T.Ptr[T.float32]", 'T.Ptr("float32")', 'T.Ptr["float32", "global"]'):
+        assert structural_equal(_parse(body.replace("PTR", spelling)), want), spelling
+    shared = _parse(body.replace("PTR", 'T.Ptr("float32", "shared")'))
+    assert shared.body.body.var.type_annotation.storage_scope == "shared"

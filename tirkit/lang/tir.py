@@ -115,6 +115,26 @@ class _BufferProxy:
 Buffer = _BufferProxy()
 
 
+class _PtrProxy:
+    """``T.Ptr``: the deprecated spellings ``T.Ptr("float32")`` and ``T.Ptr[T.float32]`` of
+    ``T.handle("float32")``, a pointer var into a storage scope (mirrors TVM v0.20's
+    ``PtrProxy``; TVM prints ``T.handle``)."""
+
+    def __iter__(self) -> Any:
+        raise TypeError("T.Ptr is not iterable")
+
+    def __call__(self, dtype: Any, storage_scope: str = "global") -> _tir.Var:
+        if callable(dtype):  # T.Ptr[T.float32]: the dtype function
+            dtype = dtype().dtype
+        return ptr(dtype, storage_scope)
+
+    def __getitem__(self, keys: Any) -> _tir.Var:
+        return self(*keys) if isinstance(keys, tuple) else self(keys)
+
+
+Ptr = _PtrProxy()  # pylint: disable=invalid-name
+
+
 def sblock(name: str = "", no_realize: bool = False) -> Any:
     """tirx spelling of :func:`block` (TVM 0.27 ``T.sblock``)."""
     return block(name, no_realize)

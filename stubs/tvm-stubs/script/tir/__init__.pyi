@@ -186,6 +186,13 @@ class Or(PrimExpr):
     """
     def __init__(self, a: ExprLike, b: ExprLike, *, span: Any | None = None) -> None: ...
 
+def Ptr(dtype: Any, storage_scope: str = 'global') -> Var:
+    """``T.Ptr``: the deprecated spellings ``T.Ptr("float32")`` and ``T.Ptr[T.float32]`` of
+    ``T.handle("float32")``, a pointer var into a storage scope (mirrors TVM v0.20's
+    ``PtrProxy``; TVM prints ``T.handle``).
+    """
+    ...
+
 class Ramp(PrimExpr):
     """The vector ``[base, base + stride, ..., base + (lanes-1)*stride]`` (``tvm.tir.Ramp``).
 
