@@ -7,7 +7,7 @@ from tirkit.ir.dtype import DataType, TypeCode
 @pytest.mark.parametrize("text", [
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool",
     "float16", "float32", "float64", "bfloat16", "float8_e4m3fn", "float8_e5m2", "handle", "void",
-    "float32x4", "int8x16", "boolx8", "float16x8",
+    "float32x4", "int8x16", "boolx8", "float16x8", "float4_e2m1fn", "float4_e2m1fnx2",
 ])
 def test_round_trip(text):
     assert str(DataType.parse(text)) == text
@@ -18,6 +18,7 @@ def test_round_trip(text):
     ("float32x4", TypeCode.FLOAT, 32, 4), ("bfloat16", TypeCode.BFLOAT, 16, 1),
     ("handle", TypeCode.HANDLE, 64, 1), ("void", TypeCode.HANDLE, 0, 1),
     ("float8_e4m3fn", TypeCode.FLOAT8_E4M3FN, 8, 1),
+    ("float4_e2m1fnx2", TypeCode.FLOAT4_E2M1FN, 4, 2),
 ])
 def test_fields(text, code, bits, lanes):
     t = DataType.parse(text)
@@ -48,3 +49,19 @@ def test_predicates():
     assert t.is_float() and t.is_vector() and t.element_of() == "float16"
     assert t.with_lanes(1) == "float16" and t.itemsize == 16
     assert DataType.parse("bool").is_bool() and not DataType.parse("bool").is_integer()
+
+
+def test_float4_reinterprets_from_a_byte_per_lane():
+    """TVM's reinterpret: a float4_e2m1fn side may match in bytes per lane (one 4-bit float
+    stored in a uint8; TVM v0.20's test_target_codegen_cuda_fp4.py), else the bits must match."""
+    from tirkit.tir import Var
+    from tirkit.tir.op_math import reinterpret
+
+    u8, u16 = Var("u8", "uint8"), Var("u16", "uint16")
+    assert str(reinterpret("float4_e2m1fn", u8).dtype) == "float4_e2m1fn"
+    assert str(reinterpret("float4_e2m1fnx2", u8).dtype) == "float4_e2m1fnx2"
+    assert str(reinterpret("float4_e2m1fnx2", u16).dtype) == "float4_e2m1fnx2"  # 2 bytes
+    with pytest.raises(TypeError, match="size match"):
+        reinterpret("float4_e2m1fnx4", u8)
+    with pytest.raises(TypeError, match="size match"):
+        reinterpret("int4", u8)

@@ -17,6 +17,7 @@ class TypeCode(IntEnum):
     BFLOAT = 4
     FLOAT8_E4M3FN = 10
     FLOAT8_E5M2 = 11
+    FLOAT4_E2M1FN = 17  # DLPack 1.1's kDLFloat4_e2m1fn
     VOID = 255
 
 
@@ -25,6 +26,7 @@ class TypeCode(IntEnum):
 _INT, _UINT, _FLOAT, _HANDLE, _BFLOAT = (TypeCode.INT, TypeCode.UINT, TypeCode.FLOAT,
                                          TypeCode.HANDLE, TypeCode.BFLOAT)
 _FLOAT8 = (TypeCode.FLOAT8_E4M3FN, TypeCode.FLOAT8_E5M2)
+_FLOAT4 = TypeCode.FLOAT4_E2M1FN
 _INTEGER = (TypeCode.INT, TypeCode.UINT)
 
 _CODE_NAME = {
@@ -39,8 +41,10 @@ _SPECIAL = {
     "float8_e5m2": (TypeCode.FLOAT8_E5M2, 8),
     "e4m3_float8": (TypeCode.FLOAT8_E4M3FN, 8),
     "e5m2_float8": (TypeCode.FLOAT8_E5M2, 8),
+    "float4_e2m1fn": (TypeCode.FLOAT4_E2M1FN, 4),
 }
-_SPECIAL_NAME = {TypeCode.FLOAT8_E4M3FN: "float8_e4m3fn", TypeCode.FLOAT8_E5M2: "float8_e5m2"}
+_SPECIAL_NAME = {TypeCode.FLOAT8_E4M3FN: "float8_e4m3fn", TypeCode.FLOAT8_E5M2: "float8_e5m2",
+                 TypeCode.FLOAT4_E2M1FN: "float4_e2m1fn"}
 _VALID_BITS = {
     TypeCode.INT: (1, 4, 8, 16, 32, 64),
     TypeCode.UINT: (1, 4, 8, 16, 32, 64),
@@ -142,10 +146,15 @@ class DataType:
         """``float8_e4m3fn`` or ``float8_e5m2``."""
         return self.code in _FLOAT8
 
+    def is_float4(self) -> bool:
+        """``float4_e2m1fn`` (TVM's ``is_float4``; a storage type of NVIDIA's FP4 kernels)."""
+        return self.code == _FLOAT4
+
     def is_floating(self) -> bool:
-        """Any floating-point kind (float, bfloat16, float8)."""
+        """Any floating-point kind (float, bfloat16, float8, float4)."""
         code = self.code
-        return code == _FLOAT or (code == _BFLOAT and self.bits == 16) or code in _FLOAT8
+        return code == _FLOAT or (code == _BFLOAT and self.bits == 16) or code in _FLOAT8 \
+            or code == _FLOAT4
 
     def is_integer(self) -> bool:
         """Signed or unsigned integer, bool excluded."""

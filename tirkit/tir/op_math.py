@@ -256,6 +256,9 @@ def reinterpret(dtype: str | DataType, value: Any, span: Any = None) -> PrimExpr
     """Bit-cast ``value`` to ``dtype`` (mirrors ``tvm.tir.reinterpret``): ``value`` itself when
     the dtype is already ``dtype``, else a ``tir.reinterpret`` call (constants are not folded).
 
+    A ``float4_e2m1fn`` side may instead match in bytes per lane times lanes (TVM: a 4-bit
+    float stored in a byte, ``T.reinterpret("float4_e2m1fn", u8)``).
+
     Raises:
         TypeError: when the total bit widths differ ("Bitcast requires size match").
     """
@@ -263,7 +266,10 @@ def reinterpret(dtype: str | DataType, value: Any, span: Any = None) -> PrimExpr
     value = convert(value)
     if value.dtype == t:
         return value
-    if value.dtype.bits * value.dtype.lanes != t.bits * t.lanes:
+    v = value.dtype
+    if v.bits * v.lanes != t.bits * t.lanes and not (
+            (v.is_float4() or t.is_float4())
+            and (v.bits + 7) // 8 * v.lanes == (t.bits + 7) // 8 * t.lanes):
         raise TypeError(f"Bitcast requires size match {t} vs {value.dtype}")
     return Call(t, "tir.reinterpret", (value,), span=span)
 
