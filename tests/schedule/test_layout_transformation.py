@@ -189,6 +189,10 @@ def _a(func):
      errors.BufferIndexOutOfRangeError, "read buffer index 4 is out of range"),
     (TWO_STAGE, lambda s: s.transform_layout("B", ("sideways", 0), lambda i, j: (j, i)),
      errors.InvalidArgumentError, "must be 'read' or 'write'"),
+    # an offset map (found by a wrong-argument probe: a ValueError of IndexMap.map_shape; TVM
+    # 0.27 fails an internal check, is_zero(range->min))
+    (TWO_STAGE, lambda s: s.transform_layout("B", ("write", 0), lambda i, j: (i + 1, j)),
+     X.IndexMapRangeError, r'block "B": the index map .* of buffer B: .*does not start at 0'),
 ])
 def test_transform_layout_errors(func, call, error, text):
     sch = Schedule(func)
@@ -219,6 +223,8 @@ def main(A: T.Buffer((128,), "float32")):
      errors.OpaqueNewIterTypeError, "more than one type of original iter vars"),
     (MATCHED, lambda s: s.transform_block_layout("outer", lambda i: (i,)),
      X.NotLeafBlockError, "is not a leaf block"),
+    (TWO_STAGE, lambda s: s.transform_block_layout("B", lambda i, j: (i + 1, j)),
+     X.IndexMapRangeError, r'block "B": the index map .* of the block iters: .*start at 0'),
 ])
 def test_transform_block_layout_errors(func, call, error, text):
     sch = Schedule(func)

@@ -199,3 +199,94 @@ def test_reindex_refuses_one_side_of_a_buffer_the_block_reads_and_writes():
     c = np.full((64, 64), np.nan, "float32")
     build(sch.mod)["main"](a, b, c)
     np.testing.assert_allclose(c, a @ b.T, rtol=1e-4, atol=1e-4)
+
+
+PADDED_TAIL = parse("""
+@T.prim_func
+def main(A: T.Buffer((14,), "float32"), C: T.Buffer((14,), "float32")):
+    B = T.alloc_buffer((16,))
+    for i in range(14):
+        with T.block("B"):
+            vi = T.axis.spatial(14, i)
+            B[vi] = A[vi]
+    for i in range(16):
+        with T.block("B_pad"):
+            vi = T.axis.spatial(16, i)
+            T.where(14 <= i)
+            B[vi] = T.float32(0)
+    for i in range(14):
+        with T.block("C"):
+            vi = T.axis.spatial(14, i)
+            C[vi] = B[vi] + T.float32(1)
+""")
+
+SHORT_LOOP = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16,))
+    for i in range(8):
+        with T.block("B1"):
+            vi = T.axis.spatial(16, i + 8)
+            B[vi] = A[vi] * T.float32(2)
+    for i in range(8):
+        with T.block("B0"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi]
+    for i in range(16):
+        with T.block("C"):
+            vi = T.axis.spatial(16, i)
+            C[vi] = B[vi] + T.float32(1)
+""")
+
+GUARDED_STORE = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16,))
+    for i in range(16):
+        with T.block("B0"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi]
+    for i in range(16):
+        with T.block("B1"):
+            vi = T.axis.spatial(16, i)
+            if vi % 2 == 0:
+                B[vi] = T.float32(0)
+    for i in range(16):
+        with T.block("C"):
+            vi = T.axis.spatial(16, i)
+            C[vi] = B[vi] + T.float32(1)
+""")
+
+
+@pytest.mark.parametrize("func, block, why", [
+    (PADDED_TAIL, "B_pad", r"its predicate 14 <= i"),
+    (SHORT_LOOP, "B0", r"iter vi takes values in \[0, 7\] over its loops, not all of \[0, 15\]"),
+    (GUARDED_STORE, "B1", r"the store to B is under a condition"),
+])
+def test_reindex_refuses_a_write_the_block_does_not_make_everywhere(func, block, why):
+    """Found by the wide examples' fuzzer (topi_conv2d_nhwc: transform_layout of PadInput with a
+    pad_value, then reindex of the padding block's write: all 27 outputs 0): the copy stage
+    copies the new buffer back at every point of the block's iter domain, but the padding block
+    writes only where its predicate holds, so the copy overwrote the padded input with zeros.
+    Same for a loop that covers part of the iter domain and a store under an if. TVM 0.27
+    applies all three and builds the wrong kernels."""
+    sch = Schedule(func)
+    before = sch.mod
+    with pytest.raises(X.ReIndexPartialWriteError, match=f'block "{block}".*' + why):
+        sch.reindex(block, ("write", 0))
+    assert sch.mod is before
+    sch.reindex(block, ("read", 0)) if sch.get(sch.get_block(block)).reads else None
+
+
+def test_reindex_write_after_a_split_with_a_tail_keeps_the_numbers():
+    """A predicate the iter domain implies (a split by a non-divisor) does not stop reindex."""
+    import numpy as np
+    from tirkit.compiler import build
+
+    sch = Schedule(PADDED_TAIL)
+    sch.split(sch.get_loops("B")[0], [None, 4])
+    sch.reindex("B", ("write", 0))
+    a = np.arange(14, dtype="float32")
+    c = np.zeros(14, "float32")
+    build(sch.mod)["main"](a, c)
+    np.testing.assert_allclose(c, a + 1)

@@ -9,6 +9,7 @@ The ranges are stored as an IndexMap with two outputs per dimension (begin, end)
 """
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from ...arith import Analyzer
@@ -64,10 +65,14 @@ def annotate_buffer_access_impl(block: S.Block, buffer_index: int, buf_type: str
 
     Raises:
         BufferIndexOutOfRangeError: for a bad ``buffer_index``;
-        InvalidArgumentError: when the ranges do not have two outputs per buffer dimension.
+        InvalidArgumentError: when the ranges do not have two outputs per buffer dimension, or
+            ``buf_type`` is neither "read" nor "write".
     """
     from ..errors import InvalidArgumentError  # pylint: disable=import-outside-toplevel
 
+    if buf_type not in _KEYS:
+        raise InvalidArgumentError(block, reason=f"buf_type must be 'read' or 'write', got "
+                                   f"{buf_type!r}")
     buffer = nth_access_buffer(block, buffer_index, buf_type)
     outs = ranges.map_indices([iv.var for iv in block.iter_vars])
     if len(outs) != 2 * len(buffer.shape):
@@ -96,7 +101,28 @@ def _normalize(sch: Any, args: dict) -> None:
     fn = args["gen_new_ranges"]
     if not isinstance(fn, IndexMap):
         block = block_of(sch, args["block"])
-        args["gen_new_ranges"] = ranges_map_from_func(fn, [iv.var for iv in block.iter_vars])
+        args["gen_new_ranges"] = _checked_ranges(block, fn)
+
+
+def _checked_ranges(block: S.Block, fn: Any) -> RangesMap:
+    """``ranges_map_from_func`` of the block's iters; InvalidArgumentError (naming the block)
+    when ``fn`` is not a function of as many arguments as the block has iters, or does not
+    return a range (``(begin, end)``) or an index per dimension."""
+    from ..errors import InvalidArgumentError  # pylint: disable=import-outside-toplevel
+
+    n = len(block.iter_vars)
+    try:
+        inspect.signature(fn).bind(*range(n))
+    except TypeError:
+        raise InvalidArgumentError(block, reason=f"gen_new_ranges must be a function of the "
+                                   f"block's {n} iter(s), got {fn!r}") from None
+    except ValueError:  # a callable without a signature (a builtin): let the call decide
+        pass
+    try:
+        return ranges_map_from_func(fn, [iv.var for iv in block.iter_vars])
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgumentError(block, reason="gen_new_ranges must return one (begin, end) "
+                                   f"pair or one index per buffer dimension: {exc}") from None
 
 
 def _register() -> None:
@@ -111,7 +137,8 @@ def _register() -> None:
         (``Schedule.annotate_buffer_access``).
 
         Raises:
-            ScheduleError: BufferIndexOutOfRangeError, InvalidArgumentError.
+            ScheduleError: BufferIndexOutOfRangeError, InvalidArgumentError (also for a
+                ``gen_new_ranges`` of the wrong arity or returning something else than ranges).
         """
         old = block_of(sch, block)
         new = annotate_buffer_access_impl(old, buffer_index, buf_type, gen_new_ranges)

@@ -55,6 +55,8 @@ BufferIsSubregionError = _error(
 IndexMapNotApplicableToBlockIterError = _error(
     "IndexMapNotApplicableToBlockIterError", "The index map can't be applied to block iters "
     "because the number of parameters mismatch.", "{0}: {reason}")
+IndexMapRangeError = _error(
+    "IndexMapRangeError", "The index map's output range does not start at 0.", "{reason}")
 TransformLayoutBufferError = _error(
     "TransformLayoutBufferError", "The buffer cannot be transformed.", "{reason}")
 BlockHasNontrivialBindingError = _error(
@@ -89,6 +91,15 @@ RollingBufferInsertionError = _error(
     "location of the target buffer is not a for loop.",
     "rolling_buffer injection is invalid. The block {0} should be tiled so that the lca of the "
     "access location of the target buffer {buffer} is a for loop.")
+ReIndexPartialWriteError = type("ReIndexPartialWriteError", (ScheduleError,), {
+    "fast": "The block does not write the buffer at every point of its iteration domain.",
+    "detail": "{0} does not write {buffer} at every point of its iteration domain ({reason}); "
+              "the copy stage of the reindexed write would copy the new buffer back at every "
+              "point and overwrite what other blocks wrote there",
+    "__doc__": "A write reindex (or reindex_cache_write) of a block that writes only part of "
+               "its iteration domain: under a predicate, a loop nest covering part of an iter's "
+               "domain, or a store under a condition (no TVM counterpart: TVM 0.27's ReIndex "
+               "applies and the copy stage overwrites the rest)."})
 ReadModifyWriteError = type("ReadModifyWriteError", (ScheduleError,), {
     "fast": "The block reads and writes the buffer, and the new buffer would break one of them.",
     "detail": "{0} reads and writes {buffer}: {reason}",

@@ -196,6 +196,7 @@ def transform_layout_impl(body: S.Stmt, block: S.Block, buffer: Buffer, index_ma
         BufferIsSubregionError: the buffer is a ``match_buffer`` of a block;
         TransformLayoutBufferError: the map's arity differs from the buffer's rank;
         NotBijectiveAffineIndexMapError: the map is not an affine map of the buffer's indices;
+        IndexMapRangeError: an output index does not range from 0 (``i + 1``);
         TransformationIntroducesPaddingError: the map pads and no ``pad_value`` was given;
         TransformationPaddingIndexMapError / TypeError / ExpressionError: a bad pad value.
     """
@@ -221,7 +222,8 @@ def transform_layout_impl(body: S.Stmt, block: S.Block, buffer: Buffer, index_ma
             raise X.NotBijectiveAffineIndexMapError(reason=f"the transformation {index_map.script()} of buffer "
                                      f"{buffer.name}: {err}") from None
     has_padding = not (isinstance(predicate, IntImm) and predicate.value == 0)
-    new_shape = tuple(index_map.map_shape(list(buffer.shape)))
+    new_shape = tuple(_map_shape(index_map, list(buffer.shape), block,
+                                 f"buffer {buffer.name}"))
     if has_padding and pad is None:
         raise X.TransformationIntroducesPaddingError(
             reason=f"The transformation {index_map.script()} applied on buffer {buffer.name} of "
@@ -241,6 +243,17 @@ def transform_layout_impl(body: S.Stmt, block: S.Block, buffer: Buffer, index_ma
                         new if param else None)
 
 
+def _map_shape(index_map: IndexMap, shape: list[PrimExpr], block: S.Block, what: str
+               ) -> list[PrimExpr]:
+    """``index_map.map_shape(shape)``; IndexMapRangeError when an output range does not start
+    at 0 (``i + 1``: TVM's ``MapShape`` fails an internal check there)."""
+    try:
+        return index_map.map_shape(shape)
+    except ValueError as exc:
+        raise X.IndexMapRangeError(block, reason=f"the index map {index_map.script()} of {what}: {exc}; "
+                                   "each output index must range from 0") from None
+
+
 def _iter_type(expr: PrimExpr, types: dict[int, E.IterVarType]) -> E.IterVarType | None:
     found: set[E.IterVarType] = set()
     post_order_visit(expr, lambda n: found.add(types[id(n)]) if id(n) in types else None)
@@ -254,7 +267,8 @@ def transform_block_layout_impl(body: S.Stmt, block: S.Block, index_map: IndexMa
     Raises:
         NotLeafBlockError, IndexMapNotApplicableToBlockIterError (wrong arity),
         NotTrivialBindingError (loops not from 0, with other children, or non-trivial
-        bindings), NotBijectiveAffineIndexMapError, OpaqueNewIterTypeError.
+        bindings), NotBijectiveAffineIndexMapError, OpaqueNewIterTypeError,
+        IndexMapRangeError (an output index not from 0), RootBlockError.
     """
     site = U.locate(body, block)
     if U.child_blocks(block):
@@ -269,7 +283,7 @@ def transform_block_layout_impl(body: S.Stmt, block: S.Block, index_map: IndexMa
     old_vars = [iv.var for iv in block.iter_vars]
     extents = [iv.dom.extent for iv in block.iter_vars]
     mapped = index_map.map_indices(old_vars)
-    shape = index_map.map_shape(extents)
+    shape = _map_shape(index_map, extents, block, "the block iters")
     types = {id(iv.var): iv.iter_type for iv in block.iter_vars}
     new_ivs = []
     for i, (expr, ext) in enumerate(zip(mapped, shape)):
@@ -436,7 +450,8 @@ def _register() -> None:
 
         Raises:
             ScheduleError: BufferIsSubregionError, TransformLayoutBufferError,
-                NotBijectiveAffineIndexMapError, TransformationIntroducesPaddingError,
+                NotBijectiveAffineIndexMapError, IndexMapRangeError,
+                TransformationIntroducesPaddingError,
                 TransformationPadding{IndexMap,Type,Expression}Error.
         """
         kind, index = buffer
@@ -455,7 +470,8 @@ def _register() -> None:
 
         Raises:
             ScheduleError: NotLeafBlockError, IndexMapNotApplicableToBlockIterError,
-                NotTrivialBindingError, NotBijectiveAffineIndexMapError, OpaqueNewIterTypeError.
+                NotTrivialBindingError, NotBijectiveAffineIndexMapError, OpaqueNewIterTypeError,
+                IndexMapRangeError, RootBlockError.
         """
         res = transform_block_layout_impl(func_body(sch, block), block_of(sch, block), index_map)
         apply_result(sch, res)

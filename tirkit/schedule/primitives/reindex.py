@@ -13,12 +13,14 @@ from typing import Any
 from ...arith import Analyzer
 from ...ir.expr import IntImm, PrimExpr, Range
 from ...tir import expr as E
+from ...tir import op as tir_op
 from ...tir import stmt as S
 from ...tir.analysis import expr_deep_equal
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import StmtExprMutator, StmtExprVisitor, post_order_visit, substitute
 from . import _ir_utils as U
-from .cache_layout_errors import InvalidBufferAccessError, NotLeafBlockError, ReadModifyWriteError
+from .cache_layout_errors import (InvalidBufferAccessError, NotLeafBlockError,
+                                  ReadModifyWriteError, ReIndexPartialWriteError)
 from ._ir_utils import PrimitiveResult
 from .cache_read_write import CacheStageInfo, nth_access_buffer
 
@@ -154,7 +156,8 @@ def reindex_impl(body: S.Stmt, block: S.Block, buffer_index: int,
         BufferIndexOutOfRangeError, NotLeafBlockError, InvalidBufferAccessError, and
         InvalidBufferAccessError when the block's loops do not form a chain under the scope;
         ReadModifyWriteError for a read the block also writes, or a write it also reads
-        without a T.init.
+        without a T.init; ReIndexPartialWriteError for a write the block does not make at
+        every point of its iter domain.
     """
     is_write = buffer_index_type == "write"
     buffer = nth_access_buffer(block, buffer_index, buffer_index_type)
@@ -169,6 +172,8 @@ def reindex_impl(body: S.Stmt, block: S.Block, buffer_index: int,
     covered: set[int] = set()
     for i in indices:
         post_order_visit(i, lambda n: covered.add(id(n)) if isinstance(n, E.Var) else None)
+    if is_write:
+        check_writes_whole_domain(site, buffer, covered)
     new_buf = _reindex_buffer(buffer, block, covered)
     info = CacheStageInfo(read_buffer=new_buf if is_write else buffer,
                           write_buffer=buffer if is_write else new_buf, alloc=new_buf)
@@ -180,11 +185,13 @@ def reindex_impl(body: S.Stmt, block: S.Block, buffer_index: int,
     return PrimitiveResult(site.scope, new_scope, info.block_reuse, [stage])
 
 
-def _check_read_write(block: S.Block, buffer: Buffer, is_write: bool) -> None:
-    """Every access of ``buffer`` in the block moves to the new buffer, but the copy stage goes
-    one way only: refuse a read the block also writes (its results would stay in the new buffer)
-    and a write it reads without a T.init (it would start from the uninitialised new buffer)."""
-    new = f"{buffer.name}_reindex"
+def _check_read_write(block: S.Block, buffer: Buffer, is_write: bool,
+                      new: str | None = None) -> None:
+    """Every access of ``buffer`` in the block moves to the new buffer (named ``new``), but the
+    copy stage goes one way only: refuse a read the block also writes (its results would stay in
+    the new buffer) and a write it reads without a T.init (it would start from the
+    uninitialised new buffer)."""
+    new = new or f"{buffer.name}_reindex"
     if not is_write and any(w.buffer is buffer for w in block.writes):
         raise ReadModifyWriteError(
             block, buffer=buffer.name, reason=f"reindexing the read would move its writes to "
@@ -195,6 +202,67 @@ def _check_read_write(block: S.Block, buffer: Buffer, is_write: bool) -> None:
             block, buffer=buffer.name, reason=f"it has no T.init, so with the write reindexed "
             f"it would read {new} before anything is written there (only a copy out of {new} "
             "is made); reindex it before decompose_reduction")
+
+
+def check_writes_whole_domain(site: U.Site, buffer: Buffer, covered: set[int]) -> None:
+    """The copy stage of a reindexed write copies the new buffer back at every value of the
+    iters the access uses (``covered``), unguarded: refuse (ReIndexPartialWriteError) when the
+    block surely or possibly skips some of them -- a loop nest whose bindings do not reach an
+    iter's whole domain, a predicate its iter domains do not imply (a split by a non-divisor's
+    ``i0 * 4 + i1 < 14`` is implied; a padding block's ``14 <= i`` is not), or a store to
+    ``buffer`` under an ``if``. The copy would overwrite what other blocks wrote there with
+    values never computed (no TVM counterpart: TVM 0.27 applies)."""
+    block, realize = site.block, site.realize
+    ana = Analyzer()
+    for loop in site.loops:
+        ana.bind(loop.loop_var, Range.from_min_extent(loop.min, loop.extent))
+    in_dom = []
+    for iv, value in zip(block.iter_vars, realize.iter_values):
+        lo, ext = iv.dom.min, iv.dom.extent
+        in_dom += [tir_op.greater_equal(value, lo), tir_op.less(value, lo + ext)]
+        if id(iv.var) not in covered or not (isinstance(lo, IntImm) and isinstance(ext, IntImm)):
+            continue
+        bound = ana.const_int_bound(value)
+        hi = lo.value + ext.value - 1
+        if bound.min_value > lo.value or bound.max_value < hi:
+            raise ReIndexPartialWriteError(
+                block, buffer=buffer.name, reason=f"iter {iv.var.name_hint} takes values in "
+                f"[{bound.min_value}, {bound.max_value}] over its loops, not all of "
+                f"[{lo.value}, {hi}]")
+    pred = realize.predicate
+    if not U.is_const(pred, 1):
+        with ana.constraint_scope(tir_op.all(*in_dom) if in_dom else IntImm("bool", 1)):
+            implied = ana.can_prove(pred)
+        if not implied:
+            raise ReIndexPartialWriteError(
+                block, buffer=buffer.name, reason=f"its predicate {pred.script()} may skip "
+                "points of the iter domains")
+    if _store_under_condition(block.body, buffer):
+        raise ReIndexPartialWriteError(block, buffer=buffer.name,
+                                       reason=f"the store to {buffer.name} is under a condition")
+
+
+def _store_under_condition(stmt: S.Stmt, buffer: Buffer) -> bool:
+    """Whether a BufferStore to ``buffer`` in ``stmt`` sits under an ``if`` or a ``while``."""
+    found: list[bool] = []
+
+    def visit(node: S.Stmt, under: bool) -> None:
+        if isinstance(node, S.BufferStore):
+            if node.buffer is buffer and under:
+                found.append(True)
+        elif isinstance(node, S.IfThenElse):
+            visit(node.then_case, True)
+            if node.else_case is not None:
+                visit(node.else_case, True)
+        elif isinstance(node, S.While):
+            visit(node.body, True)
+        elif isinstance(node, S.SeqStmt):
+            for child in node.seq:
+                visit(child, under)
+        elif hasattr(node, "body") and isinstance(node.body, S.Stmt):
+            visit(node.body, under)
+    visit(stmt, False)
+    return bool(found)
 
 
 def _check_in_bounds(ana: Analyzer, buffer: Buffer, block: S.Block,
@@ -251,7 +319,8 @@ def _register() -> None:
         Raises:
             ScheduleError: BufferIndexOutOfRangeError, NotLeafBlockError,
                 InvalidBufferAccessError, ReadModifyWriteError (a read the block also
-                writes, or a write it also reads without a T.init).
+                writes, or a write it also reads without a T.init), ReIndexPartialWriteError
+                (a write the block does not make at every point of its iter domain).
         """
         kind, index = buffer
         return apply_result(sch, reindex_impl(func_body(sch, block), block_of(sch, block),

@@ -18,9 +18,11 @@ from ...tir.stmt_functor import post_order_visit
 from . import _ir_utils as U
 from ._args import nth_access_buffer
 from ._ir_utils import PrimitiveResult
-from .cache_layout_errors import NotSinglePointAccess, ReindexCacheReadWriteNotMatchError
+from .cache_layout_errors import (IndexMapRangeError, NotBijectiveAffineIndexMapError,
+                                  NotSinglePointAccess, ReindexCacheReadWriteNotMatchError)
 from .cache_read_write import CacheStageInfo, check_storage_scope
-from .reindex import _chain_top, _collect, _Rewriter, _stage
+from .reindex import (_chain_top, _check_in_bounds, _check_read_write, _collect, _Rewriter,
+                      _stage, check_writes_whole_domain)
 
 
 def reindex_cache_impl(body: S.Stmt, block: S.Block, buffer_index: int, kind: str,
@@ -30,7 +32,11 @@ def reindex_cache_impl(body: S.Stmt, block: S.Block, buffer_index: int, kind: st
     Raises:
         InvalidScopeError, BufferIndexOutOfRangeError, NotSinglePointAccess,
         ReindexCacheReadWriteNotMatchError (the map's arity differs from the block's iters),
-        and reindex's errors (NotLeafBlockError, InvalidBufferAccessError).
+        ReindexCacheReadWriteNotMatchError also when the block iters in the access and in the
+        map's outputs differ (TVM's check), NotBijectiveAffineIndexMapError for a map that is
+        not one-to-one over them, IndexMapRangeError for an output not ranging from 0, and
+        reindex's errors (NotLeafBlockError, InvalidBufferAccessError, ReadModifyWriteError,
+        ReIndexPartialWriteError for a write the block does not make everywhere).
     """
     is_write = kind == "write"
     primitive = f"reindex_cache_{kind}"
@@ -46,14 +52,24 @@ def reindex_cache_impl(body: S.Stmt, block: S.Block, buffer_index: int, kind: st
                                    primitive=primitive)
     site = U.locate(body, block)
     indices = _collect(buffer, block)
+    _check_read_write(block, buffer, is_write, f"{buffer.name}_{storage_scope}")
     ana = Analyzer()
     for iv in block.iter_vars:
         ana.bind(iv.var, iv.dom)
     indices = tuple(ana.simplify(i) for i in indices)
+    _check_in_bounds(ana, buffer, block, indices)
     covered: set[int] = set()
     for i in indices:
         post_order_visit(i, lambda n: covered.add(id(n)) if isinstance(n, E.Var) else None)
-    shape = index_map.map_shape([iv.dom.extent for iv in block.iter_vars])
+    _check_map_matches(block, buffer, index_map, indices, covered, primitive)
+    if is_write:
+        check_writes_whole_domain(site, buffer, covered)
+    try:
+        shape = index_map.map_shape([iv.dom.extent for iv in block.iter_vars])
+    except ValueError as exc:
+        raise IndexMapRangeError(block, reason=f"the index map {index_map.script()} of the "
+                                 f"block iters: {exc}; each output index must range from 0"
+                                 ) from None
     cache = U.with_scope(buffer, storage_scope).with_changes(shape=tuple(shape), strides=())
     info = CacheStageInfo(read_buffer=cache if is_write else buffer,
                           write_buffer=buffer if is_write else cache, alloc=cache)
@@ -65,6 +81,34 @@ def reindex_cache_impl(body: S.Stmt, block: S.Block, buffer_index: int, kind: st
     new_scope = _Rewriter(site.scope, block, info, buffer, covered, index_map).visit_stmt(
         site.scope)
     return PrimitiveResult(site.scope, new_scope, info.block_reuse, [stage])
+
+
+def _check_map_matches(block: S.Block, buffer: Any, index_map: IndexMap, indices: Any,
+                       covered: set[int], primitive: str) -> None:
+    """TVM's check that the block iters in the access (``indices``) and in the cache's indices
+    (the map of the iters) are the same -- the copy stage runs over the former only -- plus
+    that the map is one-to-one over them (no TVM counterpart: two iter points sharing a cache
+    element would overwrite each other). ReindexCacheReadWriteNotMatchError /
+    NotBijectiveAffineIndexMapError otherwise."""
+    mapped = index_map.map_indices([iv.var for iv in block.iter_vars])
+    used: set[int] = set()
+    for e in mapped:
+        post_order_visit(e, lambda n: used.add(id(n)) if isinstance(n, E.Var) else None)
+    old = f"the access {buffer.name}[" + ", ".join(i.script() for i in indices) + "]"
+    new = "the cache indices (" + ", ".join(e.script() for e in mapped) + ")"
+    for iv in block.iter_vars:
+        if (id(iv.var) in covered) != (id(iv.var) in used):
+            where, other = (old, new) if id(iv.var) in covered else (new, old)
+            raise ReindexCacheReadWriteNotMatchError(
+                block, reason=f"{primitive}: the block iter {iv.var.name_hint} appears in "
+                f"{where} but not in {other}")
+    ivs = [iv for iv in block.iter_vars if id(iv.var) in covered]
+    try:
+        IndexMap([iv.var for iv in ivs], mapped).non_surjective_inverse([iv.dom for iv in ivs])
+    except ValueError as exc:
+        raise NotBijectiveAffineIndexMapError(
+            block, reason=f"{primitive} of block \"{block.name_hint}\": the index map "
+            f"{index_map.script()} is not one-to-one over the block iters: {exc}") from None
 
 
 def _normalize(sch: Any, args: dict) -> None:
