@@ -202,6 +202,17 @@ def test_set_axis_separator_errors(buffer, error, names):
     _unchanged(sch, lambda: sch.set_axis_separator(b, buffer, [1]), error, *names)
 
 
+@pytest.mark.parametrize("separators", [[3], [-1], [2, 1]])
+def test_set_axis_separator_out_of_range_is_axis_separator_error(separators):
+    """Found by a wrong-argument probe: separators outside [0, ndim] or decreasing were
+    accepted, and the build failed far from the cause."""
+    sch = Schedule(ELEMWISE)
+    b = sch.get_block("B")
+    _unchanged(sch, lambda: sch.set_axis_separator(b, ("write", 0), separators),
+               errors.AxisSeparatorError, 'block "B"', f"axis_separators {separators!r}",
+               'buffer "B" (rank 2)', "in [0, 2] in non-decreasing order")
+
+
 SUBREGION = parse("""
 @T.prim_func
 def main(A: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):

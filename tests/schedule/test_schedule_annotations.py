@@ -171,3 +171,32 @@ def test_buffer_primitive_errors():
     with pytest.raises(errors.DTypeError):
         sch.unsafe_set_dtype(b, 0, "floaty")
     assert sch.mod is mod
+
+
+def test_annotate_with_a_dict_value_replays():
+    """Found by a wrong-argument probe: TVM takes a dict (a Map) as ann_val, and so did annotate,
+    but the trace could not be written as JSON ("cannot write dict as a trace input")."""
+    from tirkit.schedule.testing import verify_trace_roundtrip
+    sch = Schedule(ELEMWISE)
+    sch.annotate(sch.get_block("B"), "k", {"a": 1, "b": [2, "x"], "c": {"d": 0.5}})
+    assert 'T.block_attr({"k": {"a": 1, "b": [2, "x"], "c": {"d": 0.5}}})' in sch.mod.script()
+    verify_trace_roundtrip(sch, ELEMWISE, text_format="json")
+
+
+@pytest.mark.parametrize("key,value,text", [
+    (5, 1, "the annotation key 5 has type int, not str"),
+    ("k", object(), "the annotation value has type object"),
+    ("k", [1, {2: 3}], r"the annotation value\[1\] has a key 2 of type int"),
+    ("k", {"a": {1, 2}}, r"the annotation value\['a'\] has type set"),
+])
+def test_annotate_with_a_key_or_value_of_another_type_is_annotation_type_error(key, value, text):
+    """Found by a wrong-argument probe: an int key was accepted and the build failed with an
+    AttributeError ('int' object has no attribute 'startswith'); an object value was accepted
+    and the trace failed to replay. TVM's FFI raises a TypeError: so does AnnotationTypeError."""
+    sch = Schedule(ELEMWISE)
+    b = sch.get_block("B")
+    mod, n = sch.mod, len(sch.trace.insts)
+    with pytest.raises(errors.AnnotationTypeError, match=f'block "B": {text}') as info:
+        sch.annotate(b, key, value)
+    assert isinstance(info.value, TypeError)
+    assert sch.mod is mod and len(sch.trace.insts) == n

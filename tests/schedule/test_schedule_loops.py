@@ -73,6 +73,11 @@ def test_split_preserve_unit_iters():
     ([None, None], errors.ScheduleError),
     ([0, None], errors.ScheduleError),
     ([2, 32], errors.WrongFactorError),
+    # found by a wrong-argument probe: a TypeError ('int' object is not iterable) and a
+    # ValueError of IntImm (TVM 0.27: "Literal value ... exceeds range of int32")
+    (4, errors.InvalidArgumentError),
+    ([None, 2 ** 40], errors.WrongFactorError),
+    ([2 ** 20, 2 ** 20], errors.WrongFactorError),
 ])
 def test_split_factor_errors(factors, error):
     sch = Schedule(ELEMWISE)

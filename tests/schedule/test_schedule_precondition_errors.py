@@ -264,3 +264,18 @@ def test_unannotate_of_a_missing_key_is_index_error():
     assert isinstance(e, IndexError)
     b = sch.get_block("B")
     _unchanged(sch, lambda: sch.unannotate(b, "x"), IndexError, 'block "B"', "no annotations")
+
+
+@pytest.mark.parametrize("call", [
+    lambda s, root, loop: s.transform_block_layout(root, lambda: ()),
+    lambda s, root, loop: s.pad_einsum(root, []),
+    lambda s, root, loop: s.decompose_padding(root, loop),
+    lambda s, root, loop: s.cache_index(root, "global"),
+])
+def test_a_primitive_on_the_root_block_is_root_block_error(call):
+    """Found by a wrong-argument probe: these four raised the ValueError "block 'root' is not a
+    child block of the function"; TVM's GetScopeRoot raises RootBlockError."""
+    sch = Schedule(TWO_STAGE)
+    root, loop = sch.get_block("root"), sch.get_loops("B")[0]
+    _unchanged(sch, lambda: call(sch, root, loop), errors.RootBlockError, 'block "root"',
+               "does not operate on the root block")

@@ -134,6 +134,9 @@ NotCompleteBlockError = _error(
 NotReductionBlockError = _error(
     "NotReductionBlockError", "the block is not a reduction block",
     "{0} is not a reduction block: {reason}")
+RootBlockError = _error(
+    "RootBlockError", "The primitive does not operate on the root block",
+    "{0}: the primitive does not operate on the root block")
 NotStagePipelineError = _error(
     "NotStagePipelineError", "the scope is not a stage pipeline",
     "the scope {0} is not a stage pipeline: some block reads a region that its producers do "
@@ -235,6 +238,11 @@ StorageAlignInvalidAnnotationError = _error(
     "StorageAlignInvalidAnnotationError",
     "the block's buffer_dim_align annotation is not an array of 4-integer tuples",
     "{0}: {reason}")
+AxisSeparatorError = _error(
+    "AxisSeparatorError", "the axis separators are invalid", "{0}: {reason}")
+AnnotationTypeError = _error(
+    "AnnotationTypeError", "the annotation key or value has an unsupported type",
+    "{0}: {reason}", base=(ScheduleError, TypeError))  # TVM's FFI TypeError (a Python one too)
 BufferIndexOutOfRangeError = _error(
     "BufferIndexOutOfRangeError", "the buffer index is out of range", "{0}: {reason}")
 NonAllocatedBufferError = _error(

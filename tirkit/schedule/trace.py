@@ -134,6 +134,9 @@ def _json_input(value: Any, names: _Names) -> Any:
         return json.dumps(value)
     if isinstance(value, (list, tuple)):
         return [_json_input(v, names) for v in value]
+    if isinstance(value, dict):  # an annotation value (TVM: a Map)
+        return {"dict": [[_json_input(k, names), _json_input(v, names)]
+                         for k, v in value.items()]}
     if isinstance(value, (int, float)):
         return value
     codec = _codec(value)
@@ -147,6 +150,8 @@ def _from_json_input(value: Any, named: dict[str, Any]) -> Any:
         return [_from_json_input(v, named) for v in value]
     if isinstance(value, dict) and "bool" in value:
         return bool(value["bool"])
+    if isinstance(value, dict) and list(value) == ["dict"]:
+        return {_from_json_input(k, named): _from_json_input(v, named) for k, v in value["dict"]}
     if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in _DECODERS:
         tag, data = next(iter(value.items()))
         return _DECODERS[tag](data)
@@ -178,6 +183,8 @@ def _translate(value: Any, rv_map: dict[int, Any]) -> Any:
     """An input with the old trace's RVs replaced by the new schedule's."""
     if isinstance(value, (list, tuple)):
         return [_translate(v, rv_map) for v in value]
+    if isinstance(value, dict):
+        return {k: _translate(v, rv_map) for k, v in value.items()}
     if isinstance(value, (BlockRV, LoopRV)) or (isinstance(value, Var) and id(value) in rv_map):
         try:
             return rv_map[id(value)]

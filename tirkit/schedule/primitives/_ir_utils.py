@@ -19,6 +19,7 @@ from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import post_order_visit, substitute
+from .. import errors as err
 from .. import region_bound as RB
 
 
@@ -78,10 +79,13 @@ def locate(body: S.Stmt, block: S.Block) -> Site:
     """The :class:`Site` of ``block`` in a function ``body``.
 
     Raises:
-        ValueError: when ``block`` is not in ``body`` or is the root block.
+        RootBlockError: ``block`` is the root block (TVM's ``GetScopeRoot``);
+        ValueError: ``block`` is not in ``body``.
     """
     path = path_to(body, block)
-    if path is None or len(path) < 3:
+    if path is not None and len(path) < 3:
+        raise err.RootBlockError(block)
+    if path is None:
         raise ValueError(f"block {block.name_hint!r} is not a child block of the function")
     realize = path[-2]
     scope_at = max(i for i, s in enumerate(path[:-2]) if isinstance(s, S.Block))

@@ -26,12 +26,44 @@ def _value(sch: Schedule, value: Any) -> Any:
     return value
 
 
+def _check_ann_value(stmt: Any, value: Any, where: str) -> None:
+    """AnnotationTypeError unless ``value`` is what TVM's ``Schedule.annotate`` takes (and a
+    trace can record): None, a bool, int, float, str, PrimExpr, or a list/tuple of those or a
+    dict with str keys, nested."""
+    from ...ir.expr import PrimExpr  # pylint: disable=import-outside-toplevel
+    if value is None or isinstance(value, (bool, int, float, str, PrimExpr)):
+        return
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _check_ann_value(stmt, item, f"{where}[{i}]")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise err.AnnotationTypeError(stmt, reason=f"{where} has a key {key!r} of type "
+                                              f"{type(key).__name__}; dict keys must be str")
+            _check_ann_value(stmt, item, f"{where}[{key!r}]")
+        return
+    raise err.AnnotationTypeError(stmt, reason=f"{where} has type {type(value).__name__}; expected "
+                                  "a str, int, float, bool, ExprRV, or a list or str-keyed dict "
+                                  "of those")
+
+
 @primitive("Annotate", attrs=("ann_key",))
 def annotate(sch: Schedule, block_or_loop: Any, ann_key: str, ann_val: Any) -> None:
-    """Set annotation ``ann_key`` to ``ann_val`` (str, int, float, list or ExprRV) on a block or
-    loop (``Schedule.annotate``)."""
+    """Set annotation ``ann_key`` to ``ann_val`` (str, int, float, bool, ExprRV, or a list or
+    str-keyed dict of those) on a block or loop (``Schedule.annotate``).
+
+    Raises:
+        ScheduleError: ``AnnotationTypeError`` (also a Python ``TypeError``, as TVM's FFI
+            raises) for a key that is not a str or a value of another type.
+    """
     sref = sch._sref(block_or_loop)  # pylint: disable=protected-access
     stmt = sref.stmt
+    if not isinstance(ann_key, str):
+        raise err.AnnotationTypeError(stmt, reason=f"the annotation key {ann_key!r} has type "
+                                      f"{type(ann_key).__name__}, not str")
+    _check_ann_value(stmt, ann_val, "the annotation value")
     anns = {**stmt.annotations, ann_key: _value(sch, ann_val)}
     sch.state.replace(sref, stmt.with_changes(annotations=anns))
 
@@ -220,11 +252,13 @@ def set_axis_separator(sch: Schedule, block: Any, buffer: Any,
 
     Raises:
         ScheduleError: ``BufferIndexOutOfRangeError``, ``InvalidArgumentError`` (a buffer the
-            block does not access), ``BufferIsSubregionError`` (a match_buffer view).
+            block does not access), ``BufferIsSubregionError`` (a match_buffer view),
+            ``AxisSeparatorError`` (separators outside ``[0, ndim]`` or decreasing).
     """
     kind, index = buffer
     sref = sch._block_sref(block)  # pylint: disable=protected-access
     buf = nth_access_buffer(sref.stmt, index, kind)
+    _check_separators(sref.stmt, buf, axis_separators)
     site, is_alloc = _defining_site(sref, buf)
     if site is not None and not is_alloc:
         from .cache_layout_errors import BufferIsSubregionError  # pylint: disable=C0415
@@ -239,6 +273,19 @@ def set_axis_separator(sch: Schedule, block: Any, buffer: Any,
     root = sch.state.roots[sch.state.func_of(sref)]
     _swap_buffer(sch, root, buf, new, _separated_view)
     _replace_param_buffer(sch, block, buf, new)
+
+
+def _check_separators(block: Any, buf: Any, seps: Sequence[int] | None) -> None:
+    """AxisSeparatorError unless ``seps`` are integers in ``[0, ndim]`` in non-decreasing order
+    (each one starts a new flattened dimension: ``[0, *seps, ndim]`` bound the axis groups)."""
+    seps = list(seps or ())
+    ndim = len(buf.shape)
+    ok = all(_is_int(s) for s in seps)
+    values = [int(getattr(s, "value", s)) for s in seps] if ok else []
+    if not ok or any(not 0 <= v <= ndim for v in values) or values != sorted(values):
+        raise err.AxisSeparatorError(
+            block, reason=f"axis_separators {seps!r} of buffer \"{buf.name}\" (rank {ndim}) "
+            f"must be integers in [0, {ndim}] in non-decreasing order")
 
 
 @primitive("UnsafeSetDType", attrs=("buffer_index", "dtype"))

@@ -29,9 +29,13 @@ def _int_dtype(bits: int) -> DataType:
 
 
 def _resolve_factors(sch: Schedule, loop: For, factors: Sequence[Any]) -> list[Any]:
+    if not isinstance(factors, (list, tuple)):
+        raise err.InvalidArgumentError(loop, reason=f"split factors must be a list, got "
+                                       f"{factors!r}")
     out: list[Any] = []
     infer = -1
     total = 1
+    limit = 2 ** (_dtype(loop.loop_var.dtype).bits - 1) - 1
     for i, f in enumerate(factors):
         if f is None:
             if infer != -1:
@@ -44,6 +48,9 @@ def _resolve_factors(sch: Schedule, loop: For, factors: Sequence[Any]) -> list[A
             raise NonPositiveFactorError(loop, index=i, value=value)
         out.append(value)
         total *= value
+        if total > limit:
+            raise err.WrongFactorError(loop, reason=f"the product of the factors up to factor {i} "
+                                       f"({total}) does not fit the loop's {loop.loop_var.dtype}")
     extent = loop.extent
     if infer != -1:
         if not isinstance(extent, IntImm):
