@@ -176,6 +176,32 @@ class DataType:
         """More than one lane."""
         return self.lanes > 1
 
+    def is_scalable_vector(self) -> bool:
+        """A scalable vector (``float32xvscalex4``: ``4 * vscale`` lanes, AArch64 SVE); its
+        ``lanes`` field holds ``-vscale_factor``, as TVM's ``DataType`` does."""
+        return self.lanes < -1
+
+    def is_scalable_or_fixed_length_vector(self) -> bool:
+        """A vector of either kind (TVM's ``is_scalable_or_fixed_length_vector``)."""
+        return self.lanes > 1 or self.lanes < -1
+
+    @property
+    def vscale_factor(self) -> int:
+        """The multiplier of ``vscale`` in a scalable vector's lane count (TVM's
+        ``vscale_factor()``).
+
+        Raises:
+            ValueError: for a type that is not a scalable vector.
+        """
+        if self.lanes >= -1:
+            raise ValueError(f"{self} is not a scalable vector: it has no vscale factor")
+        return -self.lanes
+
+    def with_scalable_vscale_factor(self, factor: int) -> "DataType":
+        """The scalable vector of ``factor * vscale`` lanes of this element type (TVM's
+        ``with_scalable_vscale_factor``)."""
+        return DataType(self.code, self.bits, -factor)
+
     def with_lanes(self, lanes: int) -> "DataType":
         """Same element type with ``lanes`` lanes (``DataType::with_lanes``)."""
         return DataType(self.code, self.bits, lanes)
@@ -215,6 +241,15 @@ def _parse(text: str) -> DataType:
             return _checked(DataType(TypeCode.UINT, 1, lanes), text)
         if base == "handle":
             return _checked(DataType(TypeCode.HANDLE, 64, lanes), text)
+    if "xvscalex" in s:  # a scalable vector: TVM keeps -factor in the lanes field
+        head, _, factor = s.partition("xvscalex")
+        if not factor.isdigit() or int(factor) < 2:
+            raise ValueError(f"unknown dtype {text!r}: the vscale factor must be an integer "
+                             ">= 2")
+        elem = _parse(head)
+        if elem.lanes != 1 or elem.code == TypeCode.HANDLE:
+            raise ValueError(f"unknown dtype {text!r}: scalable vectors have scalar elements")
+        return DataType(elem.code, elem.bits, -int(factor))
     m = _PATTERN.match(s)
     names = {v: k for k, v in _CODE_NAME.items()}
     if not m or m.group(1) not in names:
@@ -250,6 +285,8 @@ def _to_str(t: DataType) -> str:
         base = "handle"
     else:
         base = f"{_CODE_NAME[t.code]}{t.bits}"
+    if t.lanes < -1:
+        return f"{base}xvscalex{-t.lanes}"
     return base if t.lanes == 1 else f"{base}x{t.lanes}"
 
 

@@ -35,12 +35,14 @@ def Assert(condition: Any, message: Any) -> Frame:
     ...
 
 class Broadcast(PrimExpr):
-    """``value`` repeated ``lanes`` times (mirrors ``tvm.tir.Broadcast``).
+    """``value`` repeated ``lanes`` times (mirrors ``tvm.tir.Broadcast``); ``lanes`` as in
+    :class:`Ramp` (an int, or ``T.vscale() * k`` for a scalable vector).
 
     Raises:
-        TypeError: when ``value`` is a vector; ValueError: ``lanes < 2``.
+        TypeError: when ``value`` is a vector; ValueError: ``lanes < 2``, or scalable lanes
+        that are not ``vscale() * k``.
     """
-    def __init__(self, value: ExprLike, lanes: int = ..., *, span: Any | None = None) -> None: ...
+    def __init__(self, value: ExprLike, lanes: int | ExprLike = ..., *, span: Any | None = None) -> None: ...
 
 class Call(PrimExpr):
     """Call of an ``Op`` or a ``GlobalVar`` (mirrors ``tvm.tir.Call``): ``Call(dtype, op, args)``.
@@ -196,10 +198,14 @@ def Ptr(dtype: Any, storage_scope: str = 'global') -> Var:
 class Ramp(PrimExpr):
     """The vector ``[base, base + stride, ..., base + (lanes-1)*stride]`` (``tvm.tir.Ramp``).
 
+    ``lanes`` is an int, or ``T.vscale() * k`` for a scalable vector (dtype ``...xvscalexk``,
+    AArch64 SVE; kept as that expression, as TVM does).
+
     Raises:
-        TypeError: when base/stride are not scalars of one dtype; ValueError: ``lanes < 2``.
+        TypeError: when base/stride are not scalars of one dtype; ValueError: ``lanes < 2``,
+        or scalable lanes that are not ``vscale() * k``.
     """
-    def __init__(self, base: ExprLike, stride: ExprLike, lanes: int = ..., *, span: Any | None = None) -> None: ...
+    def __init__(self, base: ExprLike, stride: ExprLike, lanes: int | ExprLike = ..., *, span: Any | None = None) -> None: ...
 
 class Reduce(PrimExpr):
     """A reduction of ``source`` over ``axis`` with ``combiner`` (mirrors ``tvm.tir.Reduce``)."""
@@ -1168,6 +1174,9 @@ def reduce_axis(dom: Any, name: str = 'rv') -> IterVar:
 def reinterpret(*args: Any, dtype: DTypeLike | None = None, span: Any = None) -> PrimExpr:
     """Bit-cast ``value`` to ``dtype`` (mirrors ``tvm.tir.reinterpret``): ``value`` itself when
     the dtype is already ``dtype``, else a ``tir.reinterpret`` call (constants are not folded).
+
+    A ``float4_e2m1fn`` side may instead match in bytes per lane times lanes (TVM: a 4-bit
+    float stored in a byte, ``T.reinterpret("float4_e2m1fn", u8)``).
 
     Raises:
         TypeError: when the total bit widths differ ("Bitcast requires size match").

@@ -127,7 +127,8 @@ class Buffer(Node):
     def _ramp(self, axis: int, index: Any) -> Any:
         if not isinstance(index, slice):
             return index
-        from .expr import IntImm as _IntImm, Ramp  # pylint: disable=import-outside-toplevel
+        from .expr import (IntImm as _IntImm, Ramp,  # pylint: disable=import-outside-toplevel
+                           scalable_lanes_factor)
         from .op import convert  # pylint: disable=import-outside-toplevel
 
         start = convert(0 if index.start is None else index.start)
@@ -135,6 +136,8 @@ class Buffer(Node):
         step = convert(1 if index.step is None else index.step, start.dtype)
         analyzer = _layers.get("arith").Analyzer()
         lanes = analyzer.simplify((convert(stop) - start + step - 1) // step)
+        if scalable_lanes_factor(lanes) is not None:  # A[i : i + 4 * T.vscale()]
+            return Ramp(start, step, lanes)
         if not isinstance(lanes, _IntImm):
             raise ValueError("a vector slice needs a constant number of lanes")
         return start if lanes.value == 1 else Ramp(start, step, lanes.value)

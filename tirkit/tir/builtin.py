@@ -209,7 +209,7 @@ BUILTIN_OPS: tuple[tuple[str, int, CallEffectKind, dict[str, Any]], ...] = (
     ("tir.anylist_setitem_call_packed", -1, _US, {}),
     ("tir.anylist_setitem_call_cpacked", -1, _US, {}),
     ("tir.vscale", -1, _P, {}),
-    ("tir.get_active_lane_mask", 2, _P, {}),
+    ("tir.get_active_lane_mask", 2, _P, _FIRST),
     ("tir.ignore_loop_partition", 1, _P, {}),
     # ------------------------------------------- target intrinsics (intrin_rule_cuda/metal.cc)
     ("tir.cuda.__shfl_sync", 4, _OP, {"TGlobalSymbol": "__shfl_sync"}),

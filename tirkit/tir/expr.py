@@ -368,56 +368,89 @@ class ProducerLoad(PrimExpr):
 
 
 # ------------------------------------------------------------------------------------ vectors
+def _vector_lanes(what: str, lanes: Any) -> tuple[Any, int]:
+    """``(lanes field, lanes of the dtype)`` of a Ramp/Broadcast: an int >= 2, or for a
+    scalable vector ``vscale() * k`` (either operand order; TVM's ExtractVscaleFactor) kept as
+    ``Mul(vscale(), k)`` with dtype lanes ``-k``."""
+    if isinstance(lanes, int) and lanes < -1:  # a scalable dtype's lanes field: -k
+        lanes = -lanes * Call(DataType("int32"), "tir.vscale", ())
+    if isinstance(lanes, PrimExpr) and not isinstance(lanes, IntImm):
+        factor = scalable_lanes_factor(lanes)
+        if factor is None or factor < 2:
+            raise ValueError(f"{what}: scalable lanes must be T.vscale() * k with a constant "
+                             f"k >= 2, got {type(lanes).__name__}")
+        vscale = Call(DataType("int32"), "tir.vscale", ())
+        return Mul(vscale, IntImm(vscale.dtype, factor)), -factor
+    n = int(lanes)
+    if n < 2:
+        raise ValueError(f"{what}: lanes must be >= 2, got {n}")
+    return n, n
+
+
+def scalable_lanes_factor(expr: Any) -> int | None:
+    """``k`` when ``expr`` is ``vscale() * k`` or ``k * vscale()`` with a constant ``k`` (the
+    lanes of a scalable vector; TVM's ``arith::ExtractVscaleFactor``), else None."""
+    if not isinstance(expr, Mul):
+        return None
+    for call, k in ((expr.a, expr.b), (expr.b, expr.a)):
+        if isinstance(call, Call) and getattr(call.op, "name", None) == "tir.vscale" \
+                and isinstance(k, IntImm):
+            return int(k.value)
+    return None
+
+
 @node
 class Ramp(PrimExpr):
     """The vector ``[base, base + stride, ..., base + (lanes-1)*stride]`` (``tvm.tir.Ramp``).
 
+    ``lanes`` is an int, or ``T.vscale() * k`` for a scalable vector (dtype ``...xvscalexk``,
+    AArch64 SVE; kept as that expression, as TVM does).
+
     Raises:
-        TypeError: when base/stride are not scalars of one dtype; ValueError: ``lanes < 2``.
+        TypeError: when base/stride are not scalars of one dtype; ValueError: ``lanes < 2``,
+        or scalable lanes that are not ``vscale() * k``.
     """
 
     base: PrimExpr
     stride: PrimExpr
-    lanes: int  # type: ignore[assignment]
+    lanes: int | PrimExpr  # type: ignore[assignment]
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
         base, stride = _match_exact("Ramp", self.base, self.stride)
         if base.dtype.lanes != 1:
             raise TypeError(f"Ramp: base must be a scalar, got {base.dtype}")
-        lanes = int(self.lanes)
-        if lanes < 2:
-            raise ValueError(f"Ramp: lanes must be >= 2, got {lanes}")
+        lanes, dtype_lanes = _vector_lanes("Ramp", self.lanes)
         _set(self, "base", base)
         _set(self, "stride", stride)
         _set(self, "lanes", lanes)
-        _set(self, "dtype", base.dtype.with_lanes(lanes))
+        _set(self, "dtype", base.dtype.with_lanes(dtype_lanes))
 
     __hash__ = PrimExpr.__hash__
 
 
 @node
 class Broadcast(PrimExpr):
-    """``value`` repeated ``lanes`` times (mirrors ``tvm.tir.Broadcast``).
+    """``value`` repeated ``lanes`` times (mirrors ``tvm.tir.Broadcast``); ``lanes`` as in
+    :class:`Ramp` (an int, or ``T.vscale() * k`` for a scalable vector).
 
     Raises:
-        TypeError: when ``value`` is a vector; ValueError: ``lanes < 2``.
+        TypeError: when ``value`` is a vector; ValueError: ``lanes < 2``, or scalable lanes
+        that are not ``vscale() * k``.
     """
 
     value: PrimExpr
-    lanes: int  # type: ignore[assignment]
+    lanes: int | PrimExpr  # type: ignore[assignment]
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
         value = _as_expr(self.value)
         if value.dtype.lanes != 1:
             raise TypeError(f"Broadcast: value must be a scalar, got {value.dtype}")
-        lanes = int(self.lanes)
-        if lanes < 2:
-            raise ValueError(f"Broadcast: lanes must be >= 2, got {lanes}")
+        lanes, dtype_lanes = _vector_lanes("Broadcast", self.lanes)
         _set(self, "value", value)
         _set(self, "lanes", lanes)
-        _set(self, "dtype", value.dtype.with_lanes(lanes))
+        _set(self, "dtype", value.dtype.with_lanes(dtype_lanes))
 
     __hash__ = PrimExpr.__hash__
 

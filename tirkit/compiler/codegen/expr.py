@@ -18,7 +18,7 @@ from ...ir.expr import FloatImm, IntImm
 from ...tir import expr as E
 from .casts import cast_value
 from .core import CodeGenLLVM, register
-from .types import I32, CodegenError, const, ir_const, llvm_type
+from .types import I32, CodegenError, const, ir_const, llvm_type, scalable_vector_error
 from .veclib import LIBMVEC, call_libm
 
 __all__ = ["int_floordiv", "int_floormod", "call_intrinsic"]
@@ -237,12 +237,16 @@ _SPLATS: dict[tuple[int, int], tuple[ir.Type, tuple[ir.Type, ir.Constant, ir.Con
 
 @register(E.Broadcast)
 def _broadcast(cg: CodeGenLLVM, e: E.Broadcast) -> ir.Value:
+    if not isinstance(e.lanes, int):
+        raise scalable_vector_error(f"T.Broadcast(..., {e.lanes})")
     return splat(cg, cg.expr(e.value), e.lanes)
 
 
 @register(E.Ramp)
 def _ramp(cg: CodeGenLLVM, e: E.Ramp) -> ir.Value:
     t = e.dtype
+    if not isinstance(e.lanes, int):
+        raise scalable_vector_error(f"T.Ramp(..., {e.lanes})")
     base = splat(cg, cg.expr(e.base), e.lanes)
     stride = splat(cg, cg.expr(e.stride), e.lanes)
     steps = _STEPS.get(t)

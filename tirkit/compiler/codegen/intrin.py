@@ -23,7 +23,7 @@ from ...tir import expr as E
 from .casts import cast_value
 from .core import CALL_RULES, CodeGenLLVM, register, register_call
 from .expr import call_intrinsic, mangle
-from .types import I1, I32, PTR, CodegenError, const, llvm_type
+from .types import I1, I32, PTR, CodegenError, const, llvm_type, scalable_vector_error
 from .veclib import LIBMVEC, call_libm
 
 __all__ = ["intrinsic_name"]
@@ -68,6 +68,8 @@ def _call(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
         raise CodegenError(f"{op.name} is a GPU intrinsic: the CPU target "
                            f"{cg.module.triple or 'llvm'} cannot compile it; compile the "
                            "function for a GPU with target='cuda' (tirc --target cuda)")
+    if op.name in ("tir.vscale", "tir.get_active_lane_mask"):
+        raise scalable_vector_error(f"a call to {op.name}")
     raise CodegenError(f"the LLVM code generator cannot translate a call to {op.name} "
                        "(run LowerIntrin / LowerTVMBuiltin first?)")
 

@@ -53,6 +53,15 @@ class CodegenError(ValueError):
     """A TIR construct the LLVM code generator cannot translate; the message names it."""
 
 
+def scalable_vector_error(what: str) -> CodegenError:
+    """The error for a scalable vector (``float32xvscalex4``, ``T.vscale()``): TVM lowers
+    those for AArch64 SVE only; tirkit's code generator makes fixed-length vectors."""
+    return CodegenError(f"{what}: scalable vectors (T.vscale(), dtypes like float32xvscalex4) "
+                        "need an AArch64 SVE target, which tirkit's LLVM code generator does "
+                        "not support; use fixed-length vectors (T.vectorized(n) with a "
+                        "constant n)")
+
+
 @lru_cache(maxsize=256)
 def _scalar_type(code: TypeCode, bits: int) -> ir.Type:
     if code in (TypeCode.INT, TypeCode.UINT):
@@ -78,6 +87,8 @@ def llvm_type(t: "DataType | str") -> ir.Type:
     key = (t.code, t.bits, t.lanes)
     out = _TYPES.get(key)
     if out is None:
+        if t.lanes < -1:
+            raise scalable_vector_error(f"dtype {t}")
         elem = _scalar_type(t.code, t.bits)
         out = _TYPES[key] = ir.VectorType(elem, t.lanes) if t.lanes > 1 else elem
     return out

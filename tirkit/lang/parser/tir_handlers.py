@@ -20,6 +20,7 @@ from . import forward_dims
 from .dispatch import register
 from .evaluator import POISON, EvalError, attach_span, is_scalar_buffer
 from tirkit.ir.node import fill_missing_spans
+from tirkit.tir.expr import scalable_lanes_factor
 from .evaluator_ops import binary, op_name, unpack_pairs
 
 
@@ -468,6 +469,8 @@ def _slice_to_ramp(index: Any) -> Any:
         raise ValueError("slice step cannot be zero")
     # TVM's buffer_store: ceil((stop - start) / step) lanes; one lane stores at ``start``
     lanes = Analyzer().simplify((tir.convert(index.stop) - start + (step - 1)) // step)
+    if scalable_lanes_factor(lanes) is not None:  # A[i : i + T.vscale() * 4] (AArch64 SVE)
+        return tir.Ramp(start, tir.convert(step, start.dtype), lanes)
     if not isinstance(lanes, tir.IntImm):
         raise ValueError("a vector store needs a constant-length slice")
     if lanes.value < 1:
