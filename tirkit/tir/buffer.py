@@ -86,6 +86,10 @@ class Buffer(Node):
             object.__setattr__(self, "data_alignment", DEFAULT_ALIGNMENT)
         if self.offset_factor == 0:
             object.__setattr__(self, "offset_factor", 1)
+        if not isinstance(self.data, Var):
+            raise TypeError(f"Buffer {self.name!r}: data must be a handle Var, got a "
+                            f"{type(self.data).__name__} (bind the pointer expression to a "
+                            "Var first)")
         if not self.data.dtype.is_handle():
             raise TypeError(f"Buffer {self.name!r}: data must be a handle Var, got {self.data.dtype}")
 

@@ -280,11 +280,13 @@ class AllocateConstFrame(_BodyFrame):
 
 class DeclBufferFrame(_BodyFrame):
     """``T.decl_buffer(...)`` (``DeclBufferFrame``) → ``DeclBuffer`` (inside an ``Allocate`` when
-    the buffer's data was allocated by it)."""
+    the buffer's data was allocated by it, inside a ``LetStmt`` binding its data var to
+    ``bound``, a pointer expression, when given one)."""
 
-    def __init__(self, buffer: tir.Buffer, allocated: bool) -> None:
+    def __init__(self, buffer: tir.Buffer, allocated: bool, bound: PrimExpr | None = None
+                 ) -> None:
         super().__init__()
-        self.buffer, self.allocated = buffer, allocated
+        self.buffer, self.allocated, self.bound = buffer, allocated, bound
 
     def enter(self) -> Any:
         return self.buffer
@@ -293,6 +295,11 @@ class DeclBufferFrame(_BodyFrame):
         stmt: tir.Stmt = tir.DeclBuffer(self.buffer, body)
         if self.allocated:
             stmt = tir.Allocate(self.buffer.data, self.buffer.dtype, self.buffer.shape, True, stmt)
+        if self.bound is not None:
+            data = self.buffer.data
+            if data.name_hint in ("", self.buffer.name):  # named with the buffer: B -> B_data
+                object.__setattr__(data, "name_hint", f"{self.buffer.name}_data")
+            stmt = tir.LetStmt(data, self.bound, stmt)
         return stmt
 
 

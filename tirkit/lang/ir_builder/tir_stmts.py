@@ -234,14 +234,25 @@ def decl_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: A
                 offset_factor: int = 0, buffer_type: str = "", axis_separators: Any = None
                 ) -> F.DeclBufferFrame:
     """Declare a buffer over the rest of the scope (``T.decl_buffer``); without ``data`` the
-    memory is allocated too."""
-    allocated = data is None
+    memory is allocated too. ``data`` is a pointer Var, or (TVM 0.27) a pointer expression such
+    as ``T.address_of(A[16])``, which a new pointer var is bound to first (the LetStmt TVM v0.20
+    spells ``B_data: T.handle("float32") = T.address_of(A[16])``).
+
+    Raises:
+        ScriptError: ``data`` is an expression that is not a pointer (``handle``).
+    """
+    allocated, bound = data is None, None
     if data is None:
         data = _data_var(dtype, scope)
+    elif isinstance(data, PrimExpr) and not isinstance(data, tir.Var):
+        if not data.dtype.is_handle():
+            raise ScriptError(f"T.decl_buffer: data must be a pointer (a handle Var or "
+                              f"expression), got a {data.dtype} expression", arg="data")
+        data, bound = _data_var(dtype, scope), data
     shape = (shape,) if isinstance(shape, (int, PrimExpr)) else shape
     buf = tir.decl_buffer(shape, dtype, "", data, named_strides(strides), elem_offset, scope,
                           align, offset_factor, buffer_type, axis_separators)
-    return F.DeclBufferFrame(buf, allocated)
+    return F.DeclBufferFrame(buf, allocated, bound)
 
 
 def buffer_view(buffer: tir.Buffer, *shape: Any, dtype: Any = None) -> F.DeclBufferFrame:

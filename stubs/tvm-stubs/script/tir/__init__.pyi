@@ -597,7 +597,12 @@ def create_barriers(barrier_count: Any, /, *, span: Any = None, dtype: DTypeLike
 
 def decl_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: Any = None, elem_offset: Any = None, scope: str = 'global', align: int = -1, offset_factor: int = 0, buffer_type: str = '', axis_separators: Any = None) -> BufferFrame:
     """Declare a buffer over the rest of the scope (``T.decl_buffer``); without ``data`` the
-    memory is allocated too.
+    memory is allocated too. ``data`` is a pointer Var, or (TVM 0.27) a pointer expression such
+    as ``T.address_of(A[16])``, which a new pointer var is bound to first (the LetStmt TVM v0.20
+    spells ``B_data: T.handle("float32") = T.address_of(A[16])``).
+
+    Raises:
+        ScriptError: ``data`` is an expression that is not a pointer (``handle``).
     """
     ...
 
