@@ -18,7 +18,7 @@ from tirkit.ir.diagnostics import render_text
 from tirkit.lang.entry import ParsedUnit, parse_file
 from tirkit.lang.host import HostFile, Unit
 
-from .tirfmt_keep import UnitSource, keep_user_content, lost_content, written_global_symbols
+from .tirfmt_keep import Tokens, keep_user_content, lost_content, written_global_symbols
 from .tirfmt_meta import macro_names, metaprogramming_forms
 
 __all__ = ["Mode", "FormatResult", "format_source"]
@@ -104,8 +104,10 @@ def _args(text: str) -> str:
     return "" if text == "()" else text.rstrip(",)").rstrip(",")
 
 
-def format_unit(host: HostFile, unit: Unit, parsed: ParsedUnit, mode: Mode) -> str:
-    """The new text of one unit (at the unit's indentation, without a final newline)."""
+def format_unit(host: HostFile, unit: Unit, parsed: ParsedUnit, mode: Mode,
+                tokens: Tokens | None = None) -> str:
+    """The new text of one unit (at the unit's indentation, without a final newline);
+    ``tokens``: the run's :class:`~.tirfmt_keep.Tokens` (a fresh one when not given)."""
     from tirkit.printer import script  # pylint: disable=import-outside-toplevel
 
     dialect = mode.dialect or unit.dialect
@@ -119,7 +121,7 @@ def format_unit(host: HostFile, unit: Unit, parsed: ParsedUnit, mode: Mode) -> s
     lines = _strip_header(text)
     if dialect == unit.dialect:
         lines = _keep_decorator(lines, unit)
-    lines = keep_user_content(lines, UnitSource.read(unit.text, unit.indent),
+    lines = keep_user_content(lines, (tokens or Tokens()).source(unit.text, unit.indent),
                               unit.kind == "prim_func", dialect == unit.dialect)
     return "\n".join(unit.indent + ln if ln.strip() else "" for ln in lines)
 
@@ -170,18 +172,28 @@ def _left_as_is(text: str, unit: Unit, parsed: ParsedUnit | None, macros: list) 
     return None
 
 
-def _format_once(text: str, path: str, mode: Mode, units: list | None = None,
-                 seen: list | None = None) -> FormatResult:
-    """One formatting pass; ``units`` are ``parse_file(text)`` when the caller has them already
-    (never with ``mode.upgrade``, which parses the upgraded text), and ``seen`` receives the
-    units parsed here (so ``verify`` does not parse the same text again)."""
+def _parse(text: str, path: str) -> tuple[HostFile, list[ParsedUnit]]:
+    """``parse_file(text)`` and the :class:`HostFile` its units were located in (one location
+    of the units per text: the spans of the parsed units are the host's by construction)."""
+    hosts: list = []
+    units = parse_file(text, path, host=hosts)
+    return hosts[0] if hosts else HostFile.parse(text, path), units
+
+
+def _format_once(text: str, path: str, mode: Mode,
+                 located: tuple[HostFile, list[ParsedUnit]] | None = None,
+                 seen: list | None = None, tokens: Tokens | None = None) -> FormatResult:
+    """One formatting pass; ``located`` is ``_parse(text)`` when the caller has it already
+    (never with ``mode.upgrade``, which parses the upgraded text), ``seen`` receives the
+    units parsed here (so ``verify`` does not parse the same text again) and ``tokens`` is the
+    run's :class:`~.tirfmt_keep.Tokens` (each unit text tokenized once in both passes)."""
+    tokens = tokens or Tokens()
     source, upgrade_notes = text, []
     if mode.upgrade:
         from .tirfmt_upgrade import upgrade_legacy  # pylint: disable=import-outside-toplevel
 
         text, upgrade_notes = upgrade_legacy(text, path, mode.dialect)
-    host = HostFile.parse(text, path)
-    units = parse_file(text, path) if units is None or mode.upgrade else units
+    host, units = _parse(text, path) if located is None or mode.upgrade else located
     if seen is not None and not mode.upgrade:
         seen.append(units)
     result = FormatResult(source, text, _syntax_errors(path, text, units), upgrade_notes)
@@ -198,13 +210,13 @@ def _format_once(text: str, path: str, mode: Mode, units: list | None = None,
                                 f"is: {reason}")
             continue
         try:
-            new = format_unit(host, unit, parsed, mode)
+            new = format_unit(host, unit, parsed, mode, tokens)
         except Exception as err:  # pylint: disable=broad-except  # reported, file untouched
             result.errors.append(f"{path}:{unit.span.line}: error: cannot print unit "
                                  f"{unit.qualname!r}: {type(err).__name__}: {err}")
             continue
         same = (mode.dialect or unit.dialect) == unit.dialect and not mode.upgrade
-        lost = lost_content(unit.text, new, unit.indent) if same else None
+        lost = lost_content(unit.text, new, unit.indent, tokens) if same else None
         if lost is not None:  # a formatter changes layout, never what the user wrote
             result.notes.append(f"{path}:{unit.span.line}: unit {unit.qualname!r} left as it "
                                 f"is: formatting would lose {lost}")
@@ -227,10 +239,12 @@ def format_source(text: str, path: str = "<string>", mode: Mode = Mode()) -> For
     errors get their rendered diagnostics as errors.
     """
     seen: list = []
-    result = _format_once(text, path, mode, seen=seen)
+    tokens = Tokens()
+    result = _format_once(text, path, mode, seen=seen, tokens=tokens)
     if result.errors or not mode.safe or result.text == text:
         return result
-    problem = verify(text, result.text, path, mode, before=seen[0] if seen else None)
+    problem = verify(text, result.text, path, mode, before=seen[0] if seen else None,
+                     tokens=tokens)
     if problem is not None:
         result.errors.append(f"{path}: error: not formatted, the result {problem}; please "
                              f"report this tirfmt bug")
@@ -243,13 +257,14 @@ def _start(unit: ParsedUnit) -> int:
 
 
 def verify(old: str, new: str, path: str, mode: Mode, *,
-           before: list | None = None) -> str | None:
+           before: list | None = None, tokens: Tokens | None = None) -> str | None:
     """Why ``new`` is not a faithful, stable formatting of ``old`` (``None`` when it is): same
     units, each with structurally equal IR, and formatting ``new`` changes nothing. ``before``:
-    ``parse_file(old)`` when the caller has it (each text is parsed once)."""
+    ``parse_file(old)`` when the caller has it (each text is parsed once); ``tokens``: the
+    formatting run's :class:`~.tirfmt_keep.Tokens`."""
     from tirkit.ir import first_mismatch, structural_equal  # pylint: disable=import-outside-toplevel
 
-    new_units = parse_file(new, path)
+    new_host, new_units = _parse(new, path)
     before = sorted((u for u in (parse_file(old, path) if before is None else before)
                      if u.kind != "file"), key=_start)
     after = sorted((u for u in new_units if u.kind != "file"), key=_start)
@@ -264,7 +279,8 @@ def verify(old: str, new: str, path: str, mode: Mode, *,
         if not structural_equal(a.ir, b.ir):
             return f"parses to a different IR (unit {a.name!r}: {first_mismatch(a.ir, b.ir)})"
     again = _format_once(new, path, Mode(mode.line_length, mode.dialect, safe=False,
-                                         upgrade=mode.upgrade), units=new_units)
+                                         upgrade=mode.upgrade), located=(new_host, new_units),
+                         tokens=tokens)
     if again.errors or again.text != new:
         return "is not stable (formatting it again changes it)"
     return None

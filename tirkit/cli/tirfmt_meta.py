@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 __all__ = ["macro_names", "metaprogramming_forms"]
 
@@ -27,6 +27,8 @@ def _decorated_as_macro(node: ast.AST, tir_aliases: set[str]) -> bool:
 def macro_names(source: str, tir_aliases: Iterable[str]) -> set[str]:
     """Names of the ``@T.macro`` functions defined anywhere in ``source`` (empty when the file
     does not parse as Python)."""
+    if "macro" not in source:  # a ``@T.macro`` decorator spells it
+        return set()
     aliases = set(tir_aliases)
     try:
         tree = ast.parse(source)
@@ -57,21 +59,27 @@ def _loop_form(node: ast.For, tir_aliases: set[str]) -> str | None:
     return None if unit_step else "a strided loop"
 
 
+_T_FORMS = {"compute": "T.compute", "meta_var": "T.meta_var"}
+
+
 def _form(node: ast.AST, tir_aliases: set[str], macros: set[str]) -> str | None:
-    checks: list[Callable[[], str | None]] = [
-        lambda: "a starred (rank-polymorphic) expression" if isinstance(node, ast.Starred)
-        else None,
-        lambda: _loop_form(node, tir_aliases) if isinstance(node, ast.For) else None,
-        lambda: {"compute": "T.compute", "meta_var": "T.meta_var"}.get(
-            _t_call(node, tir_aliases) or ""),
-        lambda: f"macro `{node.func.id}`" if isinstance(node, ast.Call) and
-        isinstance(node.func, ast.Name) and node.func.id in macros else None,
-    ]
-    for check in checks:
-        found = check()
+    if isinstance(node, ast.Starred):
+        return "a starred (rank-polymorphic) expression"
+    if isinstance(node, ast.For):
+        return _loop_form(node, tir_aliases)
+    if isinstance(node, ast.Call):
+        found = _T_FORMS.get(_t_call(node, tir_aliases) or "")
         if found:
             return found
+        if isinstance(node.func, ast.Name) and node.func.id in macros:
+            return f"macro `{node.func.id}`"
     return None
+
+
+def _may_use_forms(unit_text: str, macros: set[str]) -> bool:
+    """False when no form can occur: each needs its word or sign in the text (``for``, ``*``,
+    ``compute``, ``meta_var``, a macro's name)."""
+    return any(word in unit_text for word in ("for", "*", "compute", "meta_var", *macros))
 
 
 def metaprogramming_forms(unit_text: str, tir_aliases: Iterable[str], macros: set[str]
@@ -79,6 +87,8 @@ def metaprogramming_forms(unit_text: str, tir_aliases: Iterable[str], macros: se
     """The metaprogramming forms used in a unit's source (its text as the host layer gives it,
     decorators included), each named once; empty when the text does not
     parse as Python."""
+    if not _may_use_forms(unit_text, macros):
+        return []
     aliases = set(tir_aliases)
     try:
         tree: Any = ast.parse(textwrap.dedent(unit_text))

@@ -188,7 +188,7 @@ def _well_formed_problem(ir: Any) -> str | None:
 
 
 def parse_file(source: "str | os.PathLike[str]", path: str = "<string>", *,
-               unit_budget: float | None = None) -> list[ParsedUnit]:
+               unit_budget: float | None = None, host: list | None = None) -> list[ParsedUnit]:
     """Parse every TVMScript unit of a Python file without running it (static mode).
 
     ``source`` is the file's text, or a path (an ``os.PathLike``, or a ``str`` naming an
@@ -197,8 +197,10 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>", *,
     not stop the others. Host-level syntax errors are reported on a pseudo-unit named
     ``"<file>"``. With ``unit_budget`` (seconds of CPU time), a unit whose analysis takes longer
     is stopped and gets a ``budget`` error diagnostic, and the next unit starts with a fresh
-    budget (one slow unit cannot stall the others). Mirrors no single TVM function (TVM parses
-    one object via ``from_source``).
+    budget (one slow unit cannot stall the others). A ``host`` list receives the
+    :class:`~tirkit.lang.host.HostFile` the units were located in (``tirfmt`` splices its units
+    without locating them a second time). Mirrors no single TVM function (TVM parses one object
+    via ``from_source``).
 
     Raises:
         OSError: when a given path cannot be read.
@@ -211,7 +213,7 @@ def parse_file(source: "str | os.PathLike[str]", path: str = "<string>", *,
             source = fh.read()
 
     with deep_recursion():  # bounded: the text limits cap nesting and statement length
-        return _parse_file(source, path, unit_budget)
+        return _parse_file(source, path, unit_budget, host)
 
 
 def _over_budget(unit: Any, err: BudgetExceeded) -> ParsedUnit:
@@ -220,11 +222,14 @@ def _over_budget(unit: Any, err: BudgetExceeded) -> ParsedUnit:
         "CPU time and was stopped; the other units are analysed")], unit.span)
 
 
-def _parse_file(source: str, path: str, unit_budget: float | None = None) -> list[ParsedUnit]:
+def _parse_file(source: str, path: str, unit_budget: float | None = None,
+                hosts: list | None = None) -> list[ParsedUnit]:
     from .host import HostFile  # pylint: disable=import-outside-toplevel
 
     trees: list = []  # the file's ``ast`` tree, parsed once (see _cached_ast)
     host = HostFile.locate(source, path, lambda: _cached_ast(source, trees))
+    if hosts is not None:
+        hosts.append(host)
     line_index = host.line_index  # LineIndex(source, path), built once
     if any(d.code == "limit" for d in host.diagnostics):
         return [ParsedUnit("<file>", "file", None, list(host.diagnostics))]

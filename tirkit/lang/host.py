@@ -465,7 +465,8 @@ class HostFile:
         """The units and imports :meth:`parse` finds, located from Python's ``ast`` (``tree()``
         gives ``ast.parse(text)`` or ``None`` when the caller caches it; it is called only after
         the size limits passed) without building the lossless tree: for readers
-        of the units (``parse_file``, ``tirc``), not for tools that rewrite the file. ``module``
+        of the units (``parse_file``, ``tirc``) and ``tirfmt``, which replaces whole units
+        (:meth:`replace_units` needs their ranges only). ``module``
         is ``None`` and :attr:`code` is the text as given. Text ``ast`` cannot take, or that the
         ``ast`` locator does not cover (BOM, ``\\r``, form feed), goes through :meth:`parse`.
         Raises ``TypeError`` if ``text`` is not a ``str``."""

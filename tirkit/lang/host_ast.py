@@ -3,8 +3,9 @@
 What :func:`tirkit.lang.host._locate_with_libcst` finds, from the ``ast.Module`` the parser reads
 anyway (module constants, static macros): the same :class:`~tirkit.lang.host_scan.FoundUnit` and
 :class:`~tirkit.lang.host_imports.ImportBinding` values, offsets included, at a fraction of the
-cost of a libcst parse plus a counting codegen pass (issue 18: parse speed). Tools that rewrite the
-file (tirfmt, code actions) still need the lossless tree and use :meth:`HostFile.parse`.
+cost of a libcst parse plus a counting codegen pass (issue 18: parse speed). ``tirfmt`` splices
+its units at these offsets too (it needs the units' ranges, not the tree); tools that edit inside
+a unit's surroundings (code actions) use :meth:`HostFile.parse`.
 
 Only plain text qualifies: no BOM, no ``\\r`` and no form feed (the lines Python counts are then
 exactly the ``\\n``-separated lines); :func:`locate_with_ast` returns ``None`` otherwise and the
