@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tirkit.compiler.driver import gc_paused
 from tirkit.ir.diagnostics import render_text
 from tirkit.lang.entry import ParsedUnit, parse_file
 from tirkit.lang.host import HostFile, Unit
@@ -238,13 +239,14 @@ def format_source(text: str, path: str = "<string>", mode: Mode = Mode()) -> For
     itself; otherwise ``errors`` says why and ``text`` is the input unchanged. Files with syntax
     errors get their rendered diagnostics as errors.
     """
-    seen: list = []
-    tokens = Tokens()
-    result = _format_once(text, path, mode, seen=seen, tokens=tokens)
-    if result.errors or not mode.safe or result.text == text:
-        return result
-    problem = verify(text, result.text, path, mode, before=seen[0] if seen else None,
-                     tokens=tokens)
+    with gc_paused():  # parsing and printing allocate many objects, few of them in cycles
+        seen: list = []
+        tokens = Tokens()
+        result = _format_once(text, path, mode, seen=seen, tokens=tokens)
+        if result.errors or not mode.safe or result.text == text:
+            return result
+        problem = verify(text, result.text, path, mode, before=seen[0] if seen else None,
+                         tokens=tokens)
     if problem is not None:
         result.errors.append(f"{path}: error: not formatted, the result {problem}; please "
                              f"report this tirfmt bug")
