@@ -245,8 +245,10 @@ def format_source(text: str, path: str = "<string>", mode: Mode = Mode()) -> For
         result = _format_once(text, path, mode, seen=seen, tokens=tokens)
         if result.errors or not mode.safe or result.text == text:
             return result
-        problem = verify(text, result.text, path, mode, before=seen[0] if seen else None,
-                         tokens=tokens)
+        before = seen.pop() if seen else None
+        for unit in before or ():
+            unit.syntax = None  # its comments are printed; verify compares IR: less memory
+        problem = verify(text, result.text, path, mode, before=before, tokens=tokens)
     if problem is not None:
         result.errors.append(f"{path}: error: not formatted, the result {problem}; please "
                              f"report this tirfmt bug")
