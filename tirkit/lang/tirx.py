@@ -24,10 +24,13 @@ REMOVED = {"block": "sblock", "block_attr": "sblock_attr", "allocate": "alloc_bu
 
 def alloc_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: Any = None,
                  elem_offset: Any = None, scope: str = "global", align: int = -1,
-                 offset_factor: int = 0) -> F.DeclBufferFrame:
+                 offset_factor: int = 0, annotations: dict[str, Any] | None = None
+                 ) -> F.DeclBufferFrame:
     """Allocate a buffer for the rest of the scope (TVM 0.27 tirx ``T.alloc_buffer``, an
     ``AllocBuffer`` statement; classic ``T.decl_buffer`` without ``data``). ``shape`` in
-    elements; ``align`` in bytes. For a block's own buffers use ``T.sblock_alloc_buffer``.
+    elements; ``align`` in bytes; ``annotations`` (e.g. ``{"tirx.volatile": True}``) go on the
+    allocation (classic ``T.allocate(..., annotations=...)``). For a block's own buffers use
+    ``T.sblock_alloc_buffer``.
 
     Raises:
         ScriptError: when ``data`` is given (that is ``T.decl_buffer(..., data=...)``).
@@ -35,7 +38,9 @@ def alloc_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: 
     if data is not None:
         raise ScriptError("tirx `T.alloc_buffer` allocates its own data: declare a buffer over "
                           "existing data with `T.decl_buffer(..., data=...)`", arg="data")
-    return _decl_buffer(shape, dtype, None, strides, elem_offset, scope, align, offset_factor)
+    frame = _decl_buffer(shape, dtype, None, strides, elem_offset, scope, align, offset_factor)
+    frame.annotations = {k: _tir_convert(v) for k, v in (annotations or {}).items()}
+    return frame
 
 
 def alloc_local(shape: Any, dtype: Any = "float32", strides: Any = None,
@@ -59,7 +64,8 @@ def attr(node: Any, attr_key: Any = None, value: Any = None) -> F.AttrFrame:
     Raises:
         ScriptError: for a dict with other arguments, or a non-string key.
     """
-    if not isinstance(node, dict):
+    if not isinstance(node, dict) or attr_key is not None:
+        # a dict with a key is a node, not the sugar: T.attr(T.target("cuda"), "target", 0)
         return _tir.attr(node, attr_key, value)
     if attr_key is not None or value is not None or not node:
         raise ScriptError("`T.attr({key: value, ...})` takes one non-empty dict alone", arg=0)
@@ -80,28 +86,54 @@ def continue_loop() -> None:
     _continue()
 
 
+def bind(value: Any, type_annotation: Any = None, *, var: Any = None) -> Any:
+    """``x = T.bind(value)`` binds a new var to ``value`` over the rest of the scope (TVM 0.27
+    tirx ``T.bind``, its flat ``Bind`` statement; the classic ``LetStmt``, printed
+    ``x: T.let[T.float32] = value`` in tirx as TVM does). ``type_annotation`` types the var
+    (a ``T.handle("float32")`` for a pointer); ``var`` binds an existing var."""
+    if callable(type_annotation) and not hasattr(type_annotation, "dtype"):
+        type_annotation = type_annotation()  # T.float32 -> a float32 var's type
+    return _tir.LetStmt(value, type_annotation, var=var)
+
+
 class _Let:
     """tirx ``T.let``: ``T.let(v, value, body)`` is the ``Let`` expression (classic ``T.let``);
     ``x: T.let[T.handle] = value`` binds a var whose type is not a PrimType (TVM 0.27's spelling
-    for handle and pointer vars), the same binding as classic ``x: T.handle = value``."""
+    for handle and pointer vars), the same binding as classic ``x: T.handle = value``; a bare
+    ``x: T.let = value`` binds a var of the value's type."""
 
     __name__ = "let"
     def __iter__(self) -> Any:
         """Not iterable: ``T.let[0], T.let[1], ...`` would never end."""
         raise TypeError("T.let is not iterable")
 
-    def __call__(self, v: Any, value: Any, body: Any = None) -> Any:
+    def __call__(self, v: Any = None, value: Any = None, body: Any = None) -> Any:
+        if v is None and value is None:
+            # ``x: T.let = value`` (the annotation used bare): no type of its own, the value's
+            # type, as a plain ``x = value`` binds
+            return None
         return _tir.let(v, value, body)
 
     def __getitem__(self, annotation: Any) -> Any:
         return annotation
 
 
+class _PtxLegacy:
+    """tirx ``T.ptx_legacy``: TVM 0.27's namespace of the classic PTX intrinsics,
+    ``T.ptx_legacy.ldmatrix(dtype, ...)`` = ``T.ptx_ldmatrix`` and ``T.ptx_legacy.mma(dtype,
+    ...)`` = ``T.ptx_mma`` (the same calls; tirx prints them so)."""
+
+    def __init__(self) -> None:
+        self.ldmatrix = _tir.ptx_ldmatrix
+        self.mma = _tir.ptx_mma
+
+
 #: names whose tirx meaning differs from, or is missing in, the classic namespace
 TIRX_NAMES: dict[str, Any] = {"attr": attr, "alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
-                              "alloc_shared": alloc_shared, "break_loop": break_loop,
+                              "alloc_shared": alloc_shared, "bind": bind, "break_loop": break_loop,
                               "continue_loop": continue_loop}
 _LET = _Let()
+_PTX_LEGACY = _PtxLegacy()
 
 
 class TirxNamespace:
@@ -124,10 +156,13 @@ class TirxNamespace:
             return TIRX_NAMES[name]
         if name == "let":
             return _LET
+        if name == "ptx_legacy":
+            return _PTX_LEGACY
         return getattr(_tir, name)
 
     def __dir__(self) -> list[str]:
-        return sorted({n for n in dir(_tir) if n not in REMOVED} | set(TIRX_NAMES))
+        return sorted({n for n in dir(_tir) if n not in REMOVED} | set(TIRX_NAMES)
+                      | {"let", "ptx_legacy"})
 
     def _sblock(self, name: str = "", no_realize: bool = False) -> Any:
         if not self.s_tir:

@@ -144,7 +144,7 @@ def buffer_attrs(p: Printer, buf: Buffer, frame: Frame, mode: VarDef,
 
 
 _KW_ORDER = ("data", "strides", "elem_offset", "scope", "align", "offset_factor", "buffer_type",
-             "axis_separators")
+             "axis_separators", "annotations")
 
 
 def buffer_call(p: Printer, method: str, attrs: dict[str, Doc], args: list[Doc]) -> E:

@@ -317,6 +317,8 @@ def _call(p: Printer, node: X.Call) -> E:
         # T.shift_left(1, 2) would fold while parsing (as in TVM): spell the call itself
         return call(p, p.T("call_intrin"), [dtype_lit(node.dtype), str_lit(op.name), *args])
     name = op.attrs.get("TScriptPrinterName") or op.name
+    if p.tirx:
+        name = TIRX_OP_NAMES.get(name, name)
     loc = op.attrs.get("TScriptDtypePrintLocation")
     if loc in ("first", "last"):
         # TVM 0.27 spells a handle dtype argument as the type of a handle var
@@ -324,6 +326,10 @@ def _call(p: Printer, node: X.Call) -> E:
             else dtype_lit(node.dtype)
         args.insert(0 if loc == "first" else len(args), dt)
     return call(p, p.T(name), args)
+
+
+#: ops TVM 0.27 spells in a namespace of the tirx ``T`` (``T.ptx_legacy.ldmatrix``)
+TIRX_OP_NAMES = {"ptx_ldmatrix": "ptx_legacy.ldmatrix", "ptx_mma": "ptx_legacy.mma"}
 
 
 _BITWISE: dict[str, tuple[str, int, str]] = {

@@ -187,15 +187,18 @@ def _view(p: Printer, buf: Any, attrs: dict[str, Doc]) -> Doc | None:
 _TIRX_ALLOC = {"local": "alloc_local", "shared": "alloc_shared"}
 
 
-def _declare(p: Printer, s: S.DeclBuffer, method: str) -> Any:
+def _declare(p: Printer, s: S.DeclBuffer, method: str, annotations: Any = None) -> Any:
     is_concise = p.allow_concise()
-    if is_concise and method == "alloc_buffer" and _scalar_init(p, s) is not None:
+    if is_concise and method == "alloc_buffer" and not annotations \
+            and _scalar_init(p, s) is not None:
         return _scalar_local(p, s)
     outer = p.frames[-1]
     with p.frame(s) as f:
         lhs = define_buffer(p, s.buffer, f)
         attrs = buffer_attrs(p, s.buffer, outer, VarDef.DATA_POINTER)
-        if method == "alloc_buffer" and s.buffer.scope() in _TIRX_ALLOC:
+        if annotations:  # tirx T.alloc_buffer(..., annotations={...}): the Allocate's
+            attrs["annotations"] = p.expr(annotations).doc
+        if method == "alloc_buffer" and s.buffer.scope() in _TIRX_ALLOC and not annotations:
             method = _TIRX_ALLOC[s.buffer.scope()]
             attrs.pop("scope", None)
         view = _view(p, s.buffer, attrs) if method == "decl_buffer" else None
@@ -238,11 +241,13 @@ def _scalar_local(p: Printer, s: S.DeclBuffer) -> list[SDoc]:
     return [head] + f.stmts
 
 
-def is_allocate_decl_buffer(s: S.Allocate) -> bool:
+def is_allocate_decl_buffer(s: S.Allocate, annotated: bool = False) -> bool:
     """An Allocate whose body declares a buffer of the same data, dtype and shape prints as
-    that ``T.decl_buffer`` alone (TVM ``IsAllocateDeclBufferPattern``)."""
+    that ``T.decl_buffer`` alone (TVM ``IsAllocateDeclBufferPattern``); with ``annotated`` the
+    Allocate may carry annotations (tirx ``T.alloc_buffer(..., annotations=...)``)."""
     decl = s.body
-    if not isinstance(decl, S.DeclBuffer) or s.annotations or not _is_one(s.condition):
+    if not isinstance(decl, S.DeclBuffer) or (s.annotations and not annotated) \
+            or not _is_one(s.condition):
         return False
     buf = decl.buffer
     return (buf.data is s.buffer_var and buf.dtype == s.dtype
@@ -252,9 +257,10 @@ def is_allocate_decl_buffer(s: S.Allocate) -> bool:
 
 @register(S.Allocate)
 def _allocate(p: Printer, s: S.Allocate) -> Any:
-    if p.cfg.syntax_sugar and is_allocate_decl_buffer(s):
+    if p.cfg.syntax_sugar and is_allocate_decl_buffer(s, annotated=p.tirx):
         # classic: the DeclBuffer prints as T.decl_buffer; tirx: TVM 0.27's AllocBuffer spelling
-        return _declare(p, s.body, "alloc_buffer") if p.tirx else p.stmts(s.body)
+        return _declare(p, s.body, "alloc_buffer", s.annotations) if p.tirx \
+            else p.stmts(s.body)
     is_concise = p.allow_concise()
     ann = s.buffer_var.type_annotation
     scope = ann.storage_scope if isinstance(ann, PointerType) else "global"

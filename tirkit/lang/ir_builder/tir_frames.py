@@ -283,10 +283,11 @@ class DeclBufferFrame(_BodyFrame):
     the buffer's data was allocated by it, inside a ``LetStmt`` binding its data var to
     ``bound``, a pointer expression, when given one)."""
 
-    def __init__(self, buffer: tir.Buffer, allocated: bool, bound: PrimExpr | None = None
-                 ) -> None:
+    def __init__(self, buffer: tir.Buffer, allocated: bool, bound: PrimExpr | None = None,
+                 annotations: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.buffer, self.allocated, self.bound = buffer, allocated, bound
+        self.annotations = annotations or {}
 
     def enter(self) -> Any:
         return self.buffer
@@ -294,7 +295,8 @@ class DeclBufferFrame(_BodyFrame):
     def wrap(self, body: tir.Stmt) -> tir.Stmt:
         stmt: tir.Stmt = tir.DeclBuffer(self.buffer, body)
         if self.allocated:
-            stmt = tir.Allocate(self.buffer.data, self.buffer.dtype, self.buffer.shape, True, stmt)
+            stmt = tir.Allocate(self.buffer.data, self.buffer.dtype, self.buffer.shape, True, stmt,
+                                self.annotations)
         if self.bound is not None:
             data = self.buffer.data
             if data.name_hint in ("", self.buffer.name):  # named with the buffer: B -> B_data

@@ -1525,10 +1525,12 @@ def writes(*regions: Any) -> None:
     """
     ...
 
-def alloc_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: Any = None, elem_offset: Any = None, scope: str = 'global', align: int = -1, offset_factor: int = 0) -> BufferFrame:
+def alloc_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: Any = None, elem_offset: Any = None, scope: str = 'global', align: int = -1, offset_factor: int = 0, annotations: dict[str, Any] | None = None) -> BufferFrame:
     """Allocate a buffer for the rest of the scope (TVM 0.27 tirx ``T.alloc_buffer``, an
     ``AllocBuffer`` statement; classic ``T.decl_buffer`` without ``data``). ``shape`` in
-    elements; ``align`` in bytes. For a block's own buffers use ``T.sblock_alloc_buffer``.
+    elements; ``align`` in bytes; ``annotations`` (e.g. ``{"tirx.volatile": True}``) go on the
+    allocation (classic ``T.allocate(..., annotations=...)``). For a block's own buffers use
+    ``T.sblock_alloc_buffer``.
 
     Raises:
         ScriptError: when ``data`` is given (that is ``T.decl_buffer(..., data=...)``).
@@ -1549,6 +1551,14 @@ def attr(node: Any, attr_key: Any = None, value: Any = None) -> Frame:
 
     Raises:
         ScriptError: for a dict with other arguments, or a non-string key.
+    """
+    ...
+
+def bind(value: Any, type_annotation: Any = None, *, var: Any = None) -> Any:
+    """``x = T.bind(value)`` binds a new var to ``value`` over the rest of the scope (TVM 0.27
+    tirx ``T.bind``, its flat ``Bind`` statement; the classic ``LetStmt``, printed
+    ``x: T.let[T.float32] = value`` in tirx as TVM does). ``type_annotation`` types the var
+    (a ``T.handle("float32")`` for a pointer); ``var`` binds an existing var.
     """
     ...
 
