@@ -1,6 +1,8 @@
-"""Measure how much of TVM v0.20's own TVMScript tirkit parses (issue 10).
+"""Measure how much of TVM's own TVMScript tirkit parses (issue 10).
 
-Reads the test files of TVM v0.20 from a local bare clone at run time (nothing of TVM is
+Reads the test files of TVM v0.20 (``--suite v0.20``, the default) or of TVM's current main in
+the tirx spelling of 0.27 (``--suite tirx``; ``--suite tirx-dsl`` for its new kernel language)
+from a local bare clone at run time (nothing of TVM is
 committed here), parses every file with :func:`tirkit.lang.parse_file` in static mode, and
 reports the share of ``@T.prim_func`` / ``@I.ir_module`` units that parse without a diagnostic,
 split into CPU units and GPU units (a unit naming threadIdx/blockIdx/cuda/warp ...), and the
@@ -12,8 +14,9 @@ mode. Relax modules (``R.function``) are skipped.
 
 Usage::
 
-    python tools/tvm_conformance.py [--repo /work/.mirror/apache+tvm/repo] [--tag v0.20.0]
-        [--dirs tvmscript tir-transform ...] [--show FAMILY] [--json out.json]
+    python tools/tvm_conformance.py [--repo /work/.mirror/apache+tvm/repo]
+        [--suite v0.20|tirx|tirx-dsl] [--tag REF] [--dirs tvmscript tir-transform ...]
+        [--show FAMILY] [--json out.json]
 
 Not needed by ``make test``.
 """
@@ -30,6 +33,14 @@ import time
 DEFAULT_DIRS = ("tvmscript", "tir-transform", "tir-schedule", "tir-base", "tir-analysis",
                 "tir-usmp", "codegen", "meta_schedule", "dlight", "arith", "ir", "te",
                 "runtime", "target", "driver")
+#: --suite presets: (git ref, directories of tests/python). "tirx" and "tirx-dsl" read the
+#: mirror's HEAD (TVM main after 0.27: classic TIR in the tirx spelling, and the new kernel DSL)
+SUITES = {
+    "v0.20": ("refs/tags/v0.20.0", DEFAULT_DIRS),
+    "tirx": ("HEAD", ("tvmscript", "tirx-transform", "tirx-base", "tirx-analysis", "s_tir",
+                      "codegen", "arith", "ir", "te", "target")),
+    "tirx-dsl": ("HEAD", ("tirx",)),
+}
 GPU = re.compile(r"threadIdx|blockIdx|vthread|\"cuda|cuda\.|warp|\"shared|shared\.dyn|"
                  r"ptx_|mma_sync|tvm_load_matrix_sync|metal|rocm|vulkan|opencl|webgpu")
 NOT_STATIC = re.compile(r"not known statically|is not defined|undefined name")
@@ -50,12 +61,21 @@ def family(message: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repo", default="/work/.mirror/apache+tvm/repo")
-    ap.add_argument("--tag", default="refs/tags/v0.20.0")
-    ap.add_argument("--dirs", nargs="*", default=DEFAULT_DIRS)
+    ap.add_argument("--suite", choices=sorted(SUITES), default="v0.20",
+                    help="a preset of --tag and --dirs: v0.20 (TVM v0.20's tests, classic "
+                    "spelling), tirx (TVM's current tests of the IR in the tirx spelling of "
+                    "0.27), tirx-dsl (its tests/python/tirx: the TIRx kernel language, "
+                    "T.device_entry, tiles, layouts)")
+    ap.add_argument("--tag", default=None, help="a git ref of --repo (default: the suite's)")
+    ap.add_argument("--dirs", nargs="*", default=None, help="directories of tests/python "
+                    "(default: the suite's)")
     ap.add_argument("--show", default=None, help="print units whose family contains this text")
     ap.add_argument("--json", default=None, help="write the per-unit results here")
     ap.add_argument("--limit", type=int, default=0, help="only the first N files (quick runs)")
     args = ap.parse_args()
+    suite_tag, suite_dirs = SUITES[args.suite]
+    args.tag = args.tag or suite_tag
+    args.dirs = args.dirs or suite_dirs
 
     from tirkit.lang import parse_file  # pylint: disable=import-outside-toplevel
 
