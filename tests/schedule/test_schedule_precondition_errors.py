@@ -279,3 +279,114 @@ def test_a_primitive_on_the_root_block_is_root_block_error(call):
     root, loop = sch.get_block("root"), sch.get_loops("B")[0]
     _unchanged(sch, lambda: call(sch, root, loop), errors.RootBlockError, 'block "root"',
                "does not operate on the root block")
+
+
+@pytest.mark.parametrize("call,error,names", [
+    (lambda s, b, c, i, j: s.loop_partition(i, 4), errors.InvalidArgumentError,
+     ('loop "i"', "factors must be a list, got 4")),
+    (lambda s, b, c, i, j: s.reorder_block_iter_var(b, 1), errors.InvalidArgumentError,
+     ('block "B"', "new_order must be a list of integers, got 1")),
+    (lambda s, b, c, i, j: s.reorder_block_iter_var(b, [1.0, 0]), errors.InvalidArgumentError,
+     ('block "B"', "new_order must be a list of integers")),
+    (lambda s, b, c, i, j: s.cache_read(b, 0, 5), errors.InvalidScopeError,
+     ("the storage scope 5 is not a str",)),
+    (lambda s, b, c, i, j: s.set_scope(b, 0, None), errors.InvalidScopeError,
+     ('block "B"', "invalid storage scope None")),
+    (lambda s, b, c, i, j: s.compute_at(b, j, index=None), errors.InvalidArgumentError,
+     ('block "B"', "index must be an integer, got None")),
+    (lambda s, b, c, i, j: s.reverse_compute_at(c, i, index=0.5), errors.InvalidArgumentError,
+     ('block "C"', "index must be an integer, got 0.5")),
+    (lambda s, b, c, i, j: s.unsafe_set_dtype(b, 0, "float32x4"), errors.DTypeError,
+     ('block "B"', "'float32x4'", "needs a scalar numeric dtype")),
+    (lambda s, b, c, i, j: s.unsafe_set_dtype(b, 0, "handle"), errors.DTypeError,
+     ('block "B"', "'handle'")),
+    (lambda s, b, c, i, j: s.blockize([b]), errors.NotChildError,
+     ('block "B"', "needs two or more sibling blocks")),
+])
+def test_arguments_of_the_wrong_kind_are_schedule_errors(call, error, names):
+    """Found by a wrong-argument probe: each raised a TypeError or AttributeError out of the
+    primitive ('int' object is not iterable, 'int' object has no attribute 'split', '<=' not
+    supported between 'int' and 'NoneType', a Cast lane mismatch), or for blockize of one block
+    the message claimed the blocks were nested."""
+    sch = Schedule(TWO_STAGE)
+    b, c = sch.get_block("B"), sch.get_block("C")
+    i, _ = sch.get_loops("B")
+    _, j = sch.get_loops("C")
+    _unchanged(sch, lambda: call(sch, b, c, i, j), error, *names)
+
+
+REDUCE = parse("""
+@T.prim_func
+def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16,), "float32")):
+    for i, k in T.grid(16, 16):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                B[vi] = T.float32(0)
+            B[vi] = B[vi] + A[vi, vk]
+""")
+
+
+@pytest.mark.parametrize("axis", [0.5, None])
+def test_rfactor_with_a_factor_axis_that_is_not_an_integer(axis):
+    sch = Schedule(REDUCE)
+    _, k = sch.get_loops("B")
+    _unchanged(sch, lambda: sch.rfactor(k, axis), errors.FactorAxisOutOfRangeError, 'block "B"',
+               f"factor_axis must be an integer, got {axis}")
+
+
+OUTPUT_PRODUCER = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32"),
+         C: T.Buffer((16,), "float32")):
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi] * T.float32(2)
+    for i in range(16):
+        with T.block("C"):
+            vi = T.axis.spatial(16, i)
+            C[vi] = B[vi] + T.float32(1)
+""")
+
+TWO_CONSUMERS = parse("""
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), D: T.Buffer((16,), "float32")):
+    B = T.alloc_buffer((16,))
+    C = T.alloc_buffer((16,))
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi] * T.float32(2)
+    for i in range(16):
+        with T.block("C"):
+            vi = T.axis.spatial(16, i)
+            C[vi] = B[vi] + T.float32(1)
+    for i in range(16):
+        with T.block("D"):
+            vi = T.axis.spatial(16, i)
+            D[vi] = B[vi] * C[vi]
+""")
+
+
+def test_reverse_compute_inline_into_a_producer_of_an_output_is_not_output_block():
+    """Found by a wrong-argument probe: accepted, and output B was never written (the producer
+    now stores C instead). TVM 0.27: "The block ... is an output block"."""
+    sch = Schedule(OUTPUT_PRODUCER)
+    c = sch.get_block("C")
+    _unchanged(sch, lambda: sch.reverse_compute_inline(c), errors.NotOutputBlockError,
+               'block "B"', 'the buffer "B" it writes is a function parameter')
+
+
+def test_reverse_compute_inline_into_a_producer_with_another_consumer_is_non_single_producer():
+    """Found by the wide fuzzer on fuzz_kernels.py's two_consumers (SCHED_FUZZ=1500
+    --hypothesis-seed=4, the debug check turned into a failure): the producer's store of B was
+    replaced by C's while block D still read B, so the IR was ill-formed; the debug check then
+    raised a bare ScheduleError ("produced ill-formed IR"). TVM 0.27 refuses it."""
+    sch = Schedule(TWO_CONSUMERS)
+    c = sch.get_block("C")
+    _unchanged(sch, lambda: sch.reverse_compute_inline(c), errors.NonSingleProducerError,
+               'block "C"', 'its producer block "B" also feeds block "D"')
+    sch = Schedule(TWO_CONSUMERS, debug_mask="none")  # the IR check is not what refuses it
+    c = sch.get_block("C")
+    _unchanged(sch, lambda: sch.reverse_compute_inline(c), errors.NonSingleProducerError)

@@ -220,7 +220,7 @@ def set_scope(sch: Schedule, block: Any, buffer_index: Any, storage_scope: str) 
     buf = nth_access_buffer(sref.stmt, buffer_index, "write")
     if buf.scope() == storage_scope:
         return
-    if not _SCOPE.match(storage_scope):
+    if not isinstance(storage_scope, str) or not _SCOPE.match(storage_scope):
         raise err.InvalidScopeError(
             sref.stmt, reason=f"invalid storage scope {storage_scope!r} for buffer "
             f'"{buf.name}" written by block "{sref.stmt.name_hint}"')
@@ -296,7 +296,7 @@ def unsafe_set_dtype(sch: Schedule, block: Any, buffer_index: int, dtype: str) -
 
     Raises:
         ScheduleError: ``BufferIndexOutOfRangeError``, ``NonAllocatedBufferError``,
-            ``DTypeError`` (an unknown dtype).
+            ``DTypeError`` (an unknown dtype, a vector or a handle).
     """
     sref = sch._block_sref(block)  # pylint: disable=protected-access
     buf = nth_access_buffer(sref.stmt, buffer_index, "write")
@@ -304,6 +304,10 @@ def unsafe_set_dtype(sch: Schedule, block: Any, buffer_index: int, dtype: str) -
         new_dtype = _dtype(dtype)
     except (ValueError, TypeError) as exc:
         raise err.DTypeError(sref.stmt, reason=str(exc)) from None
+    if new_dtype.lanes != 1 or new_dtype.is_handle() or new_dtype.is_void():
+        raise err.DTypeError(sref.stmt, reason=f"dtype {dtype!r} for buffer \"{buf.name}\": "
+                             "unsafe_set_dtype needs a scalar numeric dtype (its stores cast "
+                             "the value to it)")
     site = _alloc_site(sch, sref, buf)
     if new_dtype == buf.dtype:
         return

@@ -38,13 +38,16 @@ def _check_siblings(sch: Any, srefs: list[Any]) -> tuple[Any, list[int]]:
     """The LCA sref of the blocks and the positions of the LCA body's statements holding them.
 
     Raises:
-        NotChildError: a repeated or nested block, a statement that holds a block that is not in
-            the list, or positions that are not consecutive.
+        NotChildError: a single block, a repeated or nested block, a statement that holds a
+            block that is not in the list, or positions that are not consecutive.
     """
     ids = [id(s) for s in srefs]
     for s in srefs:
         if ids.count(id(s)) > 1:
             raise err.NotChildError(s.stmt, reason=f'block "{s.stmt.name_hint}" is given twice')
+    if len(srefs) == 1:
+        raise err.NotChildError(srefs[0].stmt, reason="blockize of a list needs two or more "
+                                "sibling blocks; to blockize one block, pass a loop above it")
     lca = A.lca_of(srefs)
     if any(lca is s for s in srefs):
         raise err.NotChildError(lca.stmt, reason=f'the blocks must not be nested: '

@@ -39,6 +39,8 @@ def check_storage_scope(scope: str) -> None:
     Raises:
         InvalidScopeError: for anything else.
     """
+    if not isinstance(scope, str):
+        raise InvalidScopeError(reason=f"the storage scope {scope!r} is not a str")
     base = scope.split(".")[0]
     if scope not in _SCOPES and base not in ("global", "shared", "local", "warp"):
         raise InvalidScopeError(reason=f"the storage scope {scope!r} is invalid; expected one of "

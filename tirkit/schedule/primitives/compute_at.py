@@ -334,6 +334,9 @@ def _apply(sch: Schedule, block: Any, loop: Any, preserve_unit_loops: bool, inde
            is_compute_at: bool) -> None:
     block_sref = sch._block_sref(block)  # pylint: disable=protected-access
     loop_sref = sch._loop_sref(loop)  # pylint: disable=protected-access
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise err.InvalidArgumentError(block_sref.stmt, reason=f"index must be an integer, got "
+                                       f"{index!r}")
     scope_root = _check(sch, block_sref, loop_sref, is_compute_at)
     pos = _position(sch, block_sref, loop_sref, scope_root, is_compute_at, index)
     required = _required_region(sch, block_sref, loop_sref, scope_root, is_compute_at)

@@ -136,8 +136,10 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
         ScheduleError: ``HasInitBlock`` (the consumer is a reduction block),
             ``NotStagePipelineError``,
             ``BodyAnalysisError`` (the consumer is not a single store reading the
-            buffer once with distinct iter vars), ``NonSingleProducerError``,
-            ``NotCompleteBlockError`` (the consumer or producer), ``OnlyLeafError``.
+            buffer once with distinct iter vars), ``NonSingleProducerError`` (also when the
+            producer feeds another block), ``NotOutputBlockError`` (the producer writes a
+            function parameter), ``NotCompleteBlockError`` (the consumer or producer),
+            ``OnlyLeafError``.
     """
     block_sref = sch._block_sref(block)  # pylint: disable=protected-access
     scope_root = A.get_scope_root(block_sref)
@@ -156,6 +158,7 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
     producer_sref, pstore = _single_producer(sch, block_sref, scope_root)
     producer = producer_sref.stmt
     buf = pstore.buffer
+    _check_only_consumer(sch, block_sref, producer_sref, scope_root, buf)
     loads: list[BufferLoad] = []
     from ...tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
     post_order_visit(cstore.value, lambda n: loads.append(n)
@@ -229,6 +232,29 @@ def _inlined_predicate(producer_sref: Any, realize: Any, consumer: Block,
                 f"{realize.predicate.script()} that cannot be implied by the synthesized "
                 f"predicate {new_pred.script()} of the new inlined block")
     return new_pred
+
+
+def _check_only_consumer(sch: Schedule, block_sref: Any, producer_sref: Any, scope_root: Any,
+                         buf: Any) -> None:
+    """The producer's store is replaced by the consumer's, so nothing else may need ``buf``:
+    NotOutputBlockError when it is a function parameter (the output would never be written),
+    NonSingleProducerError when another block reads it (TVM 0.27 refuses both as "an output
+    block"; before, the first computed wrong numbers and the second built ill-formed IR)."""
+    producer, consumer = producer_sref.stmt, block_sref.stmt
+    func = sch.mod[sch.state.func_of(block_sref)]
+    if any(b is buf for b in func.buffer_map.values()):
+        raise err.NotOutputBlockError(
+            producer, reason=f'the buffer "{buf.name}" it writes is a function parameter, so '
+            f'reverse_compute_inline of block "{consumer.name_hint}" into it would leave that '
+            "output unwritten")
+    from ..block_scope import DepKind  # pylint: disable=import-outside-toplevel
+    scope = sch.state.get_block_scope(scope_root)
+    for dep in scope.get_deps_by_src(producer_sref):
+        if dep.dst is not block_sref and dep.kind != DepKind.WAR:  # (WAR: what it reads)
+            raise err.NonSingleProducerError(
+                consumer, reason=f'its producer block "{producer.name_hint}" also feeds block '
+                f'"{dep.dst.stmt.name_hint}"; reverse_compute_inline needs the block to be the '
+                "producer's only consumer")
 
 
 def _single_producer(sch: Schedule, block_sref: Any, scope_root: Any) -> tuple[Any, Any]:

@@ -30,6 +30,9 @@ def _bounds(sch: Schedule, loop: For, factors: Sequence[Any]) -> list[tuple[int,
     if extent is None or not isinstance(loop.min, IntImm):
         raise err.InvalidArgumentError(loop, reason="loop_partition needs a loop of constant "
                                        "min and extent")
+    if not isinstance(factors, (list, tuple)):
+        raise err.InvalidArgumentError(loop, reason=f"loop_partition factors must be a list, "
+                                       f"got {factors!r}")
     vals: list[Any] = []
     for f in factors:
         vals.append(None if f is None else sch._expr_value(f))  # pylint: disable=W0212
@@ -140,6 +143,11 @@ def reorder_block_iter_var(sch: Schedule, block: Any, new_order: Sequence[int]) 
     """
     sref = sch._block_sref(block)  # pylint: disable=protected-access
     blk: Block = sref.stmt
+    if not isinstance(new_order, (list, tuple)) or not all(
+            isinstance(i, IntImm) or (isinstance(i, int) and not isinstance(i, bool))
+            for i in new_order):
+        raise err.InvalidArgumentError(blk, reason=f"new_order must be a list of integers, got "
+                                       f"{new_order!r}")
     order = [int(i) for i in new_order]
     if sorted(order) != list(range(len(blk.iter_vars))):
         raise err.InvalidArgumentError(blk, reason=f"new_order {order} is not a permutation of "

@@ -232,6 +232,9 @@ def rfactor(sch: Schedule, loop: Any, factor_axis: int) -> Any:
                                         "reduction iter of the block")
     buf: Buffer = store.buffer
     ndim = len(buf.shape)
+    if isinstance(factor_axis, bool) or not isinstance(factor_axis, int):
+        raise err.FactorAxisOutOfRangeError(
+            blk, reason=f"factor_axis must be an integer, got {factor_axis!r}")
     if not -ndim - 1 <= factor_axis <= ndim:
         raise err.FactorAxisOutOfRangeError(
             blk, reason=f"factor_axis {factor_axis} is outside [{-ndim - 1}, {ndim}]")
