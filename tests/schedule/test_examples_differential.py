@@ -105,6 +105,7 @@ def _check(data, file):
             _step(sch, data.draw, action)
         except ScheduleError as err:
             assert sch.mod is before, f"{action} failed ({err}) but changed the module"
+            assert "produced ill-formed IR" not in str(err), err  # a primitive's bug
     verify_trace_roundtrip(sch, mod, text_format="json")
     for got, want in zip(_run(sch.mod, entry), expected):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
