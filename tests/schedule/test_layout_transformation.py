@@ -193,6 +193,8 @@ def _a(func):
     # 0.27 fails an internal check, is_zero(range->min))
     (TWO_STAGE, lambda s: s.transform_layout("B", ("write", 0), lambda i, j: (i + 1, j)),
      X.IndexMapRangeError, r'block "B": the index map .* of buffer B: .*does not start at 0'),
+    (TWO_STAGE, lambda s: s.transform_layout("B", ("write", 0), 5),  # was a TypeError
+     errors.InvalidArgumentError, 'block "B": the index map must be an IndexMap or a function'),
 ])
 def test_transform_layout_errors(func, call, error, text):
     sch = Schedule(func)

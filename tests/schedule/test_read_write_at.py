@@ -98,3 +98,50 @@ def test_read_write_at_errors(call, error, text):
         call(sch)
     assert sch.mod is before
     verify_trace_roundtrip(sch, TWO_NESTS)
+
+
+GUARDED = parse("""
+@T.prim_func
+def main(A: T.Buffer((6,), "float32"), C: T.Buffer((6,), "float32")):
+    P = T.alloc_buffer((8,))
+    for i in range(8):
+        with T.block("P"):
+            vi = T.axis.spatial(8, i)
+            P[vi] = T.if_then_else(1 <= vi and vi < 7, A[vi - 1], T.float32(0))
+    for i in range(6):
+        with T.block("C"):
+            vi = T.axis.spatial(6, i)
+            C[vi] = P[vi] + P[vi + 2]
+""")
+
+
+def _guarded_numbers(sch):
+    a = np.arange(1, 7, dtype="float32")
+    c = np.zeros(6, "float32")
+    build(sch.mod, config={"tir.instrument_bound_checkers": True})["main"](a, c)
+    np.testing.assert_allclose(c, np.pad(a, 1)[:6] + np.pad(a, 1)[2:])
+
+
+def test_read_at_of_a_guarded_read_copies_only_the_buffer():
+    """Found by the wide fuzzer with bound checkers (topi_conv2d_nhwc, read_at of PadInput's
+    read of data: SCHED_FUZZ_BOUNDS=1 --hypothesis-seed=7): the region relaxed over the loop
+    was data[-1:5], so the copy read data[-1]. It is clamped to the buffer now; the guarded
+    element is never read."""
+    sch = Schedule(GUARDED)
+    sch.read_at(sch.get_loops("P")[0], sch.get_block("P"), 0, "global")
+    assert "A[T.max(v0 - 1, 0):" in sch.mod.script()
+    verify_trace_roundtrip(sch, GUARDED)
+    _guarded_numbers(sch)
+
+
+def test_write_at_after_a_split_with_a_tail_copies_only_the_buffer():
+    """Found by the wide fuzzer (fuzz_kernels.py's two_consumers: split by 16 of a 6-row loop,
+    then write_at at the outer loop; SCHED_FUZZ_ONLY=... --hypothesis-seed=8): the write region
+    relaxed over the inner loop ignored the predicate (rows 0..15 of a 6-row buffer), and the
+    copy back wrote out of bounds and the outputs were wrong. Clamped to the buffer now."""
+    sch = Schedule(GUARDED)
+    outer, _ = sch.split(sch.get_loops("C")[0], [None, 16])
+    sch.write_at(outer, sch.get_block("C"), 0, "global")
+    assert "C[0:6]" in sch.mod.script()
+    verify_trace_roundtrip(sch, GUARDED)
+    _guarded_numbers(sch)

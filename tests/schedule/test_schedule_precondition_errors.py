@@ -390,3 +390,54 @@ def test_reverse_compute_inline_into_a_producer_with_another_consumer_is_non_sin
     sch = Schedule(TWO_CONSUMERS, debug_mask="none")  # the IR check is not what refuses it
     c = sch.get_block("C")
     _unchanged(sch, lambda: sch.reverse_compute_inline(c), errors.NonSingleProducerError)
+
+
+def _two_functions():
+    from tirkit.lang import from_source
+    one = """
+    @T.prim_func
+    def {name}(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+        B = T.alloc_buffer((16,))
+        for i in range(16):
+            with T.block("B"):
+                vi = T.axis.spatial(16, i)
+                B[vi] = A[vi] * T.float32(2)
+        for i in range(16):
+            with T.block("C"):
+                vi = T.axis.spatial(16, i)
+                C[vi] = B[vi] + T.float32(1)
+"""
+    return from_source("from tvm.script import ir as I\nfrom tvm.script import tir as T\n\n"
+                       "@I.ir_module\nclass Module:" + one.format(name="f")
+                       + one.format(name="g"), "two.py")
+
+
+@pytest.mark.parametrize("call,text", [
+    (lambda s, f, g: s.cache_read(f("C"), 0, "global", consumer_blocks=[g("C")]),
+     'the consumer block is in function "g", not in "f"'),
+    (lambda s, f, g: s.cache_write(f("B"), 0, "global", consumer_blocks=[g("C")]),
+     'the consumer block is in function "g", not in "f"'),
+    (lambda s, f, g: s.blockize([f("B"), g("C")]),
+     'block "B" and block "C" are in different functions'),
+])
+def test_blocks_of_another_function_are_invalid_argument(call, text):
+    """Found by a wrong-argument probe on a module of two functions: cache_read failed with
+    "internal error: block 'B_global' was not placed in the IR", cache_write ignored the
+    consumer, blockize raised the ValueError "srefs are in different functions"."""
+    mod = _two_functions()
+    sch = Schedule(mod)
+    blocks = {(fn, n): sch.get_block(n, func_name=fn) for fn in "fg" for n in "BC"}
+    _unchanged(sch, lambda: call(sch, lambda n: blocks["f", n], lambda n: blocks["g", n]),
+               errors.InvalidArgumentError, text)
+
+
+@pytest.mark.parametrize("k", [0, 1])
+def test_merge_of_a_loop_with_itself_is_loop_multi_appearance(k):
+    """Found by the wide fuzzer (topi_fast_softmax, SCHED_FUZZ_BOUNDS=1 --hypothesis-seed=6):
+    merge(l, l) of an inner loop copied its body twice (the block defined twice: ill-formed IR,
+    reported as a bare "produced ill-formed IR"); of an outer loop it said the loop was not in
+    its own scope. fuse and reorder already raised LoopMultiAppearanceError."""
+    sch = Schedule(TWO_STAGE)
+    loop = sch.get_loops("B")[k]
+    _unchanged(sch, lambda: sch.merge(loop, loop), errors.LoopMultiAppearanceError,
+               f'loop "{"ij"[k]}" appears more than once')

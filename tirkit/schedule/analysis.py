@@ -98,7 +98,8 @@ def lca(a: StmtSRef, b: StmtSRef) -> StmtSRef:
     for s in (b, *b.ancestors()):
         if id(s) in chain:
             return s
-    raise ValueError("srefs are in different functions")
+    raise err.InvalidArgumentError(a.stmt, b.stmt, reason=f"{err.describe(a.stmt)} and "
+                                   f"{err.describe(b.stmt)} are in different functions")
 
 
 def loops_between(sref: StmtSRef, top: StmtSRef) -> list[StmtSRef]:

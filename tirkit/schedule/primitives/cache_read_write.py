@@ -20,7 +20,7 @@ from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.buffer import Buffer
 from ...tir.stmt_functor import StmtExprMutator, StmtVisitor
-from ..errors import InvalidScopeError
+from ..errors import InvalidArgumentError, InvalidScopeError
 from . import _ir_utils as U
 from ._ir_utils import PrimitiveResult
 from ._args import (apply_result, as_block_rv, as_block_rvs, block_of, func_body,
@@ -411,6 +411,19 @@ def _normalize(sch: Any, args: dict, index_param: str, kind: str) -> None:
         args[index_param] = normalize_buffer(sch, args["block"], args[index_param], kind)[1]
 
 
+def _check_consumer_functions(sch: Any, block: Any, consumer_blocks: Any) -> None:
+    """InvalidArgumentError for a consumer block of another function than ``block`` (a
+    cache_read then failed with an internal error, a cache_write ignored it)."""
+    state = sch.state
+    home = state.func_of(sch._block_sref(block))  # pylint: disable=protected-access
+    for c in consumer_blocks or []:
+        sref = sch._block_sref(c)  # pylint: disable=protected-access
+        if state.func_of(sref) != home:
+            raise InvalidArgumentError(sref.stmt, reason=f'the consumer block is in function '
+                                       f'"{state.func_of(sref)}", not in "{home}" with block '
+                                       f'"{sch.get(block).name_hint}"')
+
+
 def _register() -> None:
     from ..schedule import primitive  # pylint: disable=import-outside-toplevel
 
@@ -427,6 +440,7 @@ def _register() -> None:
             ScheduleError: InvalidScopeError, BufferIndexOutOfRangeError, NotRegionCoverError,
                 NotSingleWriteBlock.
         """
+        _check_consumer_functions(sch, block, consumer_blocks)
         res = cache_read_impl(func_body(sch, block), block_of(sch, block), read_buffer_index,
                               storage_scope, [block_of(sch, c) for c in consumer_blocks or []])
         return apply_result(sch, res)[0]
@@ -443,6 +457,7 @@ def _register() -> None:
             ScheduleError: InvalidScopeError, BufferIndexOutOfRangeError, NotSingleWriteBlock,
                 ReadModifyWriteError (the block reads the buffer without a T.init).
         """
+        _check_consumer_functions(sch, block, consumer_blocks)
         res = cache_write_impl(func_body(sch, block), block_of(sch, block), write_buffer_index,
                                storage_scope, [block_of(sch, c) for c in consumer_blocks or []])
         return apply_result(sch, res)[0]

@@ -392,7 +392,9 @@ def _simplify_accesses(block: S.Block, ivs: Sequence[E.IterVar]) -> S.Block:
 
 
 # ----------------------------------------------------------------------- schedule methods
-def _as_index_map(value: Any, ndim: int, dtype: Any) -> IndexMap | None:
+def _as_index_map(value: Any, ndim: int, dtype: Any, block: Any = None) -> IndexMap | None:
+    """``value`` (an IndexMap or a function of ``ndim`` indices) as an IndexMap;
+    InvalidArgumentError (naming ``block``) for anything else."""
     if value is None or isinstance(value, IndexMap):
         return value
     if callable(value):
@@ -401,7 +403,9 @@ def _as_index_map(value: Any, ndim: int, dtype: Any) -> IndexMap | None:
             raise X.TransformLayoutBufferError(reason="IndexMap.AXIS_SEPARATOR is not supported "
                                                "by transform_layout; use set_axis_separator")
         return imap
-    raise TypeError(f"expected an IndexMap or a callable, got {type(value).__name__}")
+    from ..errors import InvalidArgumentError  # pylint: disable=import-outside-toplevel
+    raise InvalidArgumentError(block, reason=f"the index map must be an IndexMap or a function "
+                               f"of the indices, got {type(value).__name__} {value!r}")
 
 
 def _normalize_layout(sch: Any, args: dict) -> None:
@@ -413,7 +417,7 @@ def _normalize_layout(sch: Any, args: dict) -> None:
     block = block_of(sch, args["block"])
     buf = (block.reads if kind == "read" else block.writes)[index].buffer
     dtype = block.iter_vars[0].var.dtype if block.iter_vars else buf.shape[0].dtype
-    imap = _as_index_map(args["index_map"], len(buf.shape), dtype)
+    imap = _as_index_map(args["index_map"], len(buf.shape), dtype, block)
     if len(imap.initial_indices) == len(buf.shape):
         imap = legalize_index_map_dtype(imap, buf.shape)
     args["index_map"] = imap
@@ -428,7 +432,7 @@ def _normalize_block_layout(sch: Any, args: dict) -> None:
     args["block"] = as_block_rv(sch, args["block"])
     block = block_of(sch, args["block"])
     dtype = block.iter_vars[0].var.dtype if block.iter_vars else "int32"
-    imap = _as_index_map(args["index_map"], len(block.iter_vars), dtype)
+    imap = _as_index_map(args["index_map"], len(block.iter_vars), dtype, block)
     if len(imap.initial_indices) == len(block.iter_vars):
         imap = legalize_index_map_dtype(imap, [iv.var for iv in block.iter_vars])
     args["index_map"] = imap

@@ -172,11 +172,15 @@ def merge(sch: Schedule, *loops: Any) -> Any:
 
     Raises:
         ScheduleError: ``LoopNotInSameScopeError``, ``HasAnnotationOrThreadBindingError``,
-            ``LoopNotStartWithZeroError``, ``WrongFactorError`` (different extents).
+            ``LoopNotStartWithZeroError``, ``WrongFactorError`` (different extents),
+            ``LoopMultiAppearanceError`` (a loop given twice).
     """
     srefs = [sch._loop_sref(lp) for lp in loops]  # pylint: disable=protected-access
     if len(srefs) < 2:
         raise err.InvalidArgumentError(reason="merge needs at least two loops")
+    for k, s in enumerate(srefs):
+        if any(s is t for t in srefs[:k]):  # merged with itself, its body ran twice
+            raise err.LoopMultiAppearanceError(s.stmt)
     chains = [A.get_loops_above(s) + [s] for s in srefs]
     depth = len(chains[0])
     first = srefs[0].stmt

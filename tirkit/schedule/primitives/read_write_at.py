@@ -121,6 +121,29 @@ class _LoopSwap(StmtMutator):
         return self.new if op is self.old else super().visit_for_(op)
 
 
+def _clamped_domain(sets: list[list[IntervalSet]], src: Buffer, outer: list[S.For]
+                    ) -> list[Range]:
+    """The union of the relaxed regions, clamped to ``src``'s shape (no TVM counterpart: TVM
+    copies the relaxed region as is). Relaxing over the loops ignores predicates and guards:
+    after a split by a non-divisor (``T.where(i_0 * 16 + i_1 < 6)``) a write region of D (6
+    rows) relaxed to rows 0..15, and the copy wrote D out of bounds; a guarded read
+    (``T.if_then_else(1 <= vh, data[vh - 1], 0)``) relaxed to index -1 and the copy read out
+    of bounds. Elements outside the buffer are never accessed, so they are not copied."""
+    from ...tir import op  # pylint: disable=import-outside-toplevel
+    ana = Analyzer()
+    for lp in outer:
+        ana.bind(lp.loop_var, Range.from_min_extent(lp.min, lp.extent))
+    domain = []
+    for dim, extent in enumerate(src.shape):
+        acc = sets[0][dim]
+        for s in sets[1:]:
+            acc = acc.union(s[dim])
+        start = ana.simplify(op.max(acc.min_value, IntImm(acc.min_value.dtype, 0)))
+        stop = ana.simplify(op.min(acc.max_value + 1, extent))
+        domain.append(Range.from_min_extent(start, ana.simplify(stop - start)))
+    return domain
+
+
 def read_write_at_impl(body: S.Stmt, loop: S.For, block: S.Block, index: int,
                        storage_scope: str, is_read: bool) -> PrimitiveResult:
     """TVM's ``ReadWriteAtImpl::Main``.
@@ -154,20 +177,13 @@ def read_write_at_impl(body: S.Stmt, loop: S.For, block: S.Block, index: int,
                                     "after its last write")
     pos, lo, hi = (r_pos[0], r_pos[0], len(subs)) if is_read else (w_pos[-1] + 1, 0,
                                                                   w_pos[-1] + 1)
-    ana = Analyzer()
-    domain = []
-    for dim in range(len(src.shape)):
-        acc = sets[0][dim]
-        for s in sets[1:]:
-            acc = acc.union(s[dim])
-        start = ana.simplify(acc.min_value)
-        domain.append(Range.from_min_extent(start, ana.simplify(acc.max_value + 1 - start)))
-    reuse: dict[S.Block, S.Block] = {}
-    swap = _Swap(src, dst, reuse)
-    subs[lo:hi] = [swap.visit_stmt(s) for s in subs[lo:hi]]
     at = max(i for i, s in enumerate(site.path) if s is site.scope)
     outer = [s for s in site.path[at:] if isinstance(s, S.For)]
     outer = outer[:outer.index(loop) + 1]
+    domain = _clamped_domain(sets, src, outer)
+    reuse: dict[S.Block, S.Block] = {}
+    swap = _Swap(src, dst, reuse)
+    subs[lo:hi] = [swap.visit_stmt(s) for s in subs[lo:hi]]
     copy = _copy_block(dst, src, f"{src.name}_{storage_scope}", outer, domain) if not is_read \
         else _copy_block(src, dst, f"{src.name}_{storage_scope}", outer, domain)
     subs.insert(pos, copy)

@@ -118,7 +118,7 @@ def _normalize(sch: Any, args: dict) -> None:
     args["block"] = as_block_rv(sch, args["block"])
     block = block_of(sch, args["block"])
     dtype = block.iter_vars[0].var.dtype if block.iter_vars else "int32"
-    imap = _as_index_map(args["index_map"], len(block.iter_vars), dtype)
+    imap = _as_index_map(args["index_map"], len(block.iter_vars), dtype, block)
     if len(imap.initial_indices) == len(block.iter_vars):
         imap = legalize_index_map_dtype(imap, [iv.var for iv in block.iter_vars])
     args["index_map"] = imap
