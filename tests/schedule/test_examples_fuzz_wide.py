@@ -4,8 +4,10 @@ cache_write, also vectorize, parallel, unroll, compute_inline, reverse_compute_i
 decompose_reduction, rfactor, blockize, reindex, storage_align, set_scope, annotate /
 unannotate, add_unit_loop, transform_layout (axis permutations and axis splits, padded or not,
 of non-parameter buffers), pad_einsum, transform_block_layout (iter permutations),
-cache_inplace and decompose_padding, on the examples and the TOPI kernels of examples/ and the
-TVM-style kernels of fuzz_kernels.py.
+cache_inplace, decompose_padding, loop_partition, merge, reindex_cache_read/write,
+reorder_block_iter_var, read_at/write_at, cache_index, rolling_buffer, sampled tilings and
+compute_at at an index, on the examples and the TOPI kernels of examples/ and the TVM-style
+kernels of fuzz_kernels.py.
 Same contract: a step that does not apply raises ScheduleError and leaves the schedule as it
 was, the trace replays (through JSON), the scheduled kernel gives the unscheduled kernel's
 numbers. Deterministic and short in the suite; ``SCHED_FUZZ=N`` for a long random run,
@@ -31,7 +33,9 @@ OLD = ["split", "split", "reorder", "fuse", "compute_at", "reverse_compute_at", 
 NEW = ["vectorize", "parallel", "unroll", "compute_inline", "reverse_compute_inline",
        "decompose_reduction", "rfactor", "blockize", "reindex", "storage_align", "set_scope",
        "annotate", "unannotate", "add_unit_loop", "transform_layout", "pad_einsum",
-       "transform_block_layout", "cache_inplace", "decompose_padding"]
+       "transform_block_layout", "cache_inplace", "decompose_padding", "loop_partition",
+       "merge", "reindex_cache", "reorder_block_iter_var", "read_at", "write_at", "cache_index",
+       "rolling_buffer", "tile", "compute_at_index"]
 SKIP = set(filter(None, os.environ.get("SCHED_FUZZ_SKIP", "").split(",")))
 ONLY = sorted(filter(None, os.environ.get("SCHED_FUZZ_ONLY", "").split(",")))
 ANN_KEYS = ["pragma_auto_unroll_max_step", "pragma_unroll_explicit", "fuzz_tag"]
@@ -145,6 +149,51 @@ def _wide_step(sch, draw, action):
         sch.decompose_padding(block, pick(loops))
     elif action == "pad_einsum":
         sch.pad_einsum(block, [draw(st.sampled_from([1, 2, 4, 8])) for _ in stmt.iter_vars])
+    else:
+        _more_step(sch, draw, action, block, stmt, loops, pick)
+
+
+def _more_step(sch, draw, action, block, stmt, loops, pick):
+    """The actions added with fuzz_kernels.py: loop_partition, merge, reindex_cache_read /
+    reindex_cache_write (a permutation of the iters the access uses), reorder_block_iter_var,
+    read_at / write_at, cache_index, rolling_buffer, a sampled tiling (sample_perfect_tile +
+    split) and compute_at / reverse_compute_at at an explicit index."""
+    if action == "loop_partition" and loops:
+        sch.loop_partition(pick(loops), [draw(st.sampled_from([1, 2, 3, 5])), None])
+    elif action == "merge":
+        other = sch.get_loops(sch.get_block(draw(st.sampled_from(_all_blocks(sch)))))
+        if loops and other:
+            sch.merge(pick(loops), pick(other))
+    elif action == "reindex_cache":
+        kind = draw(st.sampled_from(["read", "write"]))
+        regions = stmt.reads if kind == "read" else stmt.writes
+        if regions:
+            i = draw(st.integers(0, len(regions) - 1))
+            perm = draw(st.permutations(range(len(stmt.iter_vars))))
+            fn = sch.reindex_cache_read if kind == "read" else sch.reindex_cache_write
+            fn(block, i, "global", lambda *v: [v[p] for p in perm])
+    elif action == "reorder_block_iter_var" and stmt.iter_vars:
+        sch.reorder_block_iter_var(block, draw(st.permutations(range(len(stmt.iter_vars)))))
+    elif action in ("read_at", "write_at") and loops:
+        regions = stmt.reads if action == "read_at" else stmt.writes
+        if regions:
+            getattr(sch, action)(pick(loops), block, draw(st.integers(0, len(regions) - 1)),
+                                 "global")
+    elif action == "cache_index":
+        sch.cache_index(block, "global", draw(st.sampled_from([0, 1])))
+    elif action == "rolling_buffer" and stmt.writes:
+        sch.rolling_buffer(block, 0)
+    elif action == "tile" and loops:
+        loop = pick(loops)
+        sch.split(loop, sch.sample_perfect_tile(loop, draw(st.integers(2, 3)),
+                                                max_innermost_factor=draw(st.sampled_from([2, 4,
+                                                                                           16]))))
+    elif action == "compute_at_index":
+        other = sch.get_loops(sch.get_block(draw(st.sampled_from(_all_blocks(sch)))))
+        if other:
+            fn = draw(st.sampled_from([sch.compute_at, sch.reverse_compute_at]))
+            fn(block, pick(other), preserve_unit_loops=draw(st.booleans()),
+               index=draw(st.integers(-2, 3)))
 
 
 def _check(data):
