@@ -1,6 +1,6 @@
 """Units and imports of a host file located with Python's own ``ast`` (no libcst tree).
 
-What :func:`tirkit.lang.host._locate_with_libcst` finds, from the ``ast.Module`` the parser reads
+What :func:`tirkit.lang.host_cst.locate_with_libcst` finds, from the ``ast.Module`` the parser reads
 anyway (module constants, static macros): the same :class:`~tirkit.lang.host_scan.FoundUnit` and
 :class:`~tirkit.lang.host_imports.ImportBinding` values, offsets included, at a fraction of the
 cost of a libcst parse plus a counting codegen pass (issue 18: parse speed). ``tirfmt`` splices
