@@ -301,3 +301,29 @@ def simple_split(a: T.handle) -> None:
             A[vi] = T.float32(100)
 ''')
     assert "for n in range(6):" in ir.script() and "T.axis.spatial(16, n * 3)" in ir.script()
+
+
+def test_a_macro_calling_itself_is_a_bounded_diagnostic():
+    """A macro that calls itself without end stops at the nesting limit with a diagnostic that
+    lists the innermost and outermost call sites and counts the rest (it listed all ~3,000)."""
+    from tirkit.lang.parser.macro import MAX_CALL_NOTES
+
+    src = HEADER + '''
+@T.macro
+def rec(A):
+    A[0] = A[0] + 1
+    rec(A)
+
+
+@T.prim_func
+def f(A: T.Buffer((4,), "int32")):
+    rec(A)
+'''
+    (unit,) = [u for u in parse_file(src, "rec.py") if u.name == "f"]
+    errors = [d for d in unit.diagnostics if d.severity == Severity.ERROR]
+    assert errors and all(d.code == "limit" for d in errors)
+    notes = [n.message for n in errors[0].notes]
+    assert len(notes) == MAX_CALL_NOTES + 1
+    assert notes[MAX_CALL_NOTES // 2].startswith("... ") and "more macro calls" in notes[10]
+    assert int(notes[MAX_CALL_NOTES // 2].split()[1]) > 100
+    assert notes[-1] == "in macro 'rec' called at line 11" and notes[0].startswith("in macro")

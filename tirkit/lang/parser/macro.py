@@ -161,6 +161,12 @@ def _scope(parser: Any, mac: Macro, bound: dict[str, Any]) -> Iterator[None]:
         parser.table, ev.table, ev.env = saved
 
 
+#: macro call sites one diagnostic lists at most: the innermost and the outermost half each (a
+#: macro that calls itself until the nesting limit stops it made 2,000 notes per diagnostic)
+MAX_CALL_NOTES = 20
+_ELIDED = "... {} more macro calls ..."
+
+
 def _note_call_site(parser: Any, before: int, name: str, call_span: Any) -> None:
     if call_span is None:
         return
@@ -169,7 +175,25 @@ def _note_call_site(parser: Any, before: int, name: str, call_span: Any) -> None
         d = parser.diagnostics[k]
         note = Note(f"in macro {name!r} called at {where}", call_span)
         parser.diagnostics[k] = Diagnostic(d.severity, d.code, d.span, d.message,
-                                           tuple(d.notes) + (note,), d.fixes)
+                                           _with_call_note(tuple(d.notes), note), d.fixes)
+
+
+def _with_call_note(notes: tuple[Note, ...], note: Note) -> tuple[Note, ...]:
+    """``notes`` plus the next (outer) call site, keeping the first and last
+    ``MAX_CALL_NOTES // 2`` call sites and one note that counts those left out."""
+    calls = [i for i, n in enumerate(notes) if n.message.startswith("in macro ")]
+    if len(calls) < MAX_CALL_NOTES:
+        return notes + (note,)
+    half = MAX_CALL_NOTES // 2
+    elided = [i for i, n in enumerate(notes) if n.message.startswith("... ")]
+    if not elided:  # the first call left out: it becomes the count
+        i = calls[half]
+        return notes[:i] + (Note(_ELIDED.format(1)),) + notes[i + 1:] + (note,)
+    j = elided[0]
+    count = int(notes[j].message.split()[1]) + 1
+    drop = next(i for i in calls if i > j)  # the oldest call kept after the count
+    return (notes[:j] + (Note(_ELIDED.format(count)),) + notes[j + 1:drop] + notes[drop + 1:]
+            + (note,))
 
 
 # decorator mode (``T.macro`` here, ``T.prim_func`` / ``I.ir_module`` in tirkit.lang.entry): the
