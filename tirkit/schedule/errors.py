@@ -177,6 +177,9 @@ WrongBlockIterTypeError = _error(
     "{0} cannot be {kind}: {1} binds it to an iter var of a type other than data-parallel"
     "{extra}")
 ThreadAxisError = _error("ThreadAxisError", "invalid thread axis", "{reason}")
+NotMergeableError = _error(
+    "NotMergeableError", "merging the loops would reorder dependent accesses",
+    "{0}: {reason}")  # no TVM counterpart: TVM 0.27's Merge does not check dependences
 # --- compute location (compute_at.cc, compute_inline.cc) ------------------------------------
 NotAllRequiredBlocksAreVisitedError = _error(
     "NotAllRequiredBlocksAreVisitedError",

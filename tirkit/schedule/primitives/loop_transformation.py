@@ -173,7 +173,9 @@ def merge(sch: Schedule, *loops: Any) -> Any:
     Raises:
         ScheduleError: ``LoopNotInSameScopeError``, ``HasAnnotationOrThreadBindingError``,
             ``LoopNotStartWithZeroError``, ``WrongFactorError`` (different extents),
-            ``LoopMultiAppearanceError`` (a loop given twice).
+            ``LoopMultiAppearanceError`` (a loop given twice), ``NotMergeableError`` (the
+            merged bodies, or a body and a statement it moves past, share a written buffer in a
+            way the new order may break).
     """
     srefs = [sch._loop_sref(lp) for lp in loops]  # pylint: disable=protected-access
     if len(srefs) < 2:
@@ -203,6 +205,7 @@ def merge(sch: Schedule, *loops: Any) -> Any:
     for s, chain in zip(srefs, chains):
         vmap = {c.stmt.loop_var: chains[0][k].stmt.loop_var for k, c in enumerate(chain)}
         bodies.append(substitute(s.stmt.body, vmap))
+    _check_order(chains, bodies)
     from ...tir.stmt import SeqStmt  # pylint: disable=import-outside-toplevel
     new_loop = first.with_changes(body=SeqStmt.flatten(*bodies))
     nest: Any = new_loop
@@ -216,6 +219,20 @@ def merge(sch: Schedule, *loops: Any) -> Any:
     new_body = _replace_siblings(scope_parent.stmt.body, [s.stmt for s in sibling_roots], nest)
     sch.state.replace(scope_parent, scope_parent.stmt.with_changes(body=new_body))
     return sch._new_rv(sch.state.get_sref(new_loop))  # pylint: disable=protected-access
+
+
+def _check_order(chains: list[list[Any]], bodies: list[Any]) -> None:
+    """NotMergeableError when running the bodies one after another per iteration, at the first
+    nest's place, may change what an access sees (see ``_merge_order``)."""
+    from ._merge_order import check_merge_order  # pylint: disable=import-outside-toplevel
+    depth = len(chains[0])
+    d = min(next((k for k in range(depth) if c[k] is not chains[0][k]), depth)
+            for c in chains[1:])
+    roots = [c[d].stmt for c in chains] if d < depth else [chains[0][-1].stmt]
+    parent = chains[0][d - 1].stmt if d > 0 else chains[0][0].parent.stmt
+    body = parent.body
+    seq = list(body.seq) if hasattr(body, "seq") else [body]
+    check_merge_order(roots, bodies, [c.stmt for c in chains[0]], seq)
 
 
 def _replace_siblings(body: Any, olds: list[Any], new: Any) -> Any:
