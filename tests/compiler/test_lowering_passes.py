@@ -395,3 +395,32 @@ def test_a_one_dimensional_aligned_buffer_is_allocated_with_its_padded_stride():
     b = np.full(18, np.nan, "float32")
     build(func)["main"](a, b)
     np.testing.assert_allclose(b, a.sum(axis=1), rtol=1e-5, atol=1e-5)
+
+
+def test_a_two_dimensional_bool_buffer_builds():
+    """Found by the schedule probe (unsafe_set_dtype of a matmul's 16x8 intermediate to bool):
+    FlattenBuffer flattened the DeclBuffer's buffer (to size the Allocate) before it remapped
+    the bool pointer to int8, so the loads and stores kept the dropped bool pointer and
+    MakePackedAPI said "variables [C] are used, but are not passed in as API arguments".
+    One-dimensional bool buffers were not flattened that early."""
+    import numpy as np
+    from tirkit.compiler import build
+    func = from_source('''
+from tvm.script import tir as T
+
+@T.prim_func
+def main(A: T.Buffer((2, 3), "float32"), D: T.Buffer((2, 3), "float32")):
+    C = T.alloc_buffer((2, 3), "bool")
+    for i, j in T.grid(2, 3):
+        with T.block("C"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = A[vi, vj] > T.float32(0)
+    for i, j in T.grid(2, 3):
+        with T.block("D"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            D[vi, vj] = T.Cast("float32", C[vi, vj])
+''', "bool2d.py")
+    a = np.array([[-1, 2, 0], [3, -4, 5]], "float32")
+    d = np.zeros((2, 3), "float32")
+    build(func)["main"](a, d)
+    np.testing.assert_array_equal(d, (a > 0).astype("float32"))

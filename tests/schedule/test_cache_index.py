@@ -5,6 +5,7 @@ import pytest
 
 from tirkit.compiler import build
 from tirkit.schedule import Schedule, errors
+from tirkit.schedule.primitives import cache_layout_errors as X
 from tirkit.schedule.testing import verify_trace_roundtrip
 from sched_util import check, parse
 
@@ -92,3 +93,30 @@ def test_cache_index_errors(args, error, text):
     with pytest.raises(error, match=text):
         sch.cache_index("A", *args)
     assert sch.mod is before
+
+
+SHIFTED = parse("""
+@T.prim_func
+def main(A: T.Buffer((18,), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(16):
+        with T.block("B"):
+            vi = T.axis.spatial(16, i)
+            B[vi] = A[vi + 1] + A[vi + 2]
+""")
+
+
+def test_cache_index_of_a_split_binding_is_not_trivial_binding():
+    """Found by the wide fuzzer (stencil_pad: a split by 7, then cache_index; SCHED_FUZZ_BOUNDS=1
+    --hypothesis-seed=6): the stage paired the block var with the wrong loops and raised a
+    KeyError. Each cached index's block var must be bound to a loop of its own."""
+    sch = Schedule(SHIFTED)
+    sch.split(sch.get_loops("B")[0], [None, 7])
+    before = sch.mod
+    with pytest.raises(X.BlockHasNontrivialBindingError,
+                       match=r'block "B": cache_index of vi \+ 1: block var vi is bound to '
+                             r"i_0 \* 7 \+ i_1"):
+        sch.cache_index("B", "global", 1)
+    assert sch.mod is before
+    plain = Schedule(SHIFTED)
+    plain.cache_index("B", "global", 1)
+    verify_trace_roundtrip(plain, SHIFTED)

@@ -130,7 +130,6 @@ class _BufferFlattener(StmtExprMutator):
         return self.data_remap.get(op, op)
 
     def visit_allocate_(self, op: Allocate) -> Stmt:
-        extents = self._alloc_extents(op)
         changes: dict[str, Any] = {}
         if op.dtype == _BOOL:
             # the data pointer becomes an int8 pointer too, so that the Allocate prints and
@@ -140,6 +139,9 @@ class _BufferFlattener(StmtExprMutator):
             var = op.buffer_var.with_changes(type_annotation=PointerType(PrimType(_INT8), scope))
             self.data_remap[op.buffer_var] = var
             changes.update(dtype=_INT8, buffer_var=var)
+        # after the remap: the extents flatten the DeclBuffer's buffer, whose flat alias must
+        # take the int8 pointer (a 2-d bool buffer's loads used the dropped bool pointer)
+        extents = self._alloc_extents(op)
         new = super().visit_allocate_(op)
         if extents is not op.extents:
             changes["extents"] = extents

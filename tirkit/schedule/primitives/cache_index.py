@@ -96,6 +96,27 @@ def _size(e: PrimExpr) -> int:
     return len(n)
 
 
+def _check_one_loop_each(site: U.Site, block_vars: list[E.Var], binding: dict, ranges: dict,
+                         expr: PrimExpr) -> None:
+    """The stage iterates one loop per block var of ``expr`` and indexes the cache by the block
+    vars, so each must be bound to a loop of its own nest (``vi = i``). A split's
+    ``vi = i_0 * 7 + i_1`` paired the vars with the wrong loops, and a loop above the block's
+    scope raised a KeyError (found by the wide fuzzer, stencil_pad, SCHED_FUZZ_BOUNDS=1
+    --hypothesis-seed=6). BlockHasNontrivialBindingError otherwise (no TVM counterpart: TVM's
+    MakeIndexCacheStage assumes it)."""
+    from .cache_layout_errors import BlockHasNontrivialBindingError  # pylint: disable=C0415
+    used: list[Any] = []
+    for v in block_vars:
+        value = binding.get(v)
+        if not isinstance(value, E.Var) or all(value is not lv for lv in ranges) \
+                or any(value is u for u in used):
+            raise BlockHasNontrivialBindingError(
+                site.block, reason=f"cache_index of {expr.script()}: block var {v.name_hint} is "
+                f"bound to {value.script() if value is not None else '?'}; each block var of a "
+                "cached index must be bound to a loop of its own")
+        used.append(value)
+
+
 def _stage(k: int, expr: PrimExpr, site: U.Site, scope_name: str
            ) -> tuple[S.Stmt, S.Block, Buffer, list[E.Var]]:
     """TVM's ``MakeIndexCacheStage`` for one computation."""
@@ -108,6 +129,7 @@ def _stage(k: int, expr: PrimExpr, site: U.Site, scope_name: str
     for v in block_vars:
         post_order_visit(binding[v], lambda n: loop_vars.append(n) if isinstance(n, E.Var)
                          and all(n is not x for x in loop_vars) else None)
+    _check_one_loop_each(site, block_vars, binding, ranges, expr)
     shape = [eval_set(binding[v], ranges).max_value + 1 for v in block_vars]
     data = E.Var(f"index_var_{k}", PointerType(PrimType(expr.dtype), scope_name))
     buf = Buffer(data, expr.dtype, shape, name=f"index_var_{k}")
