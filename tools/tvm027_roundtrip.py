@@ -31,11 +31,12 @@ import re
 import subprocess
 import sys
 import textwrap
+from typing import Any
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tvm_conformance import DEFAULT_DIRS, GPU, family, git  # noqa: E402  pylint: disable=wrong-import-position
+from tvm_conformance import GPU, SUITES, family, git  # noqa: E402  pylint: disable=wrong-import-position
 
 TVM_SIDE = r'''
 import json, sys
@@ -86,13 +87,15 @@ def port_to_tirx(src: str) -> str:
     return "".join(out)
 
 
-def units_of_tvm_suite(repo: str, tag: str, limit: int) -> list[dict]:
-    """Every unit tirkit parses without an error: ``{file, unit, kind, ref, ours}``."""
+def units_of_tvm_suite(repo: str, tag: str, limit: int, dirs: Any = SUITES["v0.20"][1],
+                       port: bool = True) -> list[dict]:
+    """Every unit tirkit parses without an error: ``{file, unit, kind, ref, ours}``; the
+    reference is the unit's source ported to tirx (``port``), or as it is (a tirx suite)."""
     from tirkit.lang import parse_file  # pylint: disable=import-outside-toplevel
     from tirkit.printer import script  # pylint: disable=import-outside-toplevel
 
     files = [f for f in git(repo, "ls-tree", "-r", "--name-only", tag, "tests/python").split("\n")
-             if f.endswith(".py") and f.split("/")[2] in DEFAULT_DIRS]
+             if f.endswith(".py") and f.split("/")[2] in dirs]
     items = []
     for path in files[:limit or None]:
         text = git(repo, "show", f"{tag}:{path}")
@@ -115,7 +118,8 @@ def units_of_tvm_suite(repo: str, tag: str, limit: int) -> list[dict]:
                 ours = script(unit.ir, dialect="tirx")
             except Exception as err:  # pylint: disable=broad-except
                 ours = f"# tirkit could not print: {type(err).__name__}: {err}"
-            items.append({"file": path, "unit": unit.name, "ref": port_to_tirx(src),
+            ref = port_to_tirx(src) if port else _IMPORT.sub("", src)
+            items.append({"file": path, "unit": unit.name, "ref": ref,
                           "kind": "gpu" if GPU.search(src) else "cpu",
                           "ours": "\n".join(ln for ln in ours.split("\n")
                                             if not ln.startswith("# from "))})
@@ -154,13 +158,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", maxsplit=1)[0])
     ap.add_argument("--tvm-python", default="/work/tvm-venv/bin/python")
     ap.add_argument("--repo", default="/work/.mirror/apache+tvm/repo")
-    ap.add_argument("--tag", default="refs/tags/v0.20.0")
+    ap.add_argument("--suite", choices=sorted(SUITES), default="v0.20",
+                    help="v0.20: TVM v0.20's tests, ported to tirx as a user would; tirx: TVM's "
+                    "current tests, already in the tirx spelling (tools/tvm_conformance.py)")
+    ap.add_argument("--tag", default=None, help="a git ref of --repo (default: the suite's)")
     ap.add_argument("--limit", type=int, default=0, help="only the first N files")
     ap.add_argument("--json", default=None, help="write the per-unit results here")
     ap.add_argument("--show", default=None, help="print units whose family contains this text")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    items = units_of_tvm_suite(args.repo, args.tag, args.limit)
+    tag, dirs = SUITES[args.suite]
+    items = units_of_tvm_suite(args.repo, args.tag or tag, args.limit, dirs,
+                               port=args.suite == "v0.20")
     results = run_tvm(args.tvm_python, items)
     stats: collections.Counter = collections.Counter()
     fams: collections.Counter = collections.Counter()

@@ -134,3 +134,20 @@ def f(n: T.int32):
     T.evaluate(n)
 ''')
     assert func.body.attr_key == "target" and func.body.node == {"kind": "cuda"}
+
+
+def test_s_tir_on_a_function_without_blocks_is_kept():
+    """TVM 0.27 keeps ``@T.prim_func(s_tir=True)`` as the function attribute ``s_tir``; tirkit
+    dropped it where the function has no block (the tirx printer adds the flag only for blocks),
+    so TVM 0.27 read tirkit's text of e.g. test_codegen_assert.py's units as a different IR."""
+    func, text = _tirx('''@T.prim_func(s_tir=True)
+def f(x: T.int32):
+    assert x > 0, "positive"
+''')
+    assert func.attrs["s_tir"] is True and "@T.prim_func(s_tir=True)" in text
+    assert 'T.func_attr({"s_tir": True})' in script(func)  # classic: an attribute like others
+    plain, text = _tirx('''@T.prim_func
+def f(x: T.int32):
+    assert x > 0, "positive"
+''')
+    assert "s_tir" not in plain.attrs and "s_tir" not in text

@@ -185,6 +185,8 @@ def _func_attrs(p: Printer, func: PrimFunc, name: str, f: Frame) -> None:
     attrs = dict(func.attrs)
     if attrs.get("global_symbol") == name and name not in p.cfg.keep_global_symbol:
         del attrs["global_symbol"]
+    if p.tirx and attrs.get("s_tir") is True:
+        del attrs["s_tir"]  # tirx: @T.prim_func(s_tir=True) says it
     if attrs:
         f.stmts.append(LineDoc(call(p, p.T("func_attr"), [p.expr(attrs).doc]).doc))
 
@@ -234,7 +236,7 @@ def _decorator(p: Printer, func: PrimFunc) -> Doc:
     kwargs = []
     if "global_symbol" not in func.attrs:
         kwargs.append(("private", Text("True")))
-    if p.tirx and _has_block(func):
+    if p.tirx and (func.attrs.get("s_tir") is True or _has_block(func)):
         kwargs.append(("s_tir", Text("True")))
     return call(p, p.T("prim_func"), [], kwargs).doc if kwargs else p.T("prim_func")
 

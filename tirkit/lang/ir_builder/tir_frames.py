@@ -64,13 +64,19 @@ class PrimFuncFrame(TIRFrame):
         self.attrs: dict[str, Any] | None = None
         self.root_alloc_buffers: list[tir.Buffer] = []
         self.env_threads: dict[tir.Var, tir.IterVar] = {}
+        self.s_tir = False  # declared @T.prim_func(s_tir=True) (TVM 0.27 tirx)
 
     def exit(self) -> None:
         attrs = dict(self.attrs or {})
         if self.name is not None and not self.is_private and "global_symbol" not in attrs:
             attrs.setdefault("global_symbol", self.name)
-        func = tir.PrimFunc(self.args, as_stmt(self.stmts), self.ret_type, self.buffer_map,
-                            attrs, span=self.span)
+        body = as_stmt(self.stmts)
+        if self.s_tir and not self.root_alloc_buffers and not _has_block(body):
+            # TVM 0.27 keeps s_tir=True as the attribute "s_tir"; a function with blocks needs
+            # the flag anyway (the printer adds it), one without keeps it here
+            attrs.setdefault("s_tir", True)
+        func = tir.PrimFunc(self.args, body, self.ret_type, self.buffer_map, attrs,
+                            span=self.span)
         func = _root_block(func, self.root_alloc_buffers)
         fill_missing_spans(func, self.span, _COMPLETE)
         from .ir_frames import IRModuleFrame  # pylint: disable=import-outside-toplevel
@@ -81,6 +87,19 @@ class PrimFuncFrame(TIRFrame):
             module.add_function(self.name or "main", func)
         else:
             builder.set_result(func)
+
+
+def _has_block(body: tir.Stmt) -> bool:
+    found: list[bool] = []
+
+    def visit(node: Any) -> bool:
+        if found or isinstance(node, PrimExpr):
+            return False
+        if isinstance(node, tir.Block):
+            found.append(True)
+        return not found
+    tir.stmt_functor.pre_order_visit(body, visit)
+    return bool(found)
 
 
 def _root_block(func: tir.PrimFunc, root_buffers: list[tir.Buffer]) -> tir.PrimFunc:

@@ -55,6 +55,7 @@ def visit_function_def(self: Parser, node: Any) -> None:
     with self.table.frame():
         self.table.add("range", TS.range_)
         frame = TB.prim_func(is_private=bool(flags.get("private", False)))
+        frame.s_tir = self.s_tir
         with frame:
             TB.func_name(node.name)
             _visit_params(self, node)
