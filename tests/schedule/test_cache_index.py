@@ -113,10 +113,23 @@ def test_cache_index_of_a_split_binding_is_not_trivial_binding():
     sch.split(sch.get_loops("B")[0], [None, 7])
     before = sch.mod
     with pytest.raises(X.BlockHasNontrivialBindingError,
-                       match=r'block "B": cache_index of vi \+ 1: block var vi is bound to '
+                       match=r'block "B": cache_index of vi \+ 1: vi is bound to '
                              r"i_0 \* 7 \+ i_1"):
         sch.cache_index("B", "global", 1)
     assert sch.mod is before
     plain = Schedule(SHIFTED)
     plain.cache_index("B", "global", 1)
     verify_trace_roundtrip(plain, SHIFTED)
+
+
+def test_cache_index_of_an_index_over_an_outer_blocks_iter_is_not_trivial_binding():
+    """Found by the wide fuzzer (conv1d_strided and topi_conv2d_nhwc: blockize, then
+    cache_index of the inner block; SCHED_FUZZ_ONLY=... --hypothesis-seed=8, seed 9): the index
+    used the outer block's iter var, and the stage raised a KeyError looking up its binding."""
+    sch = Schedule(SHIFTED)
+    sch.split(sch.get_loops("B")[0], [None, 4])
+    sch.blockize(sch.get_loops("B")[1])
+    before = sch.mod
+    with pytest.raises(X.BlockHasNontrivialBindingError, match="not an iter var of the block"):
+        sch.cache_index("B", "global", 1)
+    assert sch.mod is before

@@ -441,3 +441,17 @@ def test_merge_of_a_loop_with_itself_is_loop_multi_appearance(k):
     loop = sch.get_loops("B")[k]
     _unchanged(sch, lambda: sch.merge(loop, loop), errors.LoopMultiAppearanceError,
                f'loop "{"ij"[k]}" appears more than once')
+
+
+def test_rfactor_of_a_loop_not_starting_at_zero_is_loop_not_start_with_zero():
+    """Found by the wide fuzzer with bound checkers (bmm_bias_relu: loop_partition of the
+    reduction loop by [1, None], then rfactor of the second part's loop k1 in range(1, 5);
+    SCHED_FUZZ_BOUNDS=1 --hypothesis-seed=7): the rf buffer (extent 4) was indexed by k1 up to
+    4, out of bounds, and the write-back's T.init fired at k1 == 1, dropping the first part's
+    sum. TVM 0.27 builds the same."""
+    sch = Schedule(REDUCE)
+    _, k = sch.get_loops("B")
+    sch.loop_partition(k, [1, None])
+    k1 = sch.get_loops("B_k1")[-1]
+    _unchanged(sch, lambda: sch.rfactor(k1, 0), errors.LoopNotStartWithZeroError,
+               'loop "k1" does not start with 0')

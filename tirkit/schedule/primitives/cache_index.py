@@ -107,13 +107,15 @@ def _check_one_loop_each(site: U.Site, block_vars: list[E.Var], binding: dict, r
     from .cache_layout_errors import BlockHasNontrivialBindingError  # pylint: disable=C0415
     used: list[Any] = []
     for v in block_vars:
-        value = binding.get(v)
+        value = next((x for k, x in binding.items() if k is v), None)
         if not isinstance(value, E.Var) or all(value is not lv for lv in ranges) \
                 or any(value is u for u in used):
+            bound = f"bound to {value.script()}" if value is not None else \
+                "not an iter var of the block (an outer block's)"
             raise BlockHasNontrivialBindingError(
-                site.block, reason=f"cache_index of {expr.script()}: block var {v.name_hint} is "
-                f"bound to {value.script() if value is not None else '?'}; each block var of a "
-                "cached index must be bound to a loop of its own")
+                site.block, reason=f"cache_index of {expr.script()}: {v.name_hint} is {bound}; "
+                "each var of a cached index must be an iter var of the block bound to a loop of "
+                "its own")
         used.append(value)
 
 
@@ -125,11 +127,11 @@ def _stage(k: int, expr: PrimExpr, site: U.Site, scope_name: str
                      and all(n is not v for v in block_vars) else None)
     binding = U.bindings(site.realize)
     ranges = U.loop_ranges(site.loops)
+    _check_one_loop_each(site, block_vars, binding, ranges, expr)
     loop_vars: list[E.Var] = []
     for v in block_vars:
         post_order_visit(binding[v], lambda n: loop_vars.append(n) if isinstance(n, E.Var)
                          and all(n is not x for x in loop_vars) else None)
-    _check_one_loop_each(site, block_vars, binding, ranges, expr)
     shape = [eval_set(binding[v], ranges).max_value + 1 for v in block_vars]
     data = E.Var(f"index_var_{k}", PointerType(PrimType(expr.dtype), scope_name))
     buf = Buffer(data, expr.dtype, shape, name=f"index_var_{k}")

@@ -200,9 +200,14 @@ def rfactor(sch: Schedule, loop: Any, factor_axis: int) -> Any:
             holds more than this block), ``NotReductionBlockError``,
             ``NoMatchedReducerError``, ``LoopPropertyError`` (the loop is not a serial
             reduction loop, or a loop feeds both spatial and reduction iters),
-            ``FactorAxisOutOfRangeError``, ``NotStagePipelineError``.
+            ``FactorAxisOutOfRangeError``, ``NotStagePipelineError``,
+            ``LoopNotStartWithZeroError``.
     """
     loop_sref = sch._loop_sref(loop)  # pylint: disable=protected-access
+    # the rf buffer's new dimension is indexed by the loop var and the write-back's iter takes
+    # the loop's range: from 1 (a loop_partition's second part) that wrote out of bounds and
+    # re-ran the T.init at 1 (no TVM counterpart: TVM 0.27 does the same)
+    A.check_loop_starts_with_zero(loop_sref)
     block_sref, scope_root, loops = _rf_check(sch, loop_sref)
     blk: Block = block_sref.stmt
     if len(A.get_child_blocks(sch.state, loops[0])) != 1:
