@@ -222,3 +222,34 @@ def test_blockize_tensorize_errors(func, prep, call, error, text):
         call(sch, loop)
     assert sch.mod is before
     verify_trace_roundtrip(sch, func)
+
+
+ROWMAX = parse("""
+@T.prim_func
+def main(A: T.Buffer((4, 6), "float32"), M: T.Buffer((4,), "float32")):
+    for i, k in T.grid(4, 6):
+        with T.block("M"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                M[vi] = T.float32(-1e30)
+            M[vi] = T.max(M[vi], A[vi, vk])
+""")
+
+
+def test_blockize_of_a_loop_over_an_opaque_block_relaxes_its_loop():
+    """Found by the wide fuzzer (softmax.py: loop_partition of the reduction loop, then
+    blockize of the loop over the opaque "_k_common" block it makes; SCHED_FUZZ_BOUNDS=1
+    --hypothesis-seed=6): the opaque block's regions name the loop var directly, and the outer
+    block's regions kept it, a var defined only inside that block (ill-formed IR)."""
+    import numpy as np
+    from tirkit.compiler import build
+    sch = Schedule(ROWMAX)
+    sch.loop_partition(sch.get_loops("M")[1], [2, None])
+    sch.blockize(sch.get_loops("M_k_common")[0])
+    text = sch.mod.script()
+    assert "T.reads(A[0:4, 0:6])" in text and "T.writes(M[0:4])" in text
+    verify_trace_roundtrip(sch, ROWMAX)
+    a = np.random.default_rng(0).standard_normal((4, 6)).astype("float32")
+    m = np.zeros(4, "float32")
+    build(sch.mod)["main"](a, m)
+    np.testing.assert_allclose(m, a.max(axis=1))

@@ -150,3 +150,30 @@ def test_partition_of_a_loop_above_an_earlier_partition():
     sch.cache_read(common, 2, "global")
     np.testing.assert_allclose(_run(sch.mod["main"]), _run(SOFTMAX), rtol=1e-5, atol=1e-6)
     verify_trace_roundtrip(sch, SOFTMAX)
+
+
+ROW = parse("""
+@T.prim_func
+def main(A: T.Buffer((10,), "float32"), B: T.Buffer((10,), "float32")):
+    for j in range(10):
+        with T.block("B"):
+            vj = T.axis.spatial(10, j)
+            B[vj] = A[vj] * T.float32(2)
+""")
+
+
+def test_partition_of_a_loop_not_starting_at_zero_keeps_its_range():
+    """Found by the wide fuzzer (fuzz_kernels.py's two_consumers: loop_partition by [5, None],
+    then again of the second part's loop j1 in range(5, 10); SCHED_FUZZ_ONLY=...
+    --hypothesis-seed=8): the parts were counted from 0, so the second partition ran j in
+    range(5) and half of the outputs were never written."""
+    sch = Schedule(ROW)
+    _, second = sch.loop_partition(sch.get_loops("B")[0], [5, None])
+    parts = sch.loop_partition(second, [3, None])
+    assert [(int(sch.get(p).min), int(sch.get(p).min) + int(sch.get(p).extent))
+            for p in parts] == [(5, 8), (8, 10)]
+    verify_trace_roundtrip(sch, ROW)
+    a = np.arange(10, dtype="float32")
+    b = np.zeros(10, "float32")
+    build(sch.mod)["main"](a, b)
+    np.testing.assert_allclose(b, a * 2)

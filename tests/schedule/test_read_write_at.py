@@ -145,3 +145,44 @@ def test_write_at_after_a_split_with_a_tail_copies_only_the_buffer():
     assert "C[0:6]" in sch.mod.script()
     verify_trace_roundtrip(sch, GUARDED)
     _guarded_numbers(sch)
+
+
+MATMUL = parse("""
+@T.prim_func
+def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"),
+         C: T.Buffer((8, 8), "float32")):
+    for i, j, k in T.grid(8, 8, 8):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+""")
+
+
+@pytest.mark.parametrize("at", [0, 1, 2])
+def test_write_at_of_an_update_without_init_is_read_modify_write(at):
+    """Found by the wide fuzzer (matmul_naive.py: decompose_reduction, then write_at of
+    C_update, --hypothesis-seed=9; bmm_bias_relu, bounds seed 7): the update read C_global,
+    which nothing under the loop had written (C_init wrote C), so 399 of 400 outputs were
+    wrong. TVM 0.27 applies it."""
+    sch = Schedule(MATMUL)
+    sch.decompose_reduction("C", sch.get_loops("C")[0])
+    loop = sch.get_loops("C_update")[at]
+    before = sch.mod
+    with pytest.raises(errors.ScheduleError, match='block "C_update" reads and writes C: '
+                       "write_at would make it read C_global before anything under the loop"):
+        sch.write_at(loop, sch.get_block("C_update"), 0, "global")
+    assert sch.mod is before
+
+
+def test_write_at_over_the_init_and_the_update_keeps_the_numbers():
+    sch = Schedule(MATMUL)
+    sch.decompose_reduction("C", sch.get_loops("C")[1])  # C_init inside loop i
+    sch.write_at(sch.get_loops("C_update")[0], sch.get_block("C_update"), 0, "global")
+    verify_trace_roundtrip(sch, MATMUL)
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((8, 8), "float32"), rng.standard_normal((8, 8), "float32")
+    c = np.full((8, 8), np.nan, "float32")
+    build(sch.mod)["main"](a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-5)

@@ -100,6 +100,11 @@ def blockize_realize(site: U.Site, loop: S.For, preserve_unit_iters: bool,
     for lp in reversed(inner):
         body = lp.with_changes(body=body)
     init = _outer_init(block_sub, inner_realize, inner) if block_sub.init is not None else None
+    # an opaque block (no iter vars, as loop_partition's "_common" block) names the inner loop
+    # vars in its regions directly: relax over those loops too, or the outer block's regions
+    # would use a var defined only inside it (ill-formed IR; found by the wide fuzzer,
+    # softmax.py: loop_partition then blockize, SCHED_FUZZ_BOUNDS=1 --hypothesis-seed=6)
+    inner_dom.update({lp.loop_var: Range.from_min_extent(lp.min, lp.extent) for lp in inner})
     outer_block = S.Block(tuple(o_ivs), eval_regions(block_sub.reads, inner_dom, ana),
                           eval_regions(block_sub.writes, inner_dom, ana),
                           f"{block.name_hint}_o", body, init)

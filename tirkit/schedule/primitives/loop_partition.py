@@ -44,11 +44,11 @@ def _bounds(sch: Schedule, loop: For, factors: Sequence[Any]) -> list[tuple[int,
     elif known < extent:
         raise err.WrongFactorError(loop, reason=f"the factors sum to {known}, less than the "
                                    f"extent {extent}")
-    out, start = [], 0
+    out, start, base = [], 0, loop.min.value
     for v in vals:
         end = min(start + v, extent)
-        if end > start:
-            out.append((start, end))
+        if end > start:  # from the loop's min: a part of an earlier partition starts at 5
+            out.append((base + start, base + end))
         start = end
     return out
 

@@ -121,6 +121,40 @@ class _LoopSwap(StmtMutator):
         return self.new if op is self.old else super().visit_for_(op)
 
 
+def _check_written_before_read(stmts: list[S.Stmt], src: Buffer, dst: Buffer) -> None:
+    """write_at swaps every access of ``src`` under the loop to ``dst`` and copies only back, so
+    a block there that reads ``src`` must come after one that writes it there, or start from its
+    own T.init. ReadModifyWriteError otherwise (no TVM counterpart: TVM 0.27 applies): a
+    decomposed reduction's update read the new buffer, never initialised, wrong numbers
+    (found by the wide fuzzer: matmul_naive.py, decompose_reduction then write_at of C_update,
+    --hypothesis-seed=9)."""
+    from .cache_layout_errors import ReadModifyWriteError  # pylint: disable=C0415
+    written = False
+    for stmt in stmts:
+        for realize in _realizes_deep(stmt):
+            block = realize.block
+            if not written and block.init is None and \
+                    U.region_of(block.reads, src) is not None:
+                raise ReadModifyWriteError(
+                    block, buffer=src.name, reason=f"write_at would make it read {dst.name} "
+                    f"before anything under the loop writes it (only a copy back to "
+                    f"{src.name} is made); it has no T.init")
+            if U.region_of(block.writes, src) is not None:
+                written = True
+
+
+def _realizes_deep(stmt: S.Stmt) -> list[S.BlockRealize]:
+    """Every block realize under ``stmt``, nested ones included, in program order."""
+    out: list[S.BlockRealize] = []
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, S.BlockRealize):
+            out.append(node)
+        stack.extend(reversed(U._children(node)))  # pylint: disable=protected-access
+    return out
+
+
 def _clamped_domain(sets: list[list[IntervalSet]], src: Buffer, outer: list[S.For]
                     ) -> list[Range]:
     """The union of the relaxed regions, clamped to ``src``'s shape (no TVM counterpart: TVM
@@ -177,6 +211,8 @@ def read_write_at_impl(body: S.Stmt, loop: S.For, block: S.Block, index: int,
                                     "after its last write")
     pos, lo, hi = (r_pos[0], r_pos[0], len(subs)) if is_read else (w_pos[-1] + 1, 0,
                                                                   w_pos[-1] + 1)
+    if not is_read:
+        _check_written_before_read(subs[lo:hi], src, dst)
     at = max(i for i, s in enumerate(site.path) if s is site.scope)
     outer = [s for s in site.path[at:] if isinstance(s, S.For)]
     outer = outer[:outer.index(loop) + 1]
