@@ -178,3 +178,28 @@ def test_pad_einsum_refuses_a_padded_reduction_the_zeros_change(func, block):
     else:
         f(a, out)
         np.testing.assert_allclose(out, m)
+
+
+ROWS = parse("""
+@T.prim_func
+def main(A: T.Buffer((6, 10), "float32"), D: T.Buffer((6, 10), "float32")):
+    for i, j in T.grid(6, 10):
+        with T.block("D"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            D[vi, vj] = A[vi, vj] * T.float32(2)
+""")
+
+
+def test_pad_einsum_of_a_partition_is_not_trivial_binding():
+    """Found by the wide fuzzer (fuzz_kernels.py's two_consumers: loop_partition of the inner
+    loop by [5, None], then pad_einsum of the second part, --hypothesis-seed=9): the part's loop
+    in range(5, 10) became range(5, 17) and the copy back wrote the rows and columns that
+    nest never computed (NaNs in the output)."""
+    sch = Schedule(ROWS)
+    sch.loop_partition(sch.get_loops("D")[1], [5, None])
+    before = sch.mod
+    with pytest.raises(X.BlockHasNontrivialBindingError,
+                       match='block "D_j1": pad_einsum needs each iter bound to a loop of its '
+                       "own over its whole domain from 0; vi"):
+        sch.pad_einsum("D_j1", [1, 4])
+    assert sch.mod is before

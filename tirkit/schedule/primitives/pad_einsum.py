@@ -41,6 +41,30 @@ def _check(block: S.Block, padding: Sequence[int]) -> None:
         used.add(id(region.buffer))
 
 
+def _check_full_loops(site: U.Site) -> None:
+    """The copy stages cover whole buffers and the padded loops are resized from 0, so each
+    iter must be bound to a loop of its own under the block's scope running over its whole
+    domain from 0. A partition's loop in range(5, 10) became range(5, 17), and the copy back
+    wrote the rows that loop never computed (found by the wide fuzzer: two_consumers,
+    loop_partition then pad_einsum, --hypothesis-seed=9). NotTrivialBindingError otherwise
+    (TVM's PadEinsum checks the binding only)."""
+    from .cache_layout_errors import BlockHasNontrivialBindingError  # pylint: disable=C0415
+    used: list[Any] = []
+    for iv, value in zip(site.block.iter_vars, site.realize.iter_values):
+        loop = next((lp for lp in site.loops if lp.loop_var is value), None)
+        ok = loop is not None and all(value is not u for u in used) \
+            and U.is_const(iv.dom.min, 0) and U.is_const(loop.min, 0) \
+            and Analyzer().can_prove_equal(loop.extent, iv.dom.extent)
+        if not ok:
+            raise BlockHasNontrivialBindingError(
+                site.block, reason=f"pad_einsum needs each iter bound to a loop of its own over "
+                f"its whole domain from 0; {iv.var.name_hint} (domain [{iv.dom.min.script()}, "
+                f"+{iv.dom.extent.script()})) is bound to {value.script()}"
+                + ("" if loop is None else f", a loop over [{loop.min.script()}, "
+                   f"+{loop.extent.script()})"))
+        used.append(value)
+
+
 def _check_sole_block(stmt: S.Stmt, block: S.Block) -> None:
     """The padded loops and buffers are rewritten in the whole statement of the scope that holds
     ``block`` and the copy stages go right before and after it, so that statement must hold no
@@ -177,10 +201,13 @@ def pad_einsum_impl(body: S.Stmt, block: S.Block, padding: Sequence[int]) -> Pri
         InvalidPaddingError: the padding is not one positive integer per block iter;
         NonEinsumError: a buffer is accessed twice or not by plain iters/constants;
         NotSingleChildBlockError: the loop nest of the scope that holds the block holds another
-            block.
+            block;
+        NotTrivialBindingError: an iter not bound to a loop of its own, under the block's scope,
+            over its whole domain from 0.
     """
     _check(block, padding)
     site = U.locate(body, block)
+    _check_full_loops(site)
     ana = Analyzer()
     iter_ext: dict[int, PrimExpr] = {}
     loop_ext: dict[int, PrimExpr] = {}
