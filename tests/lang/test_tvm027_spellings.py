@@ -151,3 +151,29 @@ def f(x: T.int32):
     assert x > 0, "positive"
 ''')
     assert "s_tir" not in plain.attrs and "s_tir" not in text
+
+
+def test_a_call_of_a_module_function_as_a_statement_prints_in_tirx():
+    """``Module.subroutine(A.data)`` as a statement (TVM 0.27's test_target_codegen_c_host.py):
+    the tirx printer crashed (AttributeError: 'GlobalVar' object has no attribute 'name'), and a
+    shape-(1,) buffer of an s_tir=True function printed as a bare scalar (``A = 42.0``), which
+    reads back as another IR."""
+    (unit,) = parse_file('''from tvm.script import ir as I
+from tvm.script import tirx as T
+
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer(1, dtype="float32")):
+        Module.subroutine(A.data)
+
+    @T.prim_func(private=True, s_tir=True)
+    def subroutine(A_data: T.handle("float32")):
+        A = T.decl_buffer(1, dtype="float32", data=A_data)
+        A[0] = 42.0
+''', "m.py")
+    assert not unit.diagnostics
+    text = script(unit.ir, dialect="tirx")
+    assert "Module.subroutine(A.data)" in text and "A[0] = T.float32(42.0)" in text
+    assert structural_equal(from_source(text.replace("# from", "from")), unit.ir)

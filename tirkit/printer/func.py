@@ -254,7 +254,9 @@ def function_name(p: Printer, func: PrimFunc) -> str:
 def print_prim_func(p: Printer, func: PrimFunc) -> SDoc:
     """``@T.prim_func def name(params) -> ret: body`` (TVM's PrimFunc printer)."""
     name = function_name(p, func)
-    outer_scalar, p.scalar_buffers = p.scalar_buffers, p.tirx and not _has_block(func)
+    # as the parser reads them: scalar buffers only where no s_tir=True is printed
+    outer_scalar, p.scalar_buffers = p.scalar_buffers, p.tirx and not _has_block(func) \
+        and func.attrs.get("s_tir") is not True
     try:
         return _print_prim_func(p, func, name)
     finally:

@@ -62,7 +62,8 @@ def _evaluate(p: Printer, s: S.Evaluate) -> SDoc:
     if ret is not None:  # tirx: ``return v`` (TVM 0.27 has no T.ret)
         return LineDoc(concat("return ", p.expr(ret).doc))
     value = p.expr(s.value).doc
-    if isinstance(s.value, Call) and not (p.tirx and s.value.op.name in TIRX_NODE_OPS):
+    if isinstance(s.value, Call) and not (
+            p.tirx and getattr(s.value.op, "name", None) in TIRX_NODE_OPS):  # op or GlobalVar
         return LineDoc(value)
     return LineDoc(call(p, p.T("evaluate"), [value]).doc)
 
