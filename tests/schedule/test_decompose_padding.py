@@ -163,3 +163,32 @@ def test_decompose_padding_in_bound_block_keeps_the_block_predicate():
     o = np.full((1, 4, 8), np.nan, "float32")
     build(sch.mod, config={"tir.instrument_bound_checkers": True})["main"](d, o)
     np.testing.assert_allclose(o, np.pad(d, ((0, 0), (0, 0), (1, 1))))
+
+
+STENCIL = parse("""
+@T.prim_func
+def main(A: T.Buffer((6,), "float32"), B: T.Buffer((6,), "float32")):
+    P = T.alloc_buffer((8,))
+    for i in range(8):
+        with T.block("P"):
+            vi = T.axis.spatial(8, i)
+            P[vi] = T.if_then_else(1 <= vi and vi < 7, A[vi - 1], T.float32(0))
+    for i in range(6):
+        with T.block("B"):
+            vi = T.axis.spatial(6, i)
+            B[vi] = P[vi] + P[vi + 2]
+""")
+
+
+def test_decompose_padding_at_a_loop_holding_another_block_is_not_single_child():
+    """Found by the wide fuzzer (fuzz_kernels.py's stencil_pad: write_at of the pad block, whose
+    copy-back block then shares its loop, then decompose_padding at that loop;
+    --hypothesis-seed=9): the loop nest was rebuilt with the pad block only and the copy block
+    was dropped, so the padded buffer was never written (NaNs)."""
+    sch = Schedule(STENCIL)
+    sch.write_at(sch.get_loops("P")[0], sch.get_block("P"), 0, "global")
+    before = sch.mod
+    with pytest.raises(errors.NotSingleChildBlockError,
+                       match=r'loop "i" holds other blocks than block "P" \(P_global\)'):
+        sch.decompose_padding("P", sch.get_loops("P")[0])
+    assert sch.mod is before

@@ -455,3 +455,37 @@ def test_rfactor_of_a_loop_not_starting_at_zero_is_loop_not_start_with_zero():
     k1 = sch.get_loops("B_k1")[-1]
     _unchanged(sch, lambda: sch.rfactor(k1, 0), errors.LoopNotStartWithZeroError,
                'loop "k1" does not start with 0')
+
+
+PAD_BATCH1 = parse("""
+@T.prim_func
+def main(A: T.Buffer((1, 6), "float32"), C: T.Buffer((1, 6), "float32")):
+    P = T.alloc_buffer((1, 8))
+    for n, h in T.grid(1, 8):
+        with T.block("P"):
+            vn, vh = T.axis.remap("SS", [n, h])
+            P[vn, vh] = T.if_then_else(1 <= vh and vh < 7, A[vn, vh - 1], T.float32(0))
+    for n, h in T.grid(1, 6):
+        with T.block("C"):
+            vn, vh = T.axis.remap("SS", [n, h])
+            C[vn, vh] = P[vn, vh] + P[vn, vh + 2]
+""")
+
+
+def test_compute_inline_of_a_value_over_a_unit_iter_not_in_the_indices():
+    """Found by the wide fuzzer (conv2d_nchw.py: reindex of the pad block's write, which drops
+    the unit batch iter from the store's indices but not from the value, then compute_inline;
+    --hypothesis-seed=10): the consumers got the value with vn undefined (ill-formed IR). A
+    unit iter takes its one value now."""
+    import numpy as np
+    from tirkit.compiler import build
+    from tirkit.schedule.testing import verify_trace_roundtrip
+    sch = Schedule(PAD_BATCH1)
+    sch.reindex("P", ("write", 0))
+    sch.compute_inline("P")
+    verify_trace_roundtrip(sch, PAD_BATCH1)
+    a = np.arange(1, 7, dtype="float32").reshape(1, 6)
+    c = np.zeros((1, 6), "float32")
+    build(sch.mod)["main"](a, c)
+    padded = np.pad(a, ((0, 0), (1, 1)))
+    np.testing.assert_allclose(c, padded[:, :6] + padded[:, 2:])

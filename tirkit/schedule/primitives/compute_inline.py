@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...ir.expr import IntImm
 from ...tir.block_access import get_block_read_write_region
 from ...tir.expr import BufferLoad, IterVarType, Var
 from ...tir.stmt import Block, BufferStore
@@ -31,6 +32,26 @@ def _plain_indices(block: Block, indices: Any, what: str) -> list[Var]:
                 block, reason=f"the {what} indices must be distinct block iter vars, got {i!r}")
         out.append(i)
     return out
+
+
+def _value_over_indices(block: Block, value: Any, params: list[Var]) -> Any:
+    """The stored value with only the store's index vars free: an iter var of extent 1 it uses
+    besides (after a reindex, ``pad_reindex[vc, vh, vw] = ... data[vn, ...]``) is its one
+    value; any other one is a BodyAnalysisError. Before, such a var was left undefined in the
+    consumers (ill-formed IR; found by the wide fuzzer: conv2d_nchw.py, reindex of the pad
+    block's write, then compute_inline, --hypothesis-seed=10)."""
+    from ...tir.stmt_functor import post_order_visit  # pylint: disable=import-outside-toplevel
+    used: list[Var] = []
+    post_order_visit(value, lambda n: used.append(n) if isinstance(n, Var) else None)
+    fixed = {}
+    for iv in block.iter_vars:
+        if any(iv.var is u for u in used) and all(iv.var is not p for p in params):
+            if not (isinstance(iv.dom.extent, IntImm) and iv.dom.extent.value == 1):
+                raise err.BodyAnalysisError(
+                    block, reason=f"the stored value uses iter var {iv.var.name_hint}, which "
+                    "is not one of the store's indices")
+            fixed[iv.var] = iv.dom.min
+    return substitute(value, fixed) if fixed else value
 
 
 def _check_no_init(block: Block, what: str) -> None:
@@ -101,10 +122,11 @@ def compute_inline(sch: Schedule, block: Any) -> None:
         raise err.NotCompleteBlockError(blk, reason=reason)
     params = _plain_indices(blk, store.indices, "store")
     buf = store.buffer
+    value = _value_over_indices(blk, store.value, params)
 
     def post(n: Any) -> Any:
         if isinstance(n, BufferLoad) and n.buffer is buf:
-            return substitute(store.value, dict(zip(params, n.indices)))
+            return substitute(value, dict(zip(params, n.indices)))
         return None
     root = scope_root.stmt
     body = _remove_block(sch, scope_root, block_sref, root.body, buf)

@@ -203,6 +203,15 @@ def decompose_padding_impl(body: S.Stmt, block: S.Block, loop: S.For) -> Primiti
     if not any(lp is loop for lp in site.loops):
         raise err.LoopPositionError(block, loop, reason="decompose_padding needs a loop above "
                                     "the block")
+    from ..transform import blocks_in  # pylint: disable=import-outside-toplevel
+    others = [b.name_hint for b in blocks_in(loop.body) if b is not block]
+    if others:
+        # the loop nest is rebuilt from ``loop`` down with this block only: the others were
+        # dropped (found by the wide fuzzer: stencil_pad, write_at of the pad block, whose copy
+        # block shares its loop, then decompose_padding; --hypothesis-seed=9)
+        raise err.NotSingleChildBlockError(
+            loop, block, detail=f"{{0}} holds other blocks than {{1}} ({', '.join(others)}): "
+            "decompose_padding rebuilds the loop nest from it with that block only")
     try:
         inb, pad, pred, region = _match(site.realize)
     except ValueError as exc:
