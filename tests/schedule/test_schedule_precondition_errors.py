@@ -489,3 +489,15 @@ def test_compute_inline_of_a_value_over_a_unit_iter_not_in_the_indices():
     build(sch.mod)["main"](a, c)
     padded = np.pad(a, ((0, 0), (1, 1)))
     np.testing.assert_allclose(c, padded[:, :6] + padded[:, 2:])
+
+
+@pytest.mark.parametrize("move", ["compute_at", "reverse_compute_at"])
+def test_moving_a_block_under_a_loop_inside_it_is_loop_position_error(move):
+    """Found by the wide fuzzer (conv1d_strided: blockize, then reverse_compute_at of the outer
+    block at its own inner loop; --hypothesis-seed=10): the new tree had a hole and the IR check
+    raised a TypeError out of the schedule."""
+    sch = Schedule(TWO_STAGE)
+    sch.blockize(sch.get_loops("C")[1])
+    outer, inner = sch.get_block("C_o"), sch.get_loops("C")[0]
+    _unchanged(sch, lambda: getattr(sch, move)(outer, inner), errors.LoopPositionError,
+               'block "C_o"', "the loop is inside the block")

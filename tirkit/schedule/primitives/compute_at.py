@@ -78,6 +78,12 @@ def _check(sch: Schedule, block_sref: Any, loop_sref: Any, is_compute_at: bool) 
         raise err.InvalidArgumentError(block, reason="cannot move the root block")
     if _under(block_sref, loop_sref):
         raise err.LoopPositionError(block, loop, reason="the block is already under the loop")
+    if any(p is block_sref for p in loop_sref.ancestors()):
+        # a loop of the block's own body (a blockized block's inner loop): reverse_compute_at
+        # built a tree with a hole, whose IR check raised a TypeError out of the schedule
+        # (found by the wide fuzzer: conv1d_strided, blockize then reverse_compute_at of the
+        # outer block at its inner loop, --hypothesis-seed=10)
+        raise err.LoopPositionError(block, loop, reason="the loop is inside the block")
     if not _under(loop_sref, scope_root):
         raise err.NotInSameScopeError(block, loop,
                                       reason="the loop is not under the block's scope block")
