@@ -6,7 +6,9 @@ units of ``tools/tvm_conformance.py``), two texts go to TVM 0.27 (run in a scrat
 
 - *reference*: the unit's own source, ported to tirx the way a user would (imports dropped,
   ``T.block`` -> ``T.sblock``, ``T.block_attr`` -> ``T.sblock_attr``, ``T.alloc_buffer`` ->
-  ``T.sblock_alloc_buffer``, ``s_tir=True`` on each ``@T.prim_func`` whose body has a block);
+  ``T.sblock_alloc_buffer``, ``x: T.int32 = v`` -> ``x: T.let[T.int32] = v`` (tirx reads the
+  former as a local scalar cell, v0.20 as a let), ``s_tir=True`` on each ``@T.prim_func``
+  whose body has a block);
 - *ours*: ``tirkit.printer.script(unit.ir, dialect="tirx")``.
 
 TVM parses both with ``tvm.script.from_source`` and compares them with
@@ -69,6 +71,7 @@ json.dump(out, sys.stdout)
 '''
 
 _IMPORT = re.compile(r"^\s*(from|import)\s+\S.*$", re.M)
+_ANNOTATED_LET = re.compile(r"(?m)^(\s+\w+): (T\.\w+(?:\([^()\n]*\))?) = ")
 
 
 def port_to_tirx(src: str) -> str:
@@ -76,6 +79,8 @@ def port_to_tirx(src: str) -> str:
     text = _IMPORT.sub("", src)
     text = text.replace("T.block(", "T.sblock(").replace("T.block_attr(", "T.sblock_attr(")
     text = text.replace("T.alloc_buffer(", "T.sblock_alloc_buffer(")
+    # a v0.20 let, ``x: T.int32 = v``, is a local scalar cell in tirx: T.let keeps it a let
+    text = _ANNOTATED_LET.sub(r"\1: T.let[\2] = ", text)
     parts = re.split(r"(?m)^(\s*@T\.prim_func(?:\([^\n]*\))?[ \t]*$)", text)
     out = [parts[0]]
     for deco, body in zip(parts[1::2], parts[2::2]):

@@ -68,8 +68,8 @@ def _tirx(body: str):
 
 def test_bind_is_a_let_over_the_rest_of_the_scope():
     """tirx ``x = T.bind(value)`` (31 units of TVM 0.27's tests, e.g. s_tir's
-    test_s_tir_transform_thread_sync.py): the classic ``x: T.float32 = value``; with a type,
-    a pointer var."""
+    test_s_tir_transform_thread_sync.py): the let ``x: T.let[T.float32] = value`` (classic
+    ``x: T.float32 = value``); with a type, a pointer var."""
     func, text = _tirx('''@T.prim_func
 def f(A: T.Buffer((4,), "float32")):
     x = T.bind(A[0] + A[1])
@@ -79,7 +79,7 @@ def f(A: T.Buffer((4,), "float32")):
 ''')
     classic, _ = _tirx('''@T.prim_func
 def f(A: T.Buffer((4,), "float32")):
-    x: T.float32 = A[0] + A[1]
+    x: T.let[T.float32] = A[0] + A[1]
     A[2] = x
     p: T.let[T.handle("float32")] = T.address_of(A[1])
     T.evaluate(T.call_extern("int32", "use", p))
@@ -177,3 +177,32 @@ class Module:
     text = script(unit.ir, dialect="tirx")
     assert "Module.subroutine(A.data)" in text and "A[0] = T.float32(42.0)" in text
     assert structural_equal(from_source(text.replace("# from", "from")), unit.ir)
+
+
+def test_annotated_assignment_is_a_local_cell_and_t_let_a_bind():
+    """TVM 0.27 tirx: ``j: T.int32 = i`` is a local scalar cell (AllocBuffer + BufferStore; its
+    name reads and writes element 0), also under s_tir=True; ``j: T.let[T.int32] = i`` and
+    ``T.bind`` are a Bind (the LetStmt). tirkit read both as a LetStmt unless the name was
+    assigned again, and printed every LetStmt as ``j: T.int32 = ...``, which TVM 0.27 reads as
+    a cell (tools/tvm027_roundtrip.py --suite tirx)."""
+    from tirkit import tir
+
+    cell, text = _tirx('''@T.prim_func(s_tir=True)
+def f(i: T.int32, A: T.Buffer((4,), "int32")):
+    j: T.int32 = i
+    A[j] = j + 1
+''')
+    assert isinstance(cell.body, tir.Allocate) and cell.body.body.buffer.scope() == "local"
+    assert "j: T.int32 = i" in text and "A[j] = j + 1" in text
+    let, text = _tirx('''@T.prim_func(s_tir=True)
+def f(i: T.int32, A: T.Buffer((4,), "int32")):
+    j: T.let[T.int32] = i
+    A[j] = j + 1
+''')
+    assert isinstance(let.body, tir.LetStmt) and "j: T.let[T.int32] = i" in text
+    classic = from_source(HEAD + '''@T.prim_func
+def f(i: T.int32, A: T.Buffer((4,), "int32")):
+    j: T.int32 = i
+    A[j] = j + 1
+''')
+    assert structural_equal(classic.body, let.body, map_free_vars=True)  # classic: the let

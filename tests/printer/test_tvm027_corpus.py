@@ -22,7 +22,16 @@ EXPECTED = sorted((HERE / "tvm_reference" / "expected").glob("*.py"))
 CASES = HERE.parent / "lang" / "cases"
 
 #: unit -> why tirkit's tirx text still differs from TVM 0.27's
+_LET_CELL = (
+    "TVM 0.27 reads the classic text's `x: T.int32 = v` (the reference was made from it) as a "
+    "local scalar cell (AllocBuffer + BufferStore), not the LetStmt tirkit's classic IR holds; "
+    "tirkit prints that LetStmt as TVM 0.27 prints a Bind, `x: T.let[T.int32] = v` (and reads "
+    "tirx `x: T.int32 = v` as the cell, as TVM 0.27 does)")
 KNOWN: dict[str, str] = {
+    **{unit: _LET_CELL for unit in (
+        "09_reductions__argmax", "31_let__let_assign", "31_let__let_legacy",
+        "31_let__let_tuple", "35_dtypes__vector_dtypes", "47_misc_kernels__sort_step",
+        "48_concise_scoping__concise_decl", "52_tvm_v020_spellings__mixed_operands")},
     "29_assert__t_assert":
         'TVM 0.27\'s AssertStmt has no body, so it cannot hold this IR (an assert scoped over part '
         'of a sequence, T.Assert(...) as a with-scope): printed flat, assert c, m then its body '

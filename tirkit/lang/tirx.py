@@ -14,6 +14,7 @@ from tirkit.tir import convert as _tir_convert
 from . import tir as _tir
 from .ir_builder import tir_frames as F
 from .ir_builder.base import ScriptError
+from .tirx_let import LetAnnotation
 from .ir_builder.tir_stmts import break_ as _break, continue_ as _continue
 from .ir_builder.tir_stmts import decl_buffer as _decl_buffer
 
@@ -115,7 +116,9 @@ class _Let:
         return _tir.let(v, value, body)
 
     def __getitem__(self, annotation: Any) -> Any:
-        return annotation
+        if callable(annotation) and not hasattr(annotation, "dtype"):
+            annotation = annotation()  # T.let[T.int32]: the dtype function
+        return LetAnnotation(annotation)
 
 
 class _PtxLegacy:

@@ -202,10 +202,16 @@ def subscript(p: Printer, buf: Doc, items: list[Doc]) -> Doc:
 
 
 def is_scalar(p: Printer, buf: Buffer, indices: Any) -> bool:
-    """Whether an access ``buf[indices]`` prints as ``buf`` alone: tirx, in a function without
-    blocks (not ``s_tir``), element 0 of a buffer of shape ``(1,)`` -- TVM 0.27 reads such a
-    buffer as a scalar (``out = v``, ``if A > 100``)."""
-    return (p.scalar_buffers and len(buf.shape) == 1 and isinstance(buf.shape[0], IntImm)
+    """Whether an access ``buf[indices]`` prints as ``buf`` alone: tirx, element 0 of a local
+    cell printed ``x: T.int32 = v``, or in a function without blocks (not ``s_tir``) of any
+    buffer of shape ``(1,)`` -- TVM 0.27 reads such a buffer as a scalar (``out = v``,
+    ``if A > 100``)."""
+    return (p.scalar_buffers or id(buf) in p.scalar_cells) and is_cell_shape(buf, indices)
+
+
+def is_cell_shape(buf: Buffer, indices: Any) -> bool:
+    """``buf`` has shape ``(1,)`` and ``indices`` are ``[0]``."""
+    return (len(buf.shape) == 1 and isinstance(buf.shape[0], IntImm)
             and buf.shape[0].value == 1 and len(indices) == 1
             and isinstance(indices[0], IntImm) and indices[0].value == 0)
 

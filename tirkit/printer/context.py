@@ -147,6 +147,7 @@ class Printer:
         # tirx, in a function without blocks: a shape-(1,) buffer's element 0 prints as the
         # buffer's name (``out = v``, ``A + 1``), as TVM 0.27 prints it (see buffer.is_scalar)
         self.scalar_buffers = False
+        self.scalar_cells: set[int] = set()  # tirx: ids of the cells printed x: T.int32 = v
         self.type_vars: list[str] = []  # tirx: module-level ``n = TypeVar("n")`` lines to print
         self.type_var_ids: set[int] = set()
 

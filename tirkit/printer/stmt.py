@@ -17,7 +17,7 @@ from tirkit.tir.analysis import expr_deep_equal
 from tirkit.tir.stmt_functor import post_order_visit
 
 from .buffer import (VarDef, buffer_attrs, buffer_call, buffer_indices, define_buffer,
-                     is_scalar, subscript)
+                     is_cell_shape, is_scalar, subscript)
 from .context import E, Frame, Printer, count_uses, register
 from .doc import Doc, Text, concat, join
 from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc
@@ -97,7 +97,7 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
         return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs], [("var", lhs)]).doc),
                         f.stmts)
     if is_concise and tdoc is not None:
-        if p.tirx and s.var.dtype.is_handle():  # TVM 0.27: T.let[...] for non-PrimType vars
+        if p.tirx:  # TVM 0.27: a Bind is x: T.let[T.int32] = v; x: T.int32 = v is a local cell
             tdoc = concat(p.T("let"), "[", tdoc, "]")
         return [LineDoc(concat(lhs, ": ", tdoc, " = ", rhs))] + f.stmts
     if tdoc is not None and isinstance(ann, PointerType):  # TVM: a non-PrimType annotation
@@ -214,18 +214,15 @@ def _scalar_init(p: Printer, s: S.DeclBuffer) -> S.BufferStore | None:
     mutable scalar, ``i: T.int32 = 0`` ... ``i = i + 1``; the parser reads an annotated name
     that is assigned again as that allocation, any other as a LetStmt), else None."""
     buf = s.buffer
-    if buf.scope() != "local" or not is_scalar(p, buf, [IntImm("int32", 0)]):
+    zero = [IntImm("int32", 0)]
+    if buf.scope() != "local" or not is_cell_shape(buf, zero):
         return None
     items = s.body.seq if isinstance(s.body, S.SeqStmt) else (s.body,)
     first = items[0]
     if not isinstance(first, S.BufferStore) or first.buffer is not buf \
-            or first.predicate is not None or not is_scalar(p, buf, first.indices):
+            or first.predicate is not None or not is_cell_shape(buf, first.indices):
         return None
-    later: list[Any] = []
-    for item in items[1:]:
-        post_order_visit(item, lambda n: later.append(n)
-                         if isinstance(n, S.BufferStore) and n.buffer is buf else None)
-    return first if later else None
+    return first
 
 
 def _scalar_local(p: Printer, s: S.DeclBuffer) -> list[SDoc]:
@@ -233,6 +230,7 @@ def _scalar_local(p: Printer, s: S.DeclBuffer) -> list[SDoc]:
     first = _scalar_init(p, s)
     assert first is not None
     items = s.body.seq if isinstance(s.body, S.SeqStmt) else (s.body,)
+    p.scalar_cells.add(id(s.buffer))  # its loads and stores print as the bare name
     with p.frame(s) as f:
         p.define_as(s.buffer.data, f, concat(define_buffer(p, s.buffer, f), ".data"))
         head = LineDoc(concat(p.expr(s.buffer).doc, ": ", type_doc(p, s.buffer.dtype).doc,

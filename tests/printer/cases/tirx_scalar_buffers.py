@@ -16,10 +16,9 @@ def count_positive(A: T.Buffer((16,), "float32"), out: T.Buffer((1,), "int32")):
 @T.prim_func
 def count_positive(A: T.Buffer((16,), "float32"), out: T.Buffer((1,), "int32")):
     acc: T.int32 = 0
-    once = T.alloc_local((1,))
-    once = A[0]
+    once: T.float32 = A[0]
     for i in range(16):
         if A[i] > once:
             acc = acc + 1
-    half: T.int32 = acc // 2
+    half: T.let[T.int32] = acc // 2
     out = T.max(acc, half)

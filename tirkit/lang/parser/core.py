@@ -67,7 +67,6 @@ class Parser:
         self.iter_binding_nodes: dict[int, tuple[str, Any]] = {}  # iter var -> (name, node)
         self.check_well_formed = self.unit_check_well_formed = True  # check_well_formed=
         self.forward_vars: dict[str, Any] = {}  # vars quoted dims named (forward_dims.py)
-        self.reassigned: set[str] = set()  # tirx: names assigned again (mutable scalars)
         self.macro_returns: list[type] = []  # ``return`` inside a T.macro raises the last
         self.evaluator.on_name = _BlockScopeHook(self)
         from ..ir_builder import tir_api  # pylint: disable=import-outside-toplevel

@@ -147,6 +147,9 @@ class Evaluator:
         self.work = 0  # expression nodes evaluated, bounded by limits.MAX_WORK
         # tirx without blocks: a shape-(1,) buffer named as a value is its element 0 (TVM 0.27)
         self.scalar_buffers = False
+        # tirx: ids of the local cells ``x: T.int32 = v`` made; their name is their element 0
+        # in every function, s_tir ones included (TVM 0.27's AllocBuffer + BufferStore)
+        self.scalar_cells: set[int] = set()
         self.type_vars: dict[str, Any] = {}  # the unit's var of each module TypeVar by name
 
     def eval(self, node: Any) -> Any:
@@ -294,7 +297,7 @@ def _constant(ev: Evaluator, node: Any) -> Any:
 @register("Name")
 def _name(ev: Evaluator, node: Any) -> Any:
     value = ev.lookup(node, node.id)
-    if ev.scalar_buffers and is_scalar_buffer(value):
+    if (ev.scalar_buffers and is_scalar_buffer(value)) or id(value) in ev.scalar_cells:
         return value[0]  # tirx: ``out`` is ``out[0]`` (TVM 0.27 reads the buffer as a scalar)
     return value
 

@@ -19,6 +19,7 @@ from .core import ParseError, Parser
 from . import forward_dims
 from .dispatch import register
 from .evaluator import POISON, EvalError, attach_span, is_scalar_buffer
+from ..tirx_let import LetAnnotation
 from tirkit.ir.node import fill_missing_spans
 from tirkit.tir.expr import scalable_lanes_factor
 from .evaluator_ops import binary, op_name, unpack_pairs
@@ -50,7 +51,6 @@ def visit_function_def(self: Parser, node: Any) -> None:
         if type(value).__name__ == "TirxNamespace":
             value.s_tir = self.s_tir
     self.evaluator.scalar_buffers = self.dialect == "tirx" and not self.s_tir
-    self.reassigned = assigned_names(node.body) if self.evaluator.scalar_buffers else set()
     self.forward_vars = {}
     with self.table.frame():
         self.table.add("range", TS.range_)
@@ -325,7 +325,8 @@ def _assign(self: Parser, target: Any, value: Any, node: Any) -> None:
         _store(self, target, value, node)
     elif kind == "Name":
         current = self.table.lookup(target.id)
-        if self.evaluator.scalar_buffers and is_scalar_buffer(current) \
+        if ((self.evaluator.scalar_buffers and is_scalar_buffer(current))
+                or id(current) in self.evaluator.scalar_cells) \
                 and isinstance(value, (PrimExpr, int, float)):
             TS.buffer_store(current, value, [tir.IntImm("int32", 0)])  # tirx ``out = v``
             attach_span(self.builder.last_frame().stmts[-1], self.span_of(node))  # type: ignore[union-attr]
@@ -498,11 +499,16 @@ def visit_ann_assign(self: Parser, node: Any) -> None:
     if node.value is None:
         raise ParseError(node, "an annotated name needs a value: `x: T.int32 = ...`")
     ann = _annotation_value(self, node.annotation)
+    explicit_let = isinstance(ann, LetAnnotation)  # tirx x: T.let[T.int32] = v: a Bind
+    if explicit_let:
+        ann = ann.value
     value = self.eval_expr(node.value)
-    if isinstance(ann, tir.Var) and type(node.target).__name__ == "Name" \
-            and node.target.id in self.reassigned:  # tirx: a mutable scalar (TVM 0.27)
+    if isinstance(ann, tir.Var) and type(node.target).__name__ == "Name" and not explicit_let \
+            and self.dialect == "tirx" and not ann.dtype.is_handle():
+        # tirx (TVM 0.27): x: T.int32 = v is a local scalar cell, AllocBuffer + BufferStore
         buf = self.enter_concise(TS.decl_buffer((1,), ann.dtype, scope="local"))
         self.bind(node.target, buf)
+        self.evaluator.scalar_cells.add(id(buf))
         TS.buffer_store(buf, value, [tir.IntImm("int32", 0)])
         return
     if isinstance(ann, tir.Var) and type(node.target).__name__ == "Name":
@@ -511,24 +517,6 @@ def visit_ann_assign(self: Parser, node: Any) -> None:
         self.bind(node.target, var)
         return
     _assign(self, node.target, value, node)
-
-
-def assigned_names(body: Sequence[Any]) -> set[str]:
-    """Names a plain ``name = ...`` assigns anywhere in ``body`` (tirx: an annotated name that
-    is assigned again is a mutable scalar, a local shape-(1,) buffer, not a LetStmt)."""
-    out: set[str] = set()
-    stack: list[Any] = list(body)
-    while stack:
-        n = stack.pop()
-        kind = type(n).__name__
-        if kind == "Assign":
-            stack.extend(t for t in n.targets if type(t).__name__ in ("Tuple", "List"))
-            out.update(t.id for t in n.targets if type(t).__name__ == "Name")
-        elif kind in ("Tuple", "List"):
-            out.update(e.id for e in n.elts if type(e).__name__ == "Name")
-        for field in ("body", "orelse"):
-            stack.extend(getattr(n, field, None) or ())
-    return out
 
 
 @register("tir", "Assert")
