@@ -186,3 +186,32 @@ def test_write_at_over_the_init_and_the_update_keeps_the_numbers():
     c = np.full((8, 8), np.nan, "float32")
     build(sch.mod)["main"](a, b, c)
     np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_write_at_of_a_block_under_a_predicate_is_partial_write():
+    """Found by the wide fuzzer (max_pool_relu: transform_layout of the pooled buffer with a
+    pad_value, then write_at of the padding block; --hypothesis-seed=10): the padding block
+    writes only where its predicate holds, the copy back covered its whole relaxed region and
+    overwrote the pooled values (all 36 outputs wrong)."""
+    func = parse("""
+    @T.prim_func
+    def main(A: T.Buffer((6,), "float32"), C: T.Buffer((6,), "float32")):
+        P = T.alloc_buffer((6,))
+        for i in range(6):
+            with T.block("P"):
+                vi = T.axis.spatial(6, i)
+                P[vi] = A[vi] * T.float32(2)
+        for i in range(6):
+            with T.block("C"):
+                vi = T.axis.spatial(6, i)
+                C[vi] = P[vi] + T.float32(1)
+    """)
+    sch = Schedule(func)
+    sch.transform_layout("P", ("write", 0), lambda i: (i // 4, i % 4), pad_value=0.0)
+    pad = sch.get_block("buffer_P_padding")
+    loop = sch.get_loops(pad)[0]
+    before = sch.mod
+    with pytest.raises(errors.ScheduleError, match='block "buffer_P_padding" does not write P '
+                       "at every point.*write_at copies the relaxed region back whole"):
+        sch.write_at(loop, pad, 0, "global")
+    assert sch.mod is before

@@ -143,6 +143,24 @@ def _check_written_before_read(stmts: list[S.Stmt], src: Buffer, dst: Buffer) ->
                 written = True
 
 
+def _check_whole_write(body: S.Stmt, block: S.Block, src: Buffer) -> None:
+    """The copy back covers the writers' regions relaxed over their loops, so a writer that
+    skips points of them (a predicate its iter domains do not imply, a store under an if) would
+    have them overwritten with values never computed: ReIndexPartialWriteError (found by the
+    wide fuzzer: max_pool_relu, transform_layout with padding, then write_at of the padding
+    block, --hypothesis-seed=10; all 36 outputs wrong)."""
+    from .cache_layout_errors import ReIndexPartialWriteError  # pylint: disable=C0415
+    from .reindex import check_writes_whole_domain  # pylint: disable=C0415
+    try:
+        check_writes_whole_domain(U.locate(body, block), src, set())
+    except ReIndexPartialWriteError as exc:
+        raise ReIndexPartialWriteError(
+            block, buffer=src.name, reason=exc.fields["reason"],
+            detail="{0} does not write {buffer} at every point of its iteration domain "
+            "({reason}); write_at copies the relaxed region back whole and would overwrite "
+            "what other blocks wrote there") from None
+
+
 def _realizes_deep(stmt: S.Stmt) -> list[S.BlockRealize]:
     """Every block realize under ``stmt``, nested ones included, in program order."""
     out: list[S.BlockRealize] = []
@@ -213,6 +231,10 @@ def read_write_at_impl(body: S.Stmt, loop: S.For, block: S.Block, index: int,
                                                                   w_pos[-1] + 1)
     if not is_read:
         _check_written_before_read(subs[lo:hi], src, dst)
+        for stmt in subs[lo:hi]:
+            for realize in _realizes_deep(stmt):
+                if U.region_of(realize.block.writes, src) is not None:
+                    _check_whole_write(body, realize.block, src)
     at = max(i for i, s in enumerate(site.path) if s is site.scope)
     outer = [s for s in site.path[at:] if isinstance(s, S.For)]
     outer = outer[:outer.index(loop) + 1]
