@@ -99,9 +99,9 @@ def bind(value: Any, type_annotation: Any = None, *, var: Any = None) -> Any:
 
 class _Let:
     """tirx ``T.let``: ``T.let(v, value, body)`` is the ``Let`` expression (classic ``T.let``);
-    ``x: T.let[T.handle] = value`` binds a var whose type is not a PrimType (TVM 0.27's spelling
-    for handle and pointer vars), the same binding as classic ``x: T.handle = value``; a bare
-    ``x: T.let = value`` binds a var of the value's type."""
+    ``x: T.let[T.int32] = value`` (``T.let[T.handle("float32")]``...) is a Bind, the LetStmt of
+    classic ``x: T.int32 = value``, where tirx's ``x: T.int32 = value`` is a local scalar cell
+    (TVM 0.27); a bare ``x: T.let = value`` binds a var of the value's type."""
 
     __name__ = "let"
     def __iter__(self) -> Any:
