@@ -92,9 +92,13 @@ def bind(value: Any, type_annotation: Any = None, *, var: Any = None) -> Any:
     tirx ``T.bind``, its flat ``Bind`` statement; the classic ``LetStmt``, printed
     ``x: T.let[T.float32] = value`` in tirx as TVM does). ``type_annotation`` types the var
     (a ``T.handle("float32")`` for a pointer); ``var`` binds an existing var."""
-    if callable(type_annotation) and not hasattr(type_annotation, "dtype"):
-        type_annotation = type_annotation()  # T.float32 -> a float32 var's type
-    return _tir.LetStmt(value, type_annotation, var=var)
+    return _tir.LetStmt(value, _typed(type_annotation), var=var)
+
+
+def _typed(annotation: Any) -> Any:
+    """``T.float32`` (the dtype function) called for a var of that type; else as given."""
+    return annotation() if callable(annotation) and not hasattr(annotation, "dtype") \
+        else annotation
 
 
 class _Let:
@@ -116,9 +120,7 @@ class _Let:
         return _tir.let(v, value, body)
 
     def __getitem__(self, annotation: Any) -> Any:
-        if callable(annotation) and not hasattr(annotation, "dtype"):
-            annotation = annotation()  # T.let[T.int32]: the dtype function
-        return LetAnnotation(annotation)
+        return LetAnnotation(_typed(annotation))  # T.let[T.int32]: the dtype function
 
 
 class _PtxLegacy:

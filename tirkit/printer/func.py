@@ -13,7 +13,7 @@ from typing import Any
 from tirkit.ir.expr import IntImm
 from tirkit.ir.type import PointerType, TupleType
 from tirkit.tir import stmt as S
-from tirkit.tir.analysis import undefined_vars
+from tirkit.tir.analysis import has_block, undefined_vars
 from tirkit.tir.buffer import DEFAULT_ALIGNMENT, Buffer, BufferType
 from tirkit.tir.expr import Var
 from tirkit.tir.function import PrimFunc
@@ -226,17 +226,11 @@ def _body(p: Printer, func: PrimFunc, f: Frame) -> None:
             f.stmts.extend(p.stmts(stmt))
 
 
-def _has_block(func: PrimFunc) -> bool:
-    found: list[Any] = []
-    post_order_visit(func.body, lambda n: found.append(n) if isinstance(n, S.Block) else None)
-    return bool(found)
-
-
 def _decorator(p: Printer, func: PrimFunc) -> Doc:
     kwargs = []
     if "global_symbol" not in func.attrs:
         kwargs.append(("private", Text("True")))
-    if p.tirx and (func.attrs.get("s_tir") is True or _has_block(func)):
+    if p.tirx and (func.attrs.get("s_tir") is True or has_block(func.body)):
         kwargs.append(("s_tir", Text("True")))
     return call(p, p.T("prim_func"), [], kwargs).doc if kwargs else p.T("prim_func")
 
@@ -255,7 +249,7 @@ def print_prim_func(p: Printer, func: PrimFunc) -> SDoc:
     """``@T.prim_func def name(params) -> ret: body`` (TVM's PrimFunc printer)."""
     name = function_name(p, func)
     # as the parser reads them: scalar buffers only where no s_tir=True is printed
-    outer_scalar, p.scalar_buffers = p.scalar_buffers, p.tirx and not _has_block(func) \
+    outer_scalar, p.scalar_buffers = p.scalar_buffers, p.tirx and not has_block(func.body) \
         and func.attrs.get("s_tir") is not True
     try:
         return _print_prim_func(p, func, name)

@@ -241,6 +241,19 @@ class _UndefinedVars(DefUseVisitor):
             self.undefined.append(var)
 
 
+def has_block(body: S.Stmt) -> bool:
+    """Whether ``body`` holds a ``Block`` (or ``BlockRealize``); the walk stops at the first and
+    skips expressions."""
+    found = [False]
+
+    def visit(n: Any) -> bool:
+        if isinstance(n, (S.Block, S.BlockRealize)):
+            found[0] = True
+        return not found[0] and not isinstance(n, PrimExpr)
+    pre_order_visit(body, visit)
+    return found[0]
+
+
 def undefined_vars(node: Any, defs: Iterable[Var] = (),
                    declared: Iterable[Buffer] = ()) -> list[Var]:
     """The Vars used in ``node`` but defined neither inside it nor in ``defs``, in first-use

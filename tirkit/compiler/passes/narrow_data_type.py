@@ -16,6 +16,7 @@ from tirkit.arith import Analyzer
 from tirkit.ir.expr import IntImm, PrimExpr, Range
 from tirkit.tir import expr as E
 from tirkit.tir import stmt as S
+from tirkit.tir.analysis import has_block
 from tirkit.tir.functor import map_tuple
 from tirkit.tir.stmt_functor import StmtExprMutator, pre_order_visit
 
@@ -138,17 +139,6 @@ class DataTypeRewriter(StmtExprMutator):
         return self._fits(op.min) and self._fits(last)
 
 
-def _has_blocks(body: S.Stmt) -> bool:
-    found = [False]
-
-    def visit(n: Any) -> Any:
-        if isinstance(n, (S.Block, S.BlockRealize)):
-            found[0] = True
-        return not found[0] and not isinstance(n, PrimExpr)  # no block inside an expression
-    pre_order_visit(body, visit)
-    return found[0]
-
-
 def _has_wide(body: S.Stmt, bits: int) -> bool:
     """Whether an expression in ``body`` is a scalar integer wider than ``bits``: without one
     the rewriter changes nothing (it narrows only wide loop vars and wide expressions)."""
@@ -173,7 +163,7 @@ def NarrowDataType(target_bits: int = 32):  # pylint: disable=invalid-name
     """
     @prim_func_pass("NarrowDataType", opt_level=0)
     def run(func, mod, ctx):  # pylint: disable=unused-argument
-        if _has_blocks(func.body) or not _has_wide(func.body, target_bits):
+        if has_block(func.body) or not _has_wide(func.body, target_bits):
             return func  # (nothing wider than target_bits: every rewrite rule needs one)
         return with_body(func, DataTypeRewriter(target_bits)(func.body))
     return run

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from tirkit import tir
+from tirkit.tir.analysis import has_block
 from tirkit.ir import IntImm, PrimExpr, Range
 from tirkit.ir.node import fill_missing_spans
 
@@ -71,7 +72,7 @@ class PrimFuncFrame(TIRFrame):
         if self.name is not None and not self.is_private and "global_symbol" not in attrs:
             attrs.setdefault("global_symbol", self.name)
         body = as_stmt(self.stmts)
-        if self.s_tir and not self.root_alloc_buffers and not _has_block(body):
+        if self.s_tir and not self.root_alloc_buffers and not has_block(body):
             # TVM 0.27 keeps s_tir=True as the attribute "s_tir"; a function with blocks needs
             # the flag anyway (the printer adds it), one without keeps it here
             attrs.setdefault("s_tir", True)
@@ -87,19 +88,6 @@ class PrimFuncFrame(TIRFrame):
             module.add_function(self.name or "main", func)
         else:
             builder.set_result(func)
-
-
-def _has_block(body: tir.Stmt) -> bool:
-    found: list[bool] = []
-
-    def visit(node: Any) -> bool:
-        if found or isinstance(node, PrimExpr):
-            return False
-        if isinstance(node, tir.Block):
-            found.append(True)
-        return not found
-    tir.stmt_functor.pre_order_visit(body, visit)
-    return bool(found)
 
 
 def _root_block(func: tir.PrimFunc, root_buffers: list[tir.Buffer]) -> tir.PrimFunc:
