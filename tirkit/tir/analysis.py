@@ -243,7 +243,8 @@ class _UndefinedVars(DefUseVisitor):
 
 def has_block(body: S.Stmt) -> bool:
     """Whether ``body`` holds a ``Block`` (or ``BlockRealize``); the walk stops at the first and
-    skips expressions."""
+    skips expressions. TVM has no public function for it (its passes test ``ContainsNode<
+    BlockNode>`` in C++); here it decides e.g. whether tirx prints ``s_tir=True``."""
     found = [False]
 
     def visit(n: Any) -> bool:
