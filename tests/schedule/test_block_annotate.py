@@ -202,10 +202,11 @@ def test_set_axis_separator_errors(buffer, error, names):
     _unchanged(sch, lambda: sch.set_axis_separator(b, buffer, [1]), error, *names)
 
 
-@pytest.mark.parametrize("separators", [[3], [-1], [2, 1]])
+@pytest.mark.parametrize("separators", [[3], [-1], [2, 1], [1.5], [1.0], [True], ["1"]])
 def test_set_axis_separator_out_of_range_is_axis_separator_error(separators):
     """Found by a wrong-argument probe: separators outside [0, ndim] or decreasing were
-    accepted, and the build failed far from the cause."""
+    accepted, and the build failed far from the cause. A float, bool or string separator was
+    silently converted with int() (1.5 -> 1) before the check (schedule fuzzing)."""
     sch = Schedule(ELEMWISE)
     b = sch.get_block("B")
     _unchanged(sch, lambda: sch.set_axis_separator(b, ("write", 0), separators),

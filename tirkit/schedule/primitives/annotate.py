@@ -233,7 +233,10 @@ def _buffer_arg(sch: Schedule, args: dict) -> None:
     from ._args import as_block_rv, normalize_buffer  # pylint: disable=C0415  # (cycle)
     args["block"] = as_block_rv(sch, args["block"])
     args["buffer"] = normalize_buffer(sch, args["block"], args["buffer"])
-    args["axis_separators"] = [int(a) for a in args["axis_separators"] or []]
+    # plain ints in the trace; anything else (a float, a bool, a string) is left for
+    # _check_separators to refuse by name rather than silently converted
+    args["axis_separators"] = [int(a.value) if _is_int(a) and not isinstance(a, int) else a
+                               for a in args["axis_separators"] or []]
 
 
 def _separated_view(view: Any, src: Any) -> Any:
