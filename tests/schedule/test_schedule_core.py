@@ -280,3 +280,24 @@ def test_region_cover_unions_adjacent_producers():
     """)
     sch = Schedule(func)
     assert sch.state.block_info(sch.get_sref(sch.get_block("C")))["region_cover"]
+
+
+def test_an_ir_check_that_cannot_read_the_result_refuses_and_restores(func, monkeypatch):
+    """The check after each primitive caught only ValueError: IR it could not even read (a
+    TypeError inside verify_well_formed) escaped as a bare TypeError. It is now a ScheduleError
+    saying the primitive produced ill-formed IR (what the fuzzers look for), and the schedule
+    is unchanged."""
+    import tirkit.tir.analysis as analysis  # pylint: disable=import-outside-toplevel
+
+    def unreadable(mod):
+        raise TypeError("unsupported operand type(s) for +: 'NoneType' and 'int'")
+
+    sch = Schedule(func)
+    loop = sch.get_loops(sch.get_block("B"))[0]
+    mod, n = sch.mod, len(sch.trace.insts)
+    monkeypatch.setattr(analysis, "verify_well_formed", unreadable)
+    with pytest.raises(ScheduleError) as info:
+        sch.split(loop, [None, 16])
+    assert "split produced ill-formed IR" in str(info.value)
+    assert "TypeError: unsupported operand" in str(info.value)
+    assert sch.mod is mod and len(sch.trace.insts) == n

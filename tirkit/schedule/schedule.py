@@ -275,6 +275,10 @@ class Schedule:
         except ValueError as exc:
             raise err.ScheduleError(fast=f"{kind.method} produced ill-formed IR: {exc}") \
                 from None
+        except Exception as exc:  # pylint: disable=broad-except  # IR the check cannot read
+            raise err.ScheduleError(
+                fast=f"{kind.method} produced ill-formed IR: the well-formedness check could not "
+                f"read it ({type(exc).__name__}: {exc})") from exc
 
 
 def primitive(kind_name: str, *, attrs: Sequence[str] = (), decision: str | None = None,
