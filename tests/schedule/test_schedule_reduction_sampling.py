@@ -311,6 +311,20 @@ def test_sampling_decisions_and_errors():
     assert data[1] == [[2, [4, 8]], [3, 1]]
 
 
+@pytest.mark.parametrize("kwargs", [dict(n=2.0), dict(n=True), dict(n="2"),
+                                    dict(n=2, max_innermost_factor=4.5)])
+def test_sample_perfect_tile_refuses_a_non_integer_n(kwargs):
+    """n=2.0 escaped as a bare TypeError from range(); n=True was taken as 1 (probe of wrong
+    argument kinds). Both are InvalidArgumentError naming the loop, trace unchanged."""
+    sch = Schedule(ROWSUM, seed=1)
+    _, k = sch.get_loops("B")
+    n = len(sch.trace.insts)
+    with pytest.raises(errors.InvalidArgumentError, match='loop "k".*needs integer n'):
+        sch.sample_perfect_tile(k, **kwargs)
+    assert len(sch.trace.insts) == n
+    assert len(sch.sample_perfect_tile(k, n=np.int64(2))) == 2  # NumPy ints are integers
+
+
 SCALE_THEN_SUM_IKJ = parse("""
 @T.prim_func
 def main(A: T.Buffer((8, 4, 6), "float32"), C: T.Buffer((8, 6), "float32")):

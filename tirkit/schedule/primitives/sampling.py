@@ -3,6 +3,7 @@
 state (deterministic for a seed) unless given, and recorded in the trace."""
 from __future__ import annotations
 
+import numbers
 from typing import Any, Sequence
 
 from ...tir.expr import IterVarType
@@ -56,8 +57,20 @@ def _perfect_tile(sch: Schedule, extent: int, n: int, max_innermost: int) -> lis
     return out[::-1] if n > 1 else [extent]
 
 
+def _plain_int(x: Any) -> bool:
+    """An integer (a NumPy one included), not a bool, float or string."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
+def _int_attrs(sch: Schedule, args: dict) -> None:
+    """NumPy integers as plain ints in the trace (its JSON); other kinds stay, to be refused."""
+    for name in ("n", "max_innermost_factor"):
+        if _plain_int(args[name]):
+            args[name] = int(args[name])
+
+
 @primitive("SamplePerfectTile", attrs=("n", "max_innermost_factor"), decision="decision",
-           pure=True, outputs="list")
+           pure=True, outputs="list", normalize=_int_attrs)
 def sample_perfect_tile(sch: Schedule, loop: Any, n: int, max_innermost_factor: int = 16,
                         decision: Sequence[int] | None = None) -> list[Any]:
     """Draw ``n`` factors whose product is the loop's (constant) extent, the innermost at most
@@ -69,6 +82,10 @@ def sample_perfect_tile(sch: Schedule, loop: Any, n: int, max_innermost_factor: 
     """
     sref = sch._loop_sref(loop)  # pylint: disable=protected-access
     extent = getattr(sref.stmt.extent, "value", None)
+    if not _plain_int(n) or not _plain_int(max_innermost_factor):
+        raise err.InvalidArgumentError(sref.stmt, reason="sample_perfect_tile needs integer n "
+                                       f"and max_innermost_factor, got {n!r} and "
+                                       f"{max_innermost_factor!r}")
     if extent is None or n < 1:
         raise err.InvalidArgumentError(sref.stmt, reason="sample_perfect_tile needs a loop of "
                                        "constant extent and n >= 1")
