@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from tirkit import _layers, tir as _tir
 from tirkit.ir import Range
+from tirkit.ir.target import TargetConfig as _TargetConfig
 from tirkit.ir.dtype import DataType
 
 from .ir_builder.tir_api import (alloc_buffer, arg, axis, block, block_attr, buffer, func_attr,
@@ -163,12 +164,11 @@ def index_map(mapping: Callable[..., Any], *, inverse_index_map: Callable[..., A
 
 
 def target(value: Any, host: Any = None) -> dict[str, Any]:
-    """A target description for ``T.func_attr({"target": T.target("llvm")})`` (``T.target``);
-    kept as a dict (tirkit has no Target objects)."""
-    t = {"kind": value} if isinstance(value, str) else dict(value)
-    if host is not None:
-        t["host"] = host
-    return t
+    """A target description for ``T.func_attr({"target": T.target("llvm")})`` (``T.target``;
+    TVM's ``tvm.target.Target``): its config dict, ``{"kind": value}`` for a string, with
+    ``"host"`` when given (a :class:`tirkit.ir.TargetConfig`: the classic printer writes it as
+    that dict, the tirx printer as ``T.target(...)``, as TVM 0.27 does)."""
+    return _TargetConfig.make(value, host)
 
 
 def let(v: Any, value: Any, body: Any = None) -> Any:

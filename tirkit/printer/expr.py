@@ -12,6 +12,7 @@ from tirkit import tir
 from tirkit.ir import Op
 from tirkit.ir.dtype import DataType
 from tirkit.ir.expr import GlobalVar, Range
+from tirkit.ir.target import TargetConfig
 from tirkit.ir.type import PointerType, PrimType, TupleType
 from tirkit.tir import expr as X
 from tirkit.tir import op as O
@@ -115,6 +116,15 @@ def _py_dict(p: Printer, v: dict) -> E:
         keys.sort()
     items = [concat(p.expr(k).doc, ": ", p.expr(v[k]).doc) for k in keys]
     return E(bracket("{", items, "}", p.cfg.indent_spaces, wrap=p.wrap))
+
+
+@register(TargetConfig)
+def _target(p: Printer, v: TargetConfig) -> E:
+    """tirx: ``T.target("llvm")`` / ``T.target({...})``, TVM 0.27's print of a ``Target``
+    (which it reads back as one); classic: the config dict, as tirkit always printed it."""
+    if not p.tirx:
+        return _py_dict(p, v)
+    return tcall(p, "target", [v.script_arg()])
 
 
 # ---------------------------------------------------------------------------- constants

@@ -1250,8 +1250,10 @@ def tanh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExp
     ...
 
 def target(value: Any, host: Any = None) -> dict[str, Any]:
-    """A target description for ``T.func_attr({"target": T.target("llvm")})`` (``T.target``);
-    kept as a dict (tirkit has no Target objects).
+    """A target description for ``T.func_attr({"target": T.target("llvm")})`` (``T.target``;
+    TVM's ``tvm.target.Target``): its config dict, ``{"kind": value}`` for a string, with
+    ``"host"`` when given (a :class:`tirkit.ir.TargetConfig`: the classic printer writes it as
+    that dict, the tirx printer as ``T.target(...)``, as TVM 0.27 does).
     """
     ...
 
