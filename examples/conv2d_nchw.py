@@ -9,9 +9,11 @@ except ImportError:  # no TVM: tirkit's front end parses the kernel (python exam
 
 
 @T.prim_func
-def conv2d_nchw(data: T.Buffer((1, 64, 56, 56), "float32"),
-                kernel: T.Buffer((64, 64, 3, 3), "float32"),
-                out: T.Buffer((1, 64, 56, 56), "float32")):
+def conv2d_nchw(
+    data: T.Buffer((1, 64, 56, 56), "float32"),
+    kernel: T.Buffer((64, 64, 3, 3), "float32"),
+    out: T.Buffer((1, 64, 56, 56), "float32")
+):
     T.func_attr({"global_symbol": "conv2d_nchw", "tir.noalias": True})
     pad = T.alloc_buffer((1, 64, 58, 58), "float32")
     for n, c, h, w in T.grid(1, 64, 58, 58):
@@ -22,21 +24,26 @@ def conv2d_nchw(data: T.Buffer((1, 64, 56, 56), "float32"),
             pad[vn, vc, vh, vw] = T.if_then_else(
                 1 <= vh and vh < 57 and 1 <= vw and vw < 57,
                 data[vn, vc, vh - 1, vw - 1],
-                T.float32(0),
+                T.float32(0.0)
             )
     for n in range(1):
         for f in T.parallel(64):
             for y, x, rc, ry, rx in T.grid(56, 56, 64, 3, 3):
                 with T.block("conv"):
                     vn, vf, vy, vx, vrc, vry, vrx = T.axis.remap(
-                        "SSSSRRR", [n, f, y, x, rc, ry, rx])
+                        "SSSSRRR",
+                        [n, f, y, x, rc, ry, rx]
+                    )
                     T.reads(pad[vn, vrc, vy + vry, vx + vrx], kernel[vf, vrc, vry, vrx])
                     T.writes(out[vn, vf, vy, vx])
                     with T.init():
-                        out[vn, vf, vy, vx] = T.float32(0)
-                    out[vn, vf, vy, vx] = (out[vn, vf, vy, vx]
-                                           + pad[vn, vrc, vy + vry, vx + vrx]
-                                           * kernel[vf, vrc, vry, vrx])
+                        out[vn, vf, vy, vx] = T.float32(0.0)
+                    out[vn, vf, vy, vx] = out[vn, vf, vy, vx] + pad[
+                        vn,
+                        vrc,
+                        vy + vry,
+                        vx + vrx
+                    ] * kernel[vf, vrc, vry, vrx]
 
 
 if __name__ == "__main__":  # compile, run on random inputs, check against NumPy, time

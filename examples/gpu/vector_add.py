@@ -13,7 +13,9 @@ def vector_add(a: T.handle, b: T.handle, c: T.handle, n: T.int32):
     C = T.match_buffer(c, (n,), "float32")
     for bx in T.thread_binding((n + 255) // 256, thread="blockIdx.x"):
         for tx in T.thread_binding(256, thread="threadIdx.x"):
-            with T.block("C"):
-                T.where(bx * 256 + tx < n)  # the last block may be partial
+            with T.block("C"):  # the last block may be partial: T.where guards it
                 vi = T.axis.spatial(n, bx * 256 + tx)
+                T.where(bx * 256 + tx < n)
+                T.reads(A[vi], B[vi])
+                T.writes(C[vi])
                 C[vi] = A[vi] + B[vi]

@@ -106,3 +106,27 @@ def test_internal_error_exits_3_and_asks_for_a_report(tmp_path: Path, monkeypatc
     err = capsys.readouterr().err
     assert "internal error" in err and "Please report" in err and "a tirfmt bug" in err
     assert f.read_text() == UGLY
+
+
+HANDLES = ("from tvm.script import tir as T\n\n\n@T.prim_func\n"
+           "def f(a: T.handle) -> None:\n    A = T.match_buffer(a, [4], dtype=\"float32\")\n"
+           "    for i in T.serial(4):\n        A[i] = T.float32(0)\n")
+
+
+def test_written_spelling_is_tirfmts_only() -> None:
+    """``script()`` prints TVM's spelling; only with ``written`` (what tirfmt passes) the
+    user's: the handle, ``-> None``, the default dtype as a keyword, ``T.serial``."""
+    from tirkit.cli.tirfmt_keep import WrittenText
+    from tirkit.lang import parse_file
+    from tirkit.printer import script
+
+    func = next(u.ir for u in parse_file(HANDLES, "h.py") if u.kind != "file")
+    assert "def f(A: T.Buffer((4,), \"float32\")):" in script(func)
+    assert "for i in range(4):" in script(func)
+    kept = script(func, written=WrittenText(HANDLES))
+    assert "def f(a: T.handle) -> None:" in kept
+    assert "A = T.match_buffer(a, (4,), dtype=\"float32\")" in kept
+    assert "for i in T.serial(4):" in kept
+    result = format_source(HANDLES, "h.py", Mode())
+    assert not result.errors and not result.notes
+    assert lost_content(HANDLES, result.text) is None

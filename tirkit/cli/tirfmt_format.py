@@ -19,7 +19,8 @@ from tirkit.ir.diagnostics import render_text
 from tirkit.lang.entry import ParsedUnit, parse_file
 from tirkit.lang.host import HostFile, Unit
 
-from .tirfmt_keep import Tokens, keep_user_content, lost_content, written_global_symbols
+from .tirfmt_keep import (Tokens, WrittenText, keep_user_content, lost_content,
+                          written_global_symbols)
 from .tirfmt_meta import macro_names, metaprogramming_forms
 
 __all__ = ["Mode", "FormatResult", "format_source"]
@@ -106,19 +107,24 @@ def _args(text: str) -> str:
 
 
 def format_unit(host: HostFile, unit: Unit, parsed: ParsedUnit, mode: Mode,
-                tokens: Tokens | None = None) -> str:
+                tokens: Tokens | None = None, written: WrittenText | None = None) -> str:
     """The new text of one unit (at the unit's indentation, without a final newline);
-    ``tokens``: the run's :class:`~.tirfmt_keep.Tokens` (a fresh one when not given)."""
+    ``tokens``: the run's :class:`~.tirfmt_keep.Tokens` (a fresh one when not given);
+    ``written``: the :class:`~.tirfmt_keep.WrittenText` of ``host``'s text (made when not
+    given). The user's spellings are kept when the dialect stays."""
     from tirkit.printer import script  # pylint: disable=import-outside-toplevel
 
     dialect = mode.dialect or unit.dialect
+    if dialect == unit.dialect and written is None:
+        written = WrittenText(host.text)
     tir, ir = _prefixes(host, unit)
     width = None
     if mode.line_length:
         width = max(mode.line_length - len(unit.indent.expandtabs(4)), 20)
     text = script(parsed.ir, tir_prefix=tir, ir_prefix=ir, dialect=dialect, line_length=width,
                   comments=parsed.comments, binding_name=unit.name,
-                  keep_global_symbol=written_global_symbols(unit.text))
+                  keep_global_symbol=written_global_symbols(unit.text),
+                  written=written if dialect == unit.dialect else None)
     lines = _strip_header(text)
     if dialect == unit.dialect:
         lines = _keep_decorator(lines, unit)
@@ -203,6 +209,7 @@ def _format_once(text: str, path: str, mode: Mode,
     by_span = {u.span: u for u in units if u.kind != "file"}
     replacements = {}
     macros: list = []  # the file's @T.macro names, found once when first needed
+    written = WrittenText(text)  # the user's spellings (what the spans of `units` cover)
     for unit in host.units:
         parsed = by_span.get(unit.span)
         reason = _left_as_is(text, unit, parsed, macros)
@@ -211,7 +218,7 @@ def _format_once(text: str, path: str, mode: Mode,
                                 f"is: {reason}")
             continue
         try:
-            new = format_unit(host, unit, parsed, mode, tokens)
+            new = format_unit(host, unit, parsed, mode, tokens, written)
         except Exception as err:  # pylint: disable=broad-except  # reported, file untouched
             result.errors.append(f"{path}:{unit.span.line}: error: cannot print unit "
                                  f"{unit.qualname!r}: {type(err).__name__}: {err}")

@@ -8,6 +8,11 @@ never content). No TVM counterpart.
 - A prim_func's header (decorators and ``def`` signature) verbatim when it holds comments, so a
   comment on the decorator line or on a parameter line stays on that line.
 - A prim_func's docstring, verbatim, right after the header (the IR has no docstring).
+- The user's spelling where the IR allows two (:class:`WrittenText`, given to the printer as
+  its ``written`` option, see :mod:`tirkit.printer.written`): ``a: T.handle`` with
+  ``A = T.match_buffer(a, ...)``, ``-> None``, a default dtype written out (``"float32"``,
+  ``dtype="float32"``), ``T.serial`` / ``range`` / ``T.grid`` loops as grouped,
+  ``T.axis.S`` / ``T.axis.remap`` as written, ``T.evaluate(call)``, ``T.int32(1)``.
 - Every name, string and comment the user wrote (:func:`lost_content`): a unit whose printed
   form would lose one (a module constant ``N`` replaced by its value, ``T.min_value("float32")``
   folded, a default dtype left out) is left as it is, with a note.
@@ -22,8 +27,8 @@ from dataclasses import dataclass
 
 from tirkit.lang.comments import comment_text
 
-__all__ = ["written_global_symbols", "Tokens", "UnitSource", "keep_user_content",
-           "lost_content"]
+__all__ = ["written_global_symbols", "Tokens", "UnitSource", "WrittenText",
+           "keep_user_content", "lost_content"]
 
 _GLOBAL_SYMBOL = re.compile(r"""["']global_symbol["']\s*:\s*["']([^"'\\]*)["']""")
 _ROOT_LINE = re.compile(r'^\s*#\s*with [A-Za-z_][\w.]*\.s?block\("root"\):?\s*$')
@@ -32,6 +37,25 @@ _ROOT_LINE = re.compile(r'^\s*#\s*with [A-Za-z_][\w.]*\.s?block\("root"\):?\s*$'
 def written_global_symbols(text: str) -> frozenset[str]:
     """The ``global_symbol`` values written in ``T.func_attr({...})`` calls of ``text``."""
     return frozenset(_GLOBAL_SYMBOL.findall(text))
+
+
+class WrittenText:
+    """``node -> str | None``: the text of a file that a node's span covers (the printer's
+    ``written`` option: tirfmt prints the user's spelling where the IR allows two). Spans are
+    in the coordinates of the parsed file text (1-based lines, 0-based character columns)."""
+
+    def __init__(self, text: str) -> None:
+        self._lines = text.split("\n")
+
+    def __call__(self, node: object) -> str | None:
+        span = getattr(node, "span", None)
+        if span is None or not 0 < span.line <= span.end_line <= len(self._lines):
+            return None
+        lines = self._lines
+        if span.line == span.end_line:
+            return lines[span.line - 1][span.column:span.end_column]
+        return "\n".join([lines[span.line - 1][span.column:], *lines[span.line:span.end_line - 1],
+                          lines[span.end_line - 1][:span.end_column]])
 
 
 class Tokens:

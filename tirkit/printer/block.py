@@ -17,9 +17,12 @@ from .context import Frame, Printer, register
 from .doc import Doc, Text, concat, join
 from .expr import call, str_lit
 from .stmt_doc import LineDoc, ScopeDoc, SDoc
+from .written import axis_spelling
 
 _AXIS = {IterVarType.DataPar: "spatial", IterVarType.CommReduce: "reduce",
          IterVarType.Ordered: "scan", IterVarType.DimInfo: "opaque"}
+_WRITTEN_AXIS = {"S": IterVarType.DataPar, "R": IterVarType.CommReduce,
+                 **{v: k for k, v in _AXIS.items()}}
 
 
 def _loops_in_scope(p: Printer) -> dict[int, S.For]:
@@ -48,9 +51,14 @@ class _IterVars:
         self.p, self.block, self.realize, self.f = p, block, realize, f
         self.loops = _loops_in_scope(p)
         self.pending: list[int] = []
+        # tirfmt: how the user wrote each iter var (T.axis.S, a remap call...), or None
+        self.spelled = [axis_spelling(p, iv.var) if p.cfg.written is not None else None
+                        for iv in block.iter_vars]
 
     def remappable(self, i: int) -> bool:
         if self.realize is None or not self.p.cfg.syntax_sugar:
+            return False
+        if self.spelled[i] is not None and self.spelled[i][0] != "remap":
             return False
         iv, value = self.block.iter_vars[i], self.realize.iter_values[i]
         if iv.iter_type not in (IterVarType.DataPar, IterVarType.CommReduce):
@@ -62,6 +70,9 @@ class _IterVars:
     def single(self, i: int) -> None:
         p, iv = self.p, self.block.iter_vars[i]
         kind = _AXIS.get(iv.iter_type)
+        spelled = self.spelled[i]
+        if spelled is not None and _WRITTEN_AXIS.get(spelled[0]) == iv.iter_type:
+            kind = spelled[0]  # the user's T.axis.S / T.axis.R (tirfmt)
         if kind is None:
             raise ValueError(f"block {self.block.name_hint!r}: iter var kind {iv.iter_type.name} "
                              "cannot be printed")
@@ -80,9 +91,11 @@ class _IterVars:
 
     def flush(self) -> None:
         idx, self.pending = self.pending, []
-        if len(idx) == 1:
-            self.single(idx[0])
-        if len(idx) <= 1:
+        if not idx:
+            return
+        spelled = self.spelled[idx[0]]
+        if len(idx) == 1 and (spelled is None or spelled[0] != "remap"):
+            self.single(idx[0])  # (a remap of one var the user wrote stays one, tirfmt)
             return
         p = self.p
         lhs = [p.define(self.block.iter_vars[i].var, self.f, self.block.iter_vars[i].var.name_hint)
@@ -96,6 +109,9 @@ class _IterVars:
     def run(self) -> None:
         for i in range(len(self.block.iter_vars)):
             if self.remappable(i):
+                if self.pending and self.spelled[i] is not None and \
+                        self.spelled[self.pending[-1]] != self.spelled[i]:
+                    self.flush()  # another remap call of the user's (tirfmt)
                 self.pending.append(i)
             else:
                 self.flush()

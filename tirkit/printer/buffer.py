@@ -22,6 +22,7 @@ from .context import E, Frame, Printer, register
 from .doc import Doc, Text, bracket, concat, join
 from .expr import call, dtype_lit, str_lit, var_creation
 from .stmt_doc import LineDoc
+from .written import dtype_written
 
 
 class VarDef(IntEnum):
@@ -133,7 +134,10 @@ def buffer_attrs(p: Printer, buf: Buffer, frame: Frame, mode: VarDef,
     ``frame`` as ``mode`` allows."""
     a = _Attrs(p, buf, frame, mode)
     a.shape()
-    if buf.dtype != p.cfg.buffer_dtype or force_dtype:
+    spelled = dtype_written(p, buf) if p.cfg.written is not None else None
+    if spelled == "keyword" and not force_dtype:  # the user's dtype=... (tirfmt)
+        a.kw["dtype="] = dtype_lit(buf.dtype)
+    elif buf.dtype != p.cfg.buffer_dtype or force_dtype or spelled:
         a.kw["dtype"] = dtype_lit(buf.dtype)
     a.data()
     a.strides()
@@ -148,9 +152,10 @@ _KW_ORDER = ("data", "strides", "elem_offset", "scope", "align", "offset_factor"
 
 
 def buffer_call(p: Printer, method: str, attrs: dict[str, Doc], args: list[Doc]) -> E:
-    """``T.method(args..., shape, dtype, key=value...)`` (TVM ``BufferCall``)."""
+    """``T.method(args..., shape, dtype, key=value...)`` (TVM ``BufferCall``; ``dtype=...``
+    first of the keywords where the user wrote it so, see :func:`buffer_attrs`)."""
     pos = list(args) + [attrs[k] for k in ("shape", "dtype") if k in attrs]
-    kwargs = [(k, attrs[k]) for k in _KW_ORDER if k in attrs]
+    kwargs = [(k.rstrip("="), attrs[k]) for k in ("dtype=", *_KW_ORDER) if k in attrs]
     return call(p, p.T(method), pos, kwargs)
 
 

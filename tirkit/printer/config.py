@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Collection, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 from tirkit.ir.dtype import dtype as _dtype
 
@@ -49,6 +49,9 @@ class PrinterConfig:
     - ``keep_global_symbol``: function names whose ``global_symbol`` attribute is printed in
       ``T.func_attr`` even when it equals the name (TVM leaves it out; ``tirfmt`` keeps what the
       user wrote).
+    - ``written``: ``node -> str | None``, the source text a node was parsed from: where the IR
+      allows two spellings the user's is printed (``tirfmt``; see
+      :mod:`tirkit.printer.written`). ``None`` (default): TVM's spelling.
     """
 
     tir_prefix: str = "T"
@@ -70,6 +73,7 @@ class PrinterConfig:
     strided_loops: bool = False
     binding_name: str | None = None
     keep_global_symbol: Collection[str] = ()
+    written: Callable[[Any], str | None] | None = None
 
     def __post_init__(self) -> None:
         if self.dialect not in ("tir", "tirx"):

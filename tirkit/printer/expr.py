@@ -22,6 +22,7 @@ from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_M
                       P_SHIFT, P_UNARY, Printer, register)
 from .doc import Doc, Text, bracket, concat, join
 from .stmt_doc import LineDoc
+from .written import int_written
 
 
 # ------------------------------------------------------------------------------- literals
@@ -130,7 +131,7 @@ def _target(p: Printer, v: TargetConfig) -> E:
 # ---------------------------------------------------------------------------- constants
 @register(X.IntImm)
 def _int_imm(p: Printer, imm: X.IntImm) -> E:
-    if imm.dtype == p.cfg.int_dtype:
+    if imm.dtype == p.cfg.int_dtype and (p.cfg.written is None or not int_written(p, imm)):
         return E(Text(str(imm.value)), P_UNARY if imm.value < 0 else P_ATOM)
     if imm.dtype.is_bool():
         return call(p, p.T("bool"), [Text("True" if imm.value else "False")])

@@ -26,6 +26,7 @@ from .context import Frame, Printer, register
 from .doc import LINE, SOFTLINE, Doc, Group, Nest, Text, bracket, concat, join, render
 from .expr import call, str_lit, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
+from .written import match_buffer_written, returns_none
 
 
 def is_simple_buffer(buf: Buffer) -> bool:
@@ -82,6 +83,8 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
         if not (p.cfg.syntax_sugar and buf is not None and id(var) not in used
                 and data_count[id(buf.data)] == 1):
             pass
+        elif p.cfg.written is not None and match_buffer_written(p, buf):
+            pass  # the user's a: T.handle with A = T.match_buffer(a, ...) (tirfmt)
         elif is_simple_buffer(buf):
             lhs = define_buffer(p, buf, f)
             attrs = buffer_attrs(p, buf, f, VarDef.DATA_POINTER, force_dtype=True)
@@ -268,6 +271,8 @@ def _print_prim_func(p: Printer, func: PrimFunc, name: str) -> SDoc:
     ret = func.ret_type
     if not (isinstance(ret, TupleType) and not ret.fields) and ret is not None:
         header = concat(header, " -> ", type_doc(p, ret).doc)
+    elif p.cfg.written is not None and returns_none(p, func):
+        header = concat(header, " -> None")  # the user's (tirfmt)
     p.ir_usage.add("tir")
     return ScopeDoc(header, f.stmts, decorators=[_decorator(p, func)])
 

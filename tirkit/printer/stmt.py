@@ -23,6 +23,7 @@ from .doc import Doc, Text, concat, join
 from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
+from .written import called_as, loop_spelling
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -63,7 +64,8 @@ def _evaluate(p: Printer, s: S.Evaluate) -> SDoc:
         return LineDoc(concat("return ", p.expr(ret).doc))
     value = p.expr(s.value).doc
     if isinstance(s.value, Call) and not (
-            p.tirx and getattr(s.value.op, "name", None) in TIRX_NODE_OPS):  # op or GlobalVar
+            p.tirx and getattr(s.value.op, "name", None) in TIRX_NODE_OPS) and not (
+            p.cfg.written is not None and called_as(p, s, "evaluate")):  # op or GlobalVar
         return LineDoc(value)
     return LineDoc(call(p, p.T("evaluate"), [value]).doc)
 
@@ -380,11 +382,12 @@ def _realize(p: Printer, s: S.BufferRealize) -> SDoc:
 
 
 # ------------------------------------------------------------------------------------ loops
-def _grid(p: Printer, loop: S.For) -> list[S.For]:
+def _grid(p: Printer, loop: S.For, limit: int | None = None) -> list[S.For]:
+    """The loops ``T.grid`` prints together from ``loop`` down (at most ``limit``)."""
     grid: list[S.For] = []
     loop_vars: set[int] = set()
     node: Any = loop
-    while isinstance(node, S.For) and p.cfg.syntax_sugar:
+    while isinstance(node, S.For) and p.cfg.syntax_sugar and len(grid) != limit:
         if (node.kind != S.ForKind.SERIAL or not _is_zero(node.min) or node.annotations
                 or _uses(node.extent, loop_vars)):
             break
@@ -428,9 +431,10 @@ def _for(p: Printer, loop: S.For) -> SDoc:
     strided = _strided_for(p, loop)
     if strided is not None:
         return strided
-    grid = _grid(p, loop)
+    spelled = loop_spelling(p, loop) if p.cfg.written is not None else None  # tirfmt
+    grid = _grid(p, loop, spelled and spelled[1])
     with p.frame(loop) as f:
-        if len(grid) > 1:
+        if len(grid) > 1 or (grid and spelled == ("grid", 1)):
             lhs = [p.define(g.loop_var, f, g.loop_var.name_hint) for g in grid]
             rhs = tcall(p, "grid", [g.extent for g in grid]).doc
             p.body(grid[-1].body, f)
@@ -445,7 +449,8 @@ def _for(p: Printer, loop: S.For) -> SDoc:
             kwargs.append(("annotations", loop.annotations))
         if loop.kind == S.ForKind.SERIAL:
             rhs = (call(p, "range", [p.expr(a).doc for a in args]).doc
-                   if not loop.annotations else tcall(p, "serial", args, kwargs).doc)
+                   if not loop.annotations and not (spelled and spelled[0] == "serial")
+                   else tcall(p, "serial", args, kwargs).doc)
         else:
             rhs = tcall(p, _KIND[loop.kind], args, kwargs).doc
         p.body(loop.body, f)

@@ -1,0 +1,176 @@
+"""The user's own spelling, where the IR allows two (``PrinterConfig.written``; tirkit's
+option, used by ``tirfmt``: a formatter changes layout, never what the user wrote). No TVM
+counterpart: TVM's printer has one spelling per IR.
+
+``written(node)`` is the source text a node was parsed from (its span), or ``None``. With it, the
+printer keeps:
+
+- ``a: T.handle`` with ``A = T.match_buffer(a, ...)`` rather than ``A: T.Buffer(...)``
+  (:func:`match_buffer_written`), and ``-> None`` on a ``def`` (:func:`returns_none`);
+- a default dtype written out, positionally or as ``dtype=`` (:func:`dtype_written`);
+- ``T.serial(n)`` / ``range(n)`` / ``T.grid(...)`` over the loops the user grouped
+  (:func:`loop_spelling`);
+- ``T.axis.S`` / ``T.axis.R`` / ``T.axis.spatial`` / ``T.axis.remap`` as written
+  (:func:`axis_spelling`);
+- ``T.evaluate(call)`` (:func:`called_as`) and ``T.int32(1)`` (:func:`int_written`).
+
+Each test matches the whole written text of the node, so a node that only inherited a span
+from its parent (a constant inside ``T.int32(1) + 2``) keeps the printer's spelling.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .context import Printer
+
+__all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
+           "axis_spelling", "called_as", "int_written"]
+
+
+def written(p: Printer, node: Any) -> str | None:
+    """The source text ``node`` was parsed from, when the printer was given it."""
+    source = p.cfg.written
+    return None if source is None else source(node)
+
+
+def _t(p: Printer) -> str:
+    return re.escape(p.cfg.tir_prefix) + r"\s*\.\s*"
+
+
+def called_as(p: Printer, node: Any, name: str) -> bool:
+    """Whether ``node`` was written as a call ``T.name(...)``."""
+    text = written(p, node)
+    return text is not None and re.match(_t(p) + re.escape(name) + r"\s*\(", text) is not None \
+        and text.rstrip().endswith(")")
+
+
+def match_buffer_written(p: Printer, buf: Any) -> bool:
+    """Whether a parameter's buffer was declared ``A = T.match_buffer(a, ...)`` (the param
+    written ``a: T.handle``)."""
+    return called_as(p, buf, "match_buffer")
+
+
+_RETURNS_NONE = re.compile(r"\)\s*->\s*None\s*:")
+
+
+def returns_none(p: Printer, func: Any) -> bool:
+    """Whether the ``def`` of ``func`` was written ``-> None``."""
+    text = written(p, func)
+    if text is None or not text.startswith("def"):
+        return False
+    end = _header_end(text)
+    return end is not None and _RETURNS_NONE.search(text[:end + 1]) is not None
+
+
+def _header_end(text: str) -> int | None:
+    """Offset of the ``:`` ending a ``def`` header (brackets and strings skipped)."""
+    depth, quote, i = 0, "", 0
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c == "#":
+            nl = text.find("\n", i)
+            i = len(text) if nl < 0 else nl
+            continue
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == ":" and depth == 0:
+            return i
+        i += 1
+    return None
+
+
+def dtype_written(p: Printer, buf: Any) -> str | None:
+    """How a buffer declaration call spelled its dtype: ``"keyword"`` (``dtype="float32"``),
+    ``"positional"`` (the string after the shape) or ``None`` (left out, or unknown)."""
+    text = written(p, buf)
+    if text is None or not re.match(_t(p) + r"\w+\s*\(", text) or not text.endswith(")"):
+        return None
+    string = r"""["']""" + re.escape(str(buf.dtype)) + r"""["']"""
+    if re.search(r"\bdtype\s*=\s*" + string + r"\s*[,)]", text):
+        return "keyword"
+    args = _top_level_args(text[text.index("(") + 1:-1])
+    shape_at = 1 if re.match(_t(p) + r"match_buffer\b", text) else 0
+    if len(args) > shape_at + 1 and re.fullmatch(r"\s*" + string + r"\s*", args[shape_at + 1]):
+        return "positional"
+    return None
+
+
+def _top_level_args(text: str) -> list[str]:
+    out, depth, start, quote = [], 0, 0, ""
+    for i, c in enumerate(text):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    if text[start:].strip():
+        out.append(text[start:])
+    return out
+
+
+_FOR = re.compile(r"for\s+([\w\s,()]+?)\s+in\s+(?:(range)|(\w[\w.\s]*?)\s*\.\s*(serial|grid))"
+                  r"\s*\(")
+
+
+def loop_spelling(p: Printer, loop: Any) -> tuple[str, int] | None:
+    """How a serial loop was written: ``("range", 1)``, ``("serial", 1)`` or ``("grid", k)``
+    (``for i, j in T.grid(...)``: the loop and the ``k - 1`` loops under it); ``None`` when
+    unknown."""
+    text = written(p, loop)
+    if text is None:
+        return None
+    m = _FOR.match(text)
+    if m is None or (m.group(3) is not None and
+                     re.sub(r"\s", "", m.group(3)) != p.cfg.tir_prefix):
+        return None
+    names = [n for n in re.split(r"[\s,()]+", m.group(1)) if n]
+    kind = "range" if m.group(2) else m.group(4)
+    if kind != "grid" and len(names) != 1:
+        return None
+    return kind, len(names)
+
+
+_AXIS = re.compile(r"(\w[\w.\s]*?)\s*\.\s*axis\s*\.\s*(\w+)\s*\(")
+
+
+def axis_spelling(p: Printer, var: Any) -> tuple[str, Any] | None:
+    """How a block iter var was written: ``(kind, span)`` with kind ``"S"``, ``"R"``,
+    ``"spatial"``, ``"reduce"``, ... or ``"remap"`` (``span``: the remap call's, shared by the
+    vars it binds); ``None`` when unknown."""
+    text = written(p, var)
+    if text is None:
+        return None
+    m = _AXIS.match(text)
+    if m is None or re.sub(r"\s", "", m.group(1)) != p.cfg.tir_prefix:
+        return None
+    return m.group(2), getattr(var, "span", None)
+
+
+def int_written(p: Printer, imm: Any) -> bool:
+    """Whether a constant was written ``T.int32(1)`` (its dtype's call around its value)."""
+    text = written(p, imm)
+    if text is None:
+        return False
+    m = re.fullmatch(_t(p) + re.escape(str(imm.dtype)) + r"\s*\(\s*([-+]?\s*\w+)\s*\)", text)
+    if m is None:
+        return False
+    try:
+        return int(m.group(1).replace(" ", ""), 0) == imm.value
+    except ValueError:
+        return False
