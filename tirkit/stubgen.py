@@ -59,13 +59,40 @@ _BUILTIN_TYPES = frozenset({"None", "bool", "int", "float", "str", "dict", "list
 
 
 # ------------------------------------------------------------------------------ annotations
+#: the field annotations of tirkit.ir.expr/node that a node reads as another type
+_FIELD_ALIASES = {"ExprField": "PrimExpr", "DTypeField": "DataType",
+                  "ExprsField": "tuple[PrimExpr, ...]", "AttrsField": "dict[str, Any]"}
+
+
+def _stored_type(text: str) -> str:
+    """A node field's annotation as the type it is stored as: ``Coerced[S, A]`` is ``S``,
+    ``TupleOf[X]`` is ``tuple[X, ...]`` (tirkit.ir.node); the constructor's conversions are
+    what the stubs' ``ExprLike``/``Sequence`` widening stands for."""
+    for alias, stored in _FIELD_ALIASES.items():
+        text = re.sub(rf"\b{alias}\b", stored, text)
+    while (m := re.search(r"\b(Coerced|TupleOf)\[", text)) is not None:
+        depth, i, comma = 1, m.end(), -1
+        while depth:
+            if text[i] == "[":
+                depth += 1
+            elif text[i] == "]":
+                depth -= 1
+            elif text[i] == "," and depth == 1 and comma < 0:
+                comma = i
+            i += 1
+        inner = text[m.end():i - 1]
+        repl = f"tuple[{inner}, ...]" if m.group(1) == "TupleOf" else text[m.end():comma].strip()
+        text = text[:m.start()] + repl + text[i:]
+    return text
+
+
 def map_annotation(text: Any, param: bool = False) -> str:
     """The stub spelling of a runtime annotation string (``"F.ForFrame"`` -> ``ForFrame[Var]``);
     ``Any`` for anything the stubs do not know. For a parameter (``param``) ``PrimExpr`` widens to
     ``ExprLike`` and ``tuple[X, ...]`` to ``Sequence[X]`` (what the parser accepts)."""
     if text is inspect.Parameter.empty or text is None:
         return "Any"
-    text = str(text).strip("'\"").replace("'", "")
+    text = _stored_type(str(text).strip("'\"").replace("'", ""))
     text = re.sub(r"\b(?:_?tir|F|tir_frames)\.", "", text)
     if param:
         text = re.sub(r"\btuple\[(.+), \.\.\.\]", r"Sequence[\1]", text)

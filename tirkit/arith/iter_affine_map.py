@@ -47,7 +47,7 @@ def _const(e: PrimExpr) -> int | None:
 
 
 def _mark_extent(m: IterMark) -> int:
-    return m.extent.value  # constant by construction
+    return m.extent.value  # type: ignore[attr-defined]  # an IntImm by construction
 
 
 class _Rewriter:
@@ -172,9 +172,10 @@ def _rw_mul(rw: _Rewriter, e: Any) -> _Sum:
     if a.args and b.args:
         raise _Fail("product of two iterator expressions is not affine")
     s, c = (a, b.base) if a.args else (b, a.base)
-    if _const(c) is None:
+    k = _const(c)
+    if k is None:
         raise _Fail("iterator scaled by a non-constant")
-    return _scale(s, _const(c))
+    return _scale(s, k)
 
 
 def _divmod_operand(rw: _Rewriter, e: Any) -> tuple[_Split | None, int, PrimExpr, _Sum]:
@@ -235,7 +236,8 @@ _RULES: dict[type, Any] = {IntImm: _rw_const, E.Var: _rw_var, E.SizeVar: _rw_var
 
 # --------------------------------------------------------------------------------- checking
 def _from_node(s: IterSplitExpr) -> _Split:
-    return _Split(s.source, s.lower_factor.value, s.extent.value, s.scale.value)
+    lf, ext, sc = s.lower_factor, s.extent, s.scale  # IntImms: the caller checked
+    return _Split(s.source, lf.value, ext.value, sc.value)  # type: ignore[attr-defined]
 
 
 def _collect(tops: list[_Split]) -> dict[int, tuple[IterMark, list[_Split]]]:
@@ -292,9 +294,10 @@ def _apply_predicate(rw: _Rewriter, pred: Any) -> None:
     for part in _predicate_parts(pred):
         if isinstance(part, E.GT):
             part = E.LT(part.b, part.a)
-        if not isinstance(part, E.LT) or _const(part.b) is None:
+        bound = _const(part.b) if isinstance(part, E.LT) else None
+        if not isinstance(part, E.LT) or bound is None:
             raise _Fail("unsupported predicate: expected `fused_iterators < constant`")
-        rw.constrain(rw.rewrite(part.a), _const(part.b))
+        rw.constrain(rw.rewrite(part.a), bound)
 
 
 def detect_iter_map(indices: Sequence[PrimExpr], input_iters: Mapping[E.Var, Range],

@@ -72,7 +72,7 @@ def compare(s: Simplifier, kind: type, a: PrimExpr, b: PrimExpr) -> PrimExpr:
         kind, a, b = _FLIP[kind], b, a
     d = s.lin(a).iadd(s.lin(b), -1)
     if d.is_const:
-        return bool_const(_decide(kind, (d.base, d.base)))
+        return bool_const(bool(_decide(kind, (d.base, d.base))))  # (a point: never None)
     decided = _decide(kind, s.bound_lin(d))
     if decided is not None:
         return bool_const(decided)

@@ -273,7 +273,8 @@ def _generic(s: Simplifier, e: Node) -> PrimExpr:
     """Simplify the (non-definition) expression fields, then fold constants."""
     names = _GENERIC_FIELDS.get(type(e))
     if names is None:
-        init = init_field_names(type(e))
+        cls: type = type(e)  # (mypy 2.4 takes a type[Node] for unhashable: lru_cache refuses it)
+        init = init_field_names(cls)
         names = _GENERIC_FIELDS[type(e)] = tuple(
             f.name for f in fields(e)  # type: ignore[arg-type]
             if f.name in init and f.name != "span" and field_kind(f) != "def")

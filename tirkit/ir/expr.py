@@ -5,11 +5,11 @@ op functions of :mod:`tirkit.tir.op` (type matching and constant folding as in T
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable, Union
 
 from .. import _layers
 from .dtype import DataType, dtype as _dtype
-from .node import Node, node
+from .node import Coerced, Node, node
 
 _INT_RANGE_MSG = "value {v} does not fit in {t}"
 
@@ -43,6 +43,11 @@ class PrimExpr(BaseExpr):
     """
 
     __hash__ = object.__hash__
+
+    if TYPE_CHECKING:  # every subclass has a dtype field (stored or derived)
+        @property
+        def dtype(self) -> DataType:
+            """The expression's dtype."""
 
     # arithmetic
     def __add__(self, other: Any) -> "PrimExpr":
@@ -154,7 +159,17 @@ class PrimExpr(BaseExpr):
     @property
     def lanes(self) -> int:
         """Number of lanes of ``dtype``."""
-        return self.dtype.lanes  # type: ignore[attr-defined]
+        return self.dtype.lanes
+
+
+#: what an expression argument may be: Python numbers are converted (``tirkit.tir.op.convert``)
+ExprLike = Union[PrimExpr, int, float]
+#: a ``dtype`` field whose constructor takes a dtype string too
+DTypeField = Coerced[DataType, Union[str, DataType]]
+#: an expression field whose constructor takes a Python number too
+ExprField = Coerced[PrimExpr, ExprLike]
+#: a tuple-of-expressions field whose constructor takes any iterable of them or of numbers
+ExprsField = Coerced[tuple[PrimExpr, ...], Iterable[ExprLike]]
 
 
 def _fits(value: int, t: DataType) -> bool:
@@ -191,7 +206,7 @@ class IntImm(PrimExpr):
         TypeError: for a non-integer dtype; ValueError: when ``value`` does not fit ``dtype``.
     """
 
-    dtype: DataType
+    dtype: DTypeField
     value: int
 
     def __post_init__(self) -> None:
@@ -238,7 +253,7 @@ class FloatImm(PrimExpr):
         TypeError: for a non-floating dtype.
     """
 
-    dtype: DataType
+    dtype: DTypeField
     value: float
 
     def __post_init__(self) -> None:

@@ -24,12 +24,15 @@ def fast_init(cls: type) -> Callable[..., None] | None:
     (keep the dataclass's own) for anything else (InitVars, a field without a slot). No TVM
     counterpart (TVM's nodes are C++ objects)."""
     fields = list(getattr(cls, "__dataclass_fields__", {}).values())
-    if any(f._field_type is not dataclasses._FIELD for f in fields):  # pylint: disable=protected-access
+    plain = dataclasses._FIELD  # type: ignore[attr-defined]  # pylint: disable=protected-access
+    if any(f._field_type is not plain for f in fields):  # pylint: disable=protected-access
         return None  # InitVar / ClassVar pseudo-fields: the dataclass's own __init__
     scope: dict[str, Any] = {"_HAS_FACTORY": _HAS_FACTORY}
-    std, kw, body = [], [], []
+    std: list[str] = []
+    kw: list[str] = []
+    body: list[str] = []
     for f in fields:
-        desc = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
+        desc: Any = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
         if type(desc).__name__ != "member_descriptor":
             return None
         scope[f"_set_{f.name}"] = desc.__set__
@@ -61,8 +64,9 @@ def fast_init(cls: type) -> Callable[..., None] | None:
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
-    init.__doc__ = cls.__init__.__doc__
-    init.__annotations__ = dict(cls.__init__.__annotations__)  # the same signature, typed
+    dataclass_init = getattr(cls, "__init__")  # (mypy: __init__ read from a class object)
+    init.__doc__ = dataclass_init.__doc__
+    init.__annotations__ = dict(dataclass_init.__annotations__)  # the same signature, typed
     return init  # type: ignore[no-any-return]
 
 

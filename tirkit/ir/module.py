@@ -1,26 +1,30 @@
 """IRModule and BaseFunc (mirrors ``tvm.ir.IRModule`` and ``tvm.ir.BaseFunc``)."""
 from __future__ import annotations
 
-from dataclasses import field
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from .expr import BaseExpr, GlobalVar
-from .node import node
+from .node import AttrsField, Coerced, coerced_field, node
 
 
 @node
 class BaseFunc(BaseExpr):
     """Base of functions held in an ``IRModule`` (mirrors ``tvm.ir.BaseFunc``)."""
 
+    if TYPE_CHECKING:  # every subclass has an attrs field
+        @property
+        def attrs(self) -> dict[str, Any]:
+            """The function's attributes."""
+
     def with_attr(self, key: str | dict[str, Any], value: Any = None) -> "BaseFunc":
         """A copy with attribute ``key`` set (``BaseFunc.with_attr``); a dict sets several."""
-        attrs = dict(self.attrs)  # type: ignore[attr-defined]
+        attrs = dict(self.attrs)
         attrs.update(key if isinstance(key, dict) else {key: value})
         return self.with_changes(attrs=attrs)
 
     def without_attr(self, key: str) -> "BaseFunc":
         """A copy with attribute ``key`` removed (``BaseFunc.without_attr``)."""
-        attrs = {k: v for k, v in self.attrs.items() if k != key}  # type: ignore[attr-defined]
+        attrs = {k: v for k, v in self.attrs.items() if k != key}
         return self.with_changes(attrs=attrs)
 
 
@@ -33,8 +37,9 @@ class IRModule(BaseExpr):
     ``mod["f"] = func`` replaces or adds a function, as in TVM.
     """
 
-    functions: dict[GlobalVar, BaseFunc] = field(default_factory=dict)
-    attrs: dict[str, Any] = field(default_factory=dict)
+    functions: Coerced[dict[GlobalVar, BaseFunc], Mapping[Any, BaseFunc]] = \
+        coerced_field(default_factory=dict)
+    attrs: AttrsField = coerced_field(default_factory=dict)
 
     def __post_init__(self) -> None:
         funcs: dict[GlobalVar, BaseFunc] = {}
@@ -68,10 +73,11 @@ class IRModule(BaseExpr):
 
     def __setitem__(self, key: str | GlobalVar, func: BaseFunc) -> None:
         if isinstance(key, str):
+            name = key
             try:
-                key = self.get_global_var(key)
+                key = self.get_global_var(name)
             except KeyError:
-                key = GlobalVar(key)
+                key = GlobalVar(name)
         self.functions[key] = func
 
     def __contains__(self, key: object) -> bool:

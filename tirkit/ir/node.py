@@ -11,31 +11,20 @@ generic machinery (structural equality, visitors, printer) how to treat them:
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Generic, Iterable, Mapping, TypeVar, Union
 
 from .. import _layers
 from .fast_init import fast_init as _fast_init
 from .span import Span
 
 N = TypeVar("N")
+_Stored = TypeVar("_Stored", covariant=True)
+_Accepted = TypeVar("_Accepted", contravariant=True)
 
 SEQUAL = "sequal"  # metadata key: "def" (definition point), "ignore" (not compared)
-
-
-def node(cls: type[N]) -> type[N]:
-    """Class decorator declaring an IR node: ``dataclass(frozen, slots, eq=False, repr=False)``.
-
-    ``eq=False`` keeps identity hashing (TVM's ``ObjectRef`` hash) and lets expression classes
-    overload ``==`` to build IR (``a == b`` is an ``EQ`` node, as in TVM).
-    """
-    own_init = "__init__" in cls.__dict__  # written by hand: the dataclass keeps it, so do we
-    out = dataclass(frozen=True, slots=True, eq=False, repr=False)(cls)
-    init = None if own_init else _fast_init(out)
-    if init is not None:
-        out.__init__ = init  # type: ignore[misc]
-    return out  # type: ignore[return-value]
 
 
 def def_field(**kwargs: Any) -> Any:
@@ -46,6 +35,61 @@ def def_field(**kwargs: Any) -> Any:
 def ignored_field(**kwargs: Any) -> Any:
     """A dataclass field structural equality and hashing ignore (like TVM's ``name_hint``)."""
     return field(metadata={SEQUAL: "ignore"}, **kwargs)
+
+
+class Coerced(Generic[_Stored, _Accepted]):
+    """The annotation of a node field whose constructor argument is converted before it is
+    stored: ``dtype: Coerced[DataType, str | DataType]`` reads as a ``DataType`` and the
+    constructor takes a string too (the node's ``__post_init__`` converts it). For type checkers
+    only (a data descriptor's ``__get__``/``__set__`` types, as PEP 681 reads them); never
+    instantiated. No TVM counterpart (TVM's Python constructors convert their arguments too)."""
+
+    def __get__(self, obj: Any, owner: Any = None) -> _Stored:
+        raise NotImplementedError  # pragma: no cover
+
+    def __set__(self, obj: Any, value: _Accepted) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+
+def coerced_field(**kwargs: Any) -> Any:
+    """``dataclasses.field(**kwargs)`` for a :class:`Coerced` field with a default: the default
+    is of the accepted type, which a type checker would not take for the descriptor's. No TVM
+    counterpart (typing only)."""
+    return field(**kwargs)
+
+
+_T = TypeVar("_T")
+#: a tuple field whose constructor takes any iterable (``__post_init__`` makes it a tuple)
+TupleOf = Coerced[tuple[_T, ...], Iterable[_T]]
+#: an attributes dict field (``attrs``, ``annotations``) whose constructor takes any mapping or
+#: None (``__post_init__`` makes it a dict)
+AttrsField = Coerced[dict[str, Any], Union[Mapping[str, Any], None]]
+
+
+if sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # Python 3.10: type checkers read the 3.11 branch
+    def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
+        return lambda fn: fn
+
+
+# (frozen_default stays False: the nodes are frozen, but mypy's frozen emulation (2.4) re-declares
+# a subclass's inherited fields with their constructor types, which turns a Coerced field read
+# through a subclass into the accepted type instead of the stored one)
+@dataclass_transform(eq_default=False,
+                     field_specifiers=(field, def_field, ignored_field, coerced_field))
+def node(cls: type[N]) -> type[N]:
+    """Class decorator declaring an IR node: ``dataclass(frozen, slots, eq=False, repr=False)``.
+
+    ``eq=False`` keeps identity hashing (TVM's ``ObjectRef`` hash) and lets expression classes
+    overload ``==`` to build IR (``a == b`` is an ``EQ`` node, as in TVM).
+    """
+    own_init = "__init__" in cls.__dict__  # written by hand: the dataclass keeps it, so do we
+    out = dataclass(frozen=True, slots=True, eq=False, repr=False)(cls)
+    init = None if own_init else _fast_init(out)
+    if init is not None:
+        out.__init__ = init  # type: ignore[method-assign]
+    return out  # type: ignore[return-value]
 
 
 @node
@@ -130,7 +174,8 @@ def field_kind(f: dataclasses.Field) -> str | None:
 
 def _generic_repr(obj: Node) -> str:
     parts = []
-    for f in node_fields(type(obj)):
+    cls: type = type(obj)  # (mypy 2.4 takes a type[Node] for unhashable: lru_cache refuses it)
+    for f in node_fields(cls):
         if not f.init:
             continue
         parts.append(f"{f.name}={getattr(obj, f.name)!r}")
@@ -146,7 +191,7 @@ def map_fields(obj: N, fn: Callable[[Any], Any]) -> N:
     """Apply ``fn`` to each constructor field value of ``obj``; return ``obj`` itself when every
     result is the identical object (copy-on-write, as TVM's ``StmtMutator`` does), else a new
     node."""
-    cls = type(obj)
+    cls: type = type(obj)  # (mypy 2.4 takes a type[N] for unhashable: lru_cache refuses it)
     changes = {}
     names = init_field_names(cls)
     for f in node_fields(cls):

@@ -36,7 +36,8 @@ class Span:
         return f"{self.source_name}:{self.line}:{self.column + 1}"
 
 
-Span.__init__ = fast_init(Span) or Span.__init__  # type: ignore[misc]  # built per token and node
+# built per token and node
+Span.__init__ = fast_init(Span) or Span.__init__  # type: ignore[method-assign]
 
 
 class LineIndex:

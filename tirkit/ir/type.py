@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .dtype import DataType, dtype as _dtype
-from .node import Node, node
+from .node import Coerced, Node, TupleOf, node, coerced_field
 
 
 @node
@@ -16,7 +16,7 @@ class Type(Node):
 class PrimType(Type):
     """The type of a primitive value of ``dtype`` (mirrors ``tvm.ir.PrimType``)."""
 
-    dtype: DataType
+    dtype: Coerced[DataType, str | DataType]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dtype", _dtype(self.dtype))
@@ -29,7 +29,7 @@ class PointerType(Type):
     ``storage_scope`` is ``"global"`` when empty, as in TVM (``""`` and ``"global"`` are the same).
     """
 
-    element_type: Type
+    element_type: Coerced[Type, Type | str | DataType]
     storage_scope: str = "global"
 
     def __post_init__(self) -> None:
@@ -46,7 +46,7 @@ class PointerType(Type):
 class TupleType(Type):
     """A tuple of types; ``TupleType([])`` is the unit/void type (mirrors ``tvm.ir.TupleType``)."""
 
-    fields: tuple[Type, ...] = ()
+    fields: TupleOf[Type] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", tuple(self.fields))

@@ -18,8 +18,9 @@ import re
 from typing import Iterable
 
 try:  # Python 3.11+
-    import re._constants as _C  # pylint: disable=no-name-in-module
-    import re._parser as _P  # pylint: disable=no-name-in-module
+    # (private modules typeshed does not describe)
+    import re._constants as _C  # type: ignore[import-not-found]  # pylint: disable=E0611
+    import re._parser as _P  # type: ignore[import-not-found]  # pylint: disable=E0611
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants as _C  # type: ignore[no-redef]  # pylint: disable=deprecated-module
     import sre_parse as _P  # type: ignore[no-redef]  # pylint: disable=deprecated-module

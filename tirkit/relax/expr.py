@@ -11,13 +11,14 @@ parser or :func:`tirkit.relax.analysis.infer`); ``expr.struct_info`` reads it.
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 
 from tirkit.ir.expr import BaseExpr, GlobalVar, PrimExpr
 from tirkit.ir.module import BaseFunc
-from tirkit.ir.node import def_field, ignored_field, node
+from tirkit.ir.node import (AttrsField, Coerced, TupleOf, coerced_field, def_field, ignored_field,
+                            node)
 from tirkit.ir.op import Op
 
 from .struct_info import (ObjectStructInfo, PrimStructInfo, ShapeStructInfo, StructInfo,
@@ -28,14 +29,14 @@ __all__ = ["Expr", "Var", "DataflowVar", "Constant", "ShapeExpr", "PrimValue", "
            "BindingBlock", "DataflowBlock", "SeqExpr", "Function", "const"]
 
 
-def _sinfo_field() -> Any:
-    """The ``struct_info_`` slot of a non-var expression: derived, so not compared."""
-    return field(default=None, kw_only=True, metadata={"sequal": "ignore"})
-
-
 @node
 class Expr(BaseExpr):
     """Base of Relax expressions (``tvm.relax.Expr``)."""
+
+    if TYPE_CHECKING:  # every subclass has a struct_info_ field (None until normalized)
+        @property
+        def struct_info_(self) -> StructInfo | None:
+            """The struct info, or None before normalization."""
 
     @property
     def struct_info(self) -> StructInfo:
@@ -84,7 +85,7 @@ class DataflowVar(Var):
 class Constant(Expr):
     """A constant tensor backed by a NumPy array (``tvm.relax.Constant``)."""
 
-    struct_info_: StructInfo | None = _sinfo_field()
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
     data: Any = None
 
     def __post_init__(self) -> None:
@@ -98,8 +99,8 @@ class Constant(Expr):
 class ShapeExpr(Expr):
     """A shape value ``R.shape([n, 4])`` (``tvm.relax.ShapeExpr``); dims are int64 PrimExprs."""
 
-    struct_info_: StructInfo | None = _sinfo_field()
-    values: tuple[PrimExpr, ...] = ()
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
+    values: Coerced[tuple[PrimExpr, ...], Iterable[PrimExpr | int]] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         vals = tuple(as_dim(v) for v in self.values)
@@ -111,8 +112,8 @@ class ShapeExpr(Expr):
 class PrimValue(Expr):
     """A scalar value ``R.prim_value(n)`` (``tvm.relax.PrimValue``)."""
 
-    struct_info_: StructInfo | None = _sinfo_field()
-    value: PrimExpr = None  # type: ignore[assignment]
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
+    value: Coerced[PrimExpr, PrimExpr | int] = coerced_field(default=None)
 
     def __post_init__(self) -> None:
         if isinstance(self.value, int) and not isinstance(self.value, bool):
@@ -126,7 +127,7 @@ class PrimValue(Expr):
 class StringImm(Expr):
     """A string constant (``tvm.relax.StringImm``)."""
 
-    struct_info_: StructInfo | None = _sinfo_field()
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
     value: str = ""
 
     def __post_init__(self) -> None:
@@ -137,8 +138,8 @@ class StringImm(Expr):
 class Tuple(Expr):
     """A tuple of expressions (``tvm.relax.Tuple``)."""
 
-    struct_info_: StructInfo | None = _sinfo_field()
-    fields: tuple[Expr, ...] = ()
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
+    fields: TupleOf[Expr] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", tuple(self.fields))
@@ -151,7 +152,7 @@ class Tuple(Expr):
 class TupleGetItem(Expr):
     """``t[i]`` (``tvm.relax.TupleGetItem``)."""
 
-    struct_info_: StructInfo | None = _sinfo_field()
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
     tuple_value: Expr = None  # type: ignore[assignment]
     index: int = 0
 
@@ -168,7 +169,7 @@ class TupleGetItem(Expr):
 class ExternFunc(Expr):
     """A packed function called by name (``tvm.relax.ExternFunc``)."""
 
-    struct_info_: StructInfo | None = _sinfo_field()
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
     global_symbol: str = ""
 
     def __post_init__(self) -> None:
@@ -183,11 +184,11 @@ class Call(Expr):
     struct info arguments (``call_tir``'s output struct info).
     """
 
-    struct_info_: StructInfo | None = _sinfo_field()
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
     op: Any = None
-    args: tuple[Expr, ...] = ()
-    attrs: dict[str, Any] = field(default_factory=dict)
-    sinfo_args: tuple[StructInfo, ...] = ()
+    args: TupleOf[Expr] = coerced_field(default=())
+    attrs: AttrsField = coerced_field(default_factory=dict)
+    sinfo_args: TupleOf[StructInfo] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "args", tuple(self.args))
@@ -222,7 +223,7 @@ class MatchCast(Binding):
 class BindingBlock(BaseExpr):
     """A sequence of bindings (``tvm.relax.BindingBlock``)."""
 
-    bindings: tuple[Binding, ...] = ()
+    bindings: TupleOf[Binding] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bindings", tuple(self.bindings))
@@ -237,8 +238,8 @@ class DataflowBlock(BindingBlock):
 class SeqExpr(Expr):
     """Binding blocks followed by a result expression (``tvm.relax.SeqExpr``)."""
 
-    struct_info_: StructInfo | None = _sinfo_field()
-    blocks: tuple[BindingBlock, ...] = ()
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
+    blocks: TupleOf[BindingBlock] = coerced_field(default=())
     body: Expr = None  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
@@ -254,12 +255,12 @@ class Function(BaseFunc, Expr):
 
     __script_header__ = True  # script() prints the import header, as for a PrimFunc
 
-    struct_info_: StructInfo | None = _sinfo_field()
-    params: tuple[Var, ...] = def_field(default=())
+    struct_info_: StructInfo | None = ignored_field(default=None, kw_only=True)  # derived
+    params: TupleOf[Var] = def_field(default=())
     body: Expr = None  # type: ignore[assignment]
     ret_struct_info: StructInfo = field(default_factory=ObjectStructInfo)
     is_pure: bool = True
-    attrs: dict[str, Any] = field(default_factory=dict)
+    attrs: AttrsField = coerced_field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", tuple(self.params))

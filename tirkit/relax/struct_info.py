@@ -7,12 +7,12 @@ are TIR variables (``tir.Var("n", "int64")``); a dimension may be any ``PrimExpr
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from tirkit import tir
 from tirkit.ir.dtype import DataType, dtype as _dtype
 from tirkit.ir.expr import PrimExpr
-from tirkit.ir.node import Node, node
+from tirkit.ir.node import Coerced, Node, TupleOf, node, coerced_field
 
 __all__ = ["StructInfo", "ObjectStructInfo", "PrimStructInfo", "ShapeStructInfo",
            "TensorStructInfo", "TupleStructInfo", "FuncStructInfo", "as_dim"]
@@ -52,7 +52,7 @@ class PrimStructInfo(StructInfo):
     """A scalar of ``dtype``, optionally with a known ``value`` (``R.Prim``;
     ``tvm.relax.PrimStructInfo``)."""
 
-    dtype: Any = "int64"
+    dtype: Coerced[DataType, str | DataType] = coerced_field(default="int64")
     value: PrimExpr | None = None
 
     def __post_init__(self) -> None:
@@ -64,7 +64,8 @@ class ShapeStructInfo(StructInfo):
     """A shape value: its dims when known, else its rank ``ndim`` (-1: unknown)
     (``R.Shape``; ``tvm.relax.ShapeStructInfo``)."""
 
-    values: tuple[PrimExpr, ...] | None = None
+    values: Coerced[tuple[PrimExpr, ...] | None, Iterable[PrimExpr | int] | None] = \
+        coerced_field(default=None)
     ndim: int = -1
 
     def __post_init__(self) -> None:
@@ -83,8 +84,9 @@ class TensorStructInfo(StructInfo):
     when unknown.
     """
 
-    shape: tuple[PrimExpr, ...] | None = None
-    dtype: Any = "float32"
+    shape: Coerced[tuple[PrimExpr, ...] | None,
+                   Iterable[PrimExpr | int] | ShapeStructInfo | None] = coerced_field(default=None)
+    dtype: Coerced[DataType, str | DataType | None] = coerced_field(default="float32")
     ndim: int = -1
 
     def __post_init__(self) -> None:
@@ -108,7 +110,7 @@ class TensorStructInfo(StructInfo):
 class TupleStructInfo(StructInfo):
     """A tuple of values (``R.Tuple(...)``; ``tvm.relax.TupleStructInfo``)."""
 
-    fields: tuple[StructInfo, ...] = ()
+    fields: TupleOf[StructInfo] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", tuple(self.fields))
@@ -118,7 +120,8 @@ class TupleStructInfo(StructInfo):
 class FuncStructInfo(StructInfo):
     """A function from ``params`` to ``ret`` (``R.Callable``; ``tvm.relax.FuncStructInfo``)."""
 
-    params: tuple[StructInfo, ...] | None = None
+    params: Coerced[tuple[StructInfo, ...] | None, Iterable[StructInfo] | None] = \
+        coerced_field(default=None)
     ret: StructInfo = field(default_factory=ObjectStructInfo)
     purity: bool = True
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..ir.expr import IntImm, PrimExpr
 from ..ir.module import IRModule
@@ -53,6 +53,11 @@ class Schedule:
             has no root block;
         ValueError: for an unknown ``debug_mask``/``error_render_level``.
     """
+
+    if TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Any:
+            """The primitives (``get_block``, ``split``...): methods that :func:`primitive` adds
+            from the modules of ``tirkit/schedule/primitives``, unknown to a type checker."""
 
     def __init__(self, mod_or_func: PrimFunc | IRModule, *, seed: int | None = None,
                  debug_mask: str | int = "all", error_render_level: str = "detail") -> None:

@@ -15,7 +15,7 @@ becomes an ``int64`` parameter after the buffers, in order of first appearance (
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from tirkit import tir
 from tirkit.arith import Analyzer
@@ -69,8 +69,10 @@ def _index_dtype(dom: Range) -> str:
 
 def _leaf_iters(op: ComputeOp, ana: Analyzer) -> tuple[list, list, list, list, dict]:
     """Loops, block iters, bindings, store indices and the axis -> block var map of one op."""
-    loops, iters, bindings, indices, remap = [], [], [], [], {}
+    loops, iters, indices, remap = [], [], [], {}
+    bindings: list[tir.PrimExpr] = []
     for axis in op.axis + op.reduce_axis:
+        assert axis.dom is not None, "a TE axis has a domain"
         dtype = _index_dtype(axis.dom)
         loop_var = tir.Var(axis.var.name_hint, dtype)
         block_var = tir.Var("v_" + axis.var.name_hint, dtype)
@@ -196,7 +198,8 @@ def create_prim_func(ops: Sequence[Any], index_dtype_override: str | None = None
     arg_ids = {id(t) for t in args}
     outputs = [t for t in args if not isinstance(t.op, PlaceholderOp)]
     names, ana = _Names(), Analyzer()
-    stmts, allocs = [], []
+    stmts: list[tir.Stmt] = []
+    allocs: list[tir.Buffer] = []
     for op in _topo_ops(outputs):
         if isinstance(op, PlaceholderOp):
             if not any(id(t) in arg_ids for t in op.outputs):
@@ -204,7 +207,7 @@ def create_prim_func(ops: Sequence[Any], index_dtype_override: str | None = None
                                           "is not one of the arguments")
             continue
         stmts.append(_compute_stmt(op, names, ana) if isinstance(op, ComputeOp)
-                     else _extern_stmt(op, names))
+                     else _extern_stmt(cast(ExternOp, op), names))  # (the only other kind)
         allocs.extend(t.buffer for t in op.outputs if id(t) not in arg_ids)
     body = stmts[0] if len(stmts) == 1 else tir.SeqStmt(stmts)
     root = tir.Block([], [], [], "root", body, alloc_buffers=allocs)

@@ -117,10 +117,11 @@ def inverse_impl(imap: IndexMap, ranges: list[Range], bijective: bool
         raise ValueError(f"Could not parse mapping as sum of iterators over "
                          f"{[_range_text(r) for r in ranges]}. Error: {res.errors[0]}")
     outs = [E.Var(f"axis{i}", e.dtype) for i, e in enumerate(imap.final_indices)]
-    solved = inverse_affine_iter_map(list(res.indices), outs)
+    solved = inverse_affine_iter_map(list(res.indices), list[PrimExpr](outs))
     out_ranges = imap.map_ranges(ranges)
     ana = _analyzer(list(zip(outs, out_ranges)))
-    exprs, pred = [], IntImm("bool", 0)
+    exprs: list[PrimExpr] = []
+    pred: PrimExpr = IntImm("bool", 0)
     for var, orig, pad in zip(imap.initial_indices, ranges, padded):
         expr = solved.get(id(var), (var, orig.min))[1]
         expr = ana.simplify(expr)

@@ -1,14 +1,13 @@
 """Buffers: typed, shaped views of memory (mirrors ``tvm.tir.Buffer`` and ``decl_buffer``)."""
 from __future__ import annotations
 
-from dataclasses import field
 from enum import IntEnum
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from .. import _layers
 from ..ir.dtype import DataType, dtype as _dtype
-from ..ir.expr import IntImm, PrimExpr, Range
-from ..ir.node import Node, def_field, ignored_field, node
+from ..ir.expr import DTypeField, ExprField, ExprLike, IntImm, PrimExpr, Range
+from ..ir.node import Coerced, Node, TupleOf, def_field, ignored_field, node, coerced_field
 from ..ir.structural import BUFFER_HANDLERS, register_structural
 from ..ir.type import PointerType, PrimType
 from .expr import BufferLoad, Var
@@ -63,15 +62,15 @@ class Buffer(Node):
     """
 
     data: Var = def_field()
-    dtype: DataType
-    shape: tuple[PrimExpr, ...]
-    strides: tuple[PrimExpr, ...] = ()
-    elem_offset: PrimExpr = field(default_factory=lambda: IntImm("int32", 0))
+    dtype: DTypeField
+    shape: Coerced[tuple[PrimExpr, ...], Iterable[ExprLike] | None]
+    strides: Coerced[tuple[PrimExpr, ...], Iterable[ExprLike] | None] = coerced_field(default=())
+    elem_offset: ExprField = coerced_field(default_factory=lambda: IntImm("int32", 0))
     name: str = ignored_field(default="buffer")
     data_alignment: int = DEFAULT_ALIGNMENT
     offset_factor: int = 1
-    buffer_type: BufferType = BufferType.DEFAULT
-    axis_separators: tuple[int, ...] = ()
+    buffer_type: Coerced[BufferType, BufferType | int] = coerced_field(default=BufferType.DEFAULT)
+    axis_separators: TupleOf[int] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dtype", _dtype(self.dtype))

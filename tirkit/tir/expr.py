@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import field
 from enum import IntEnum
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .. import _layers
 from ..ir.dtype import DataType, bool_, dtype as _dtype
-from ..ir.expr import FloatImm, GlobalVar, IntImm, PrimExpr, Range
-from ..ir.node import Node, def_field, ignored_field, node
+from ..ir.expr import (DTypeField, ExprField, ExprLike, ExprsField, FloatImm, GlobalVar, IntImm,
+                       PrimExpr, Range)
+from ..ir.node import Coerced, Node, TupleOf, def_field, ignored_field, node, coerced_field
 from ..ir.op import Op
 from ..ir.structural import VAR_HANDLERS, register_structural
 from ..ir.type import PointerType, PrimType, Type, type_of_dtype
@@ -120,8 +121,8 @@ class Cast(PrimExpr):
         TypeError: when the lane counts of ``dtype`` and ``value`` differ.
     """
 
-    dtype: DataType
-    value: PrimExpr
+    dtype: DTypeField
+    value: ExprField
 
     def __post_init__(self) -> None:
         t = _dtype(self.dtype)
@@ -150,8 +151,8 @@ def _match_exact(node_name: str, a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
 class _Binary(PrimExpr):
     """Shared shape of two-operand nodes: ``a``, ``b`` of one dtype, derived ``dtype``."""
 
-    a: PrimExpr
-    b: PrimExpr
+    a: ExprField
+    b: ExprField
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
@@ -194,15 +195,27 @@ def _binary(name: str, doc: str) -> type:
     return node(cls)
 
 
-Add = _binary("Add", "``a + b`` (mirrors ``tvm.tir.Add``).")
-Sub = _binary("Sub", "``a - b`` (mirrors ``tvm.tir.Sub``).")
-Mul = _binary("Mul", "``a * b`` (mirrors ``tvm.tir.Mul``).")
-Div = _binary("Div", "``a / b``; truncating for integers (mirrors ``tvm.tir.Div``).")
-Mod = _binary("Mod", "``a % b`` truncating, sign of ``a`` (mirrors ``tvm.tir.Mod``).")
-FloorDiv = _binary("FloorDiv", "``floor(a / b)`` (mirrors ``tvm.tir.FloorDiv``).")
-FloorMod = _binary("FloorMod", "``a - floor(a / b) * b``, sign of ``b`` (``tvm.tir.FloorMod``).")
-Min = _binary("Min", "``min(a, b)`` (mirrors ``tvm.tir.Min``).")
-Max = _binary("Max", "``max(a, b)`` (mirrors ``tvm.tir.Max``).")
+if TYPE_CHECKING:  # the classes _binary makes, as type checkers see them
+    class Add(BinaryOpExpr): ...
+    class Sub(BinaryOpExpr): ...
+    class Mul(BinaryOpExpr): ...
+    class Div(BinaryOpExpr): ...
+    class Mod(BinaryOpExpr): ...
+    class FloorDiv(BinaryOpExpr): ...
+    class FloorMod(BinaryOpExpr): ...
+    class Min(BinaryOpExpr): ...
+    class Max(BinaryOpExpr): ...
+else:
+    Add = _binary("Add", "``a + b`` (mirrors ``tvm.tir.Add``).")
+    Sub = _binary("Sub", "``a - b`` (mirrors ``tvm.tir.Sub``).")
+    Mul = _binary("Mul", "``a * b`` (mirrors ``tvm.tir.Mul``).")
+    Div = _binary("Div", "``a / b``; truncating for integers (mirrors ``tvm.tir.Div``).")
+    Mod = _binary("Mod", "``a % b`` truncating, sign of ``a`` (mirrors ``tvm.tir.Mod``).")
+    FloorDiv = _binary("FloorDiv", "``floor(a / b)`` (mirrors ``tvm.tir.FloorDiv``).")
+    FloorMod = _binary("FloorMod",
+                       "``a - floor(a / b) * b``, sign of ``b`` (``tvm.tir.FloorMod``).")
+    Min = _binary("Min", "``min(a, b)`` (mirrors ``tvm.tir.Min``).")
+    Max = _binary("Max", "``max(a, b)`` (mirrors ``tvm.tir.Max``).")
 
 
 @node
@@ -224,15 +237,23 @@ def _cmp(name: str, doc: str, truth: Any = None) -> type:
     return node(type(name, (CmpExpr,), ns))
 
 
-EQ = _cmp("EQ", "``a == b`` (mirrors ``tvm.tir.EQ``). ``bool()`` of it compares the operands by "
-          "identity, like TVM's ``EqualOp``, so expressions work as dict keys.",
-          lambda self: self.a.same_as(self.b))
-NE = _cmp("NE", "``a != b`` (mirrors ``tvm.tir.NE``); ``bool()`` is ``not a.same_as(b)``.",
-          lambda self: not self.a.same_as(self.b))
-LT = _cmp("LT", "``a < b`` (mirrors ``tvm.tir.LT``).")
-LE = _cmp("LE", "``a <= b`` (mirrors ``tvm.tir.LE``).")
-GT = _cmp("GT", "``a > b`` (mirrors ``tvm.tir.GT``).")
-GE = _cmp("GE", "``a >= b`` (mirrors ``tvm.tir.GE``).")
+if TYPE_CHECKING:  # the classes _cmp makes, as type checkers see them
+    class EQ(CmpExpr): ...
+    class NE(CmpExpr): ...
+    class LT(CmpExpr): ...
+    class LE(CmpExpr): ...
+    class GT(CmpExpr): ...
+    class GE(CmpExpr): ...
+else:
+    EQ = _cmp("EQ", "``a == b`` (mirrors ``tvm.tir.EQ``). ``bool()`` of it compares the operands "
+              "by identity, like TVM's ``EqualOp``, so expressions work as dict keys.",
+              lambda self: self.a.same_as(self.b))
+    NE = _cmp("NE", "``a != b`` (mirrors ``tvm.tir.NE``); ``bool()`` is ``not a.same_as(b)``.",
+              lambda self: not self.a.same_as(self.b))
+    LT = _cmp("LT", "``a < b`` (mirrors ``tvm.tir.LT``).")
+    LE = _cmp("LE", "``a <= b`` (mirrors ``tvm.tir.LE``).")
+    GT = _cmp("GT", "``a > b`` (mirrors ``tvm.tir.GT``).")
+    GE = _cmp("GE", "``a >= b`` (mirrors ``tvm.tir.GE``).")
 
 
 def _check_bool(name: str, e: PrimExpr) -> None:
@@ -279,7 +300,7 @@ class Not(PrimExpr):
         TypeError: when ``a`` is not bool.
     """
 
-    a: PrimExpr
+    a: ExprField
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
@@ -299,9 +320,9 @@ class Select(PrimExpr):
         TypeError: when the branches' dtypes differ or the condition is not bool.
     """
 
-    condition: PrimExpr
-    true_value: PrimExpr
-    false_value: PrimExpr
+    condition: ExprField
+    true_value: ExprField
+    false_value: ExprField
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
@@ -335,8 +356,8 @@ class BufferLoad(PrimExpr):
         ValueError: when the number of indices differs from the buffer's rank (as TVM).
     """
 
-    buffer: "Buffer"  # noqa: F821  (tirkit.tir.buffer.Buffer; buffer.py imports this module)
-    indices: tuple[PrimExpr, ...]
+    buffer: Any  # a tirkit.tir.buffer.Buffer (buffer.py imports this module: no import here)
+    indices: Coerced[tuple[PrimExpr, ...], Iterable[ExprLike] | ExprLike]
     predicate: PrimExpr | None = None
     dtype: DataType = field(init=False)
 
@@ -357,7 +378,7 @@ class ProducerLoad(PrimExpr):
     """Read a TE tensor (``DataProducer``) at ``indices`` (mirrors ``tvm.tir.ProducerLoad``)."""
 
     producer: Any
-    indices: tuple[PrimExpr, ...]
+    indices: Coerced[tuple[PrimExpr, ...], Iterable[ExprLike] | ExprLike]
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
@@ -411,8 +432,8 @@ class Ramp(PrimExpr):
         or scalable lanes that are not ``vscale() * k``.
     """
 
-    base: PrimExpr
-    stride: PrimExpr
+    base: ExprField
+    stride: ExprField
     lanes: int | PrimExpr  # type: ignore[assignment]
     dtype: DataType = field(init=False)
 
@@ -439,7 +460,7 @@ class Broadcast(PrimExpr):
         that are not ``vscale() * k``.
     """
 
-    value: PrimExpr
+    value: ExprField
     lanes: int | PrimExpr  # type: ignore[assignment]
     dtype: DataType = field(init=False)
 
@@ -463,8 +484,8 @@ class Shuffle(PrimExpr):
         TypeError: when the vectors' element types differ; ValueError: index out of range.
     """
 
-    vectors: tuple[PrimExpr, ...]
-    indices: tuple[PrimExpr, ...]
+    vectors: ExprsField
+    indices: ExprsField
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
@@ -497,8 +518,8 @@ class Let(PrimExpr):
     """
 
     var: Var = def_field()
-    value: PrimExpr
-    body: PrimExpr
+    value: ExprField
+    body: ExprField
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
@@ -529,9 +550,9 @@ class Call(PrimExpr):
         or an ``op`` that is neither a name, an ``Op`` nor a ``GlobalVar``.
     """
 
-    dtype: DataType
-    op: Op | GlobalVar
-    args: tuple[PrimExpr, ...] = ()
+    dtype: DTypeField
+    op: Coerced[Op | GlobalVar, str | Op | GlobalVar]
+    args: Coerced[tuple[PrimExpr, ...], Iterable[Any]] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         if type(self.dtype) is not DataType:
@@ -566,10 +587,10 @@ class CommReducer(Node):
     expressions; one entry per reduced value (argmax reduces two).
     """
 
-    lhs: tuple[Var, ...] = def_field()
-    rhs: tuple[Var, ...] = def_field()
-    result: tuple[PrimExpr, ...] = ()
-    identity_element: tuple[PrimExpr, ...] = ()
+    lhs: TupleOf[Var] = def_field()
+    rhs: TupleOf[Var] = def_field()
+    result: TupleOf[PrimExpr] = coerced_field(default=())
+    identity_element: TupleOf[PrimExpr] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         for name in ("lhs", "rhs", "result", "identity_element"):
@@ -587,11 +608,11 @@ class Reduce(PrimExpr):
     """A reduction of ``source`` over ``axis`` with ``combiner`` (mirrors ``tvm.tir.Reduce``)."""
 
     combiner: CommReducer
-    source: tuple[PrimExpr, ...]
-    axis: tuple["IterVar", ...] = def_field()
+    source: TupleOf[PrimExpr]
+    axis: TupleOf[IterVar] = def_field()
     condition: PrimExpr = field(default_factory=lambda: IntImm("bool", 1))
     value_index: int = 0
-    init: tuple[PrimExpr, ...] = ()
+    init: TupleOf[PrimExpr] = coerced_field(default=())
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
@@ -627,9 +648,9 @@ class IterVar(Node):
     ``DimInfo`` (opaque).
     """
 
-    dom: Range | None
-    var: Var = def_field()
-    iter_type: IterVarType = IterVarType.DataPar
+    dom: Coerced[Range | None, Range | tuple[Any, Any] | list[Any] | None]
+    var: Coerced[Var, Var | str] = def_field()
+    iter_type: Coerced[IterVarType, IterVarType | int] = coerced_field(default=IterVarType.DataPar)
     thread_tag: str = ""
 
     def __post_init__(self) -> None:

@@ -1,11 +1,10 @@
 """PrimFunc: a TIR function (mirrors ``tvm.tir.PrimFunc``)."""
 from __future__ import annotations
 
-from dataclasses import field
-from typing import Any, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..ir.module import BaseFunc
-from ..ir.node import def_field, node
+from ..ir.node import AttrsField, Coerced, coerced_field, def_field, node
 from ..ir.type import PrimType, TupleType, Type, type_of_dtype
 from .buffer import Buffer
 from .expr import Var
@@ -28,11 +27,12 @@ class PrimFunc(BaseFunc):
         ValueError: when ``buffer_map`` has a key that is not a param.
     """
 
-    params: tuple[Var, ...] = def_field()
+    params: Coerced[tuple[Var, ...], Iterable[Var | Buffer]] = def_field()
     body: Stmt
-    ret_type: Type | None = None
-    buffer_map: dict[Var, Buffer] = def_field(default_factory=dict)
-    attrs: dict[str, Any] = field(default_factory=dict)
+    ret_type: Coerced[Type, Type | str | None] = coerced_field(default=None)
+    buffer_map: Coerced[dict[Var, Buffer], Mapping[Var, Buffer] | None] = \
+        def_field(default_factory=dict)
+    attrs: AttrsField = coerced_field(default_factory=dict)
 
     def __post_init__(self) -> None:
         params: list[Var] = []

@@ -274,7 +274,8 @@ def _straight_line(children: Children, verb: str) -> Callable[[Any, Any], Any]:
         lines.append(f"    if {same}:\n        return op\n    return op.with_changes({args})\n")
     else:
         lines.append("    return op\n")
-    scope = {"PrimExpr": PrimExpr, "VISIT_KIND": VISIT_KIND, "MUTATE_KIND": MUTATE_KIND}
+    scope: dict[str, Any] = {"PrimExpr": PrimExpr, "VISIT_KIND": VISIT_KIND,
+                             "MUTATE_KIND": MUTATE_KIND}
     exec("".join(lines), scope)  # pylint: disable=exec-used
     return scope["method"]
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import inspect
 from math import lcm
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from .. import _layers
-from ..ir.expr import IntImm, PrimExpr, Range
-from ..ir.node import Node, def_field, node
+from ..ir.expr import ExprLike, IntImm, PrimExpr, Range
+from ..ir.node import Coerced, Node, TupleOf, def_field, node, coerced_field
 from . import expr as E
 from . import op as tir_op
 from .stmt_functor import post_order_visit, substitute
@@ -37,7 +37,7 @@ def _rebuild(e: PrimExpr, vmap: dict[int, PrimExpr]) -> PrimExpr:
         return vmap.get(id(e), e)
     fn = _REBUILD.get(type(e))
     if fn is not None:
-        return fn(_rebuild(e.a, vmap), _rebuild(e.b, vmap))
+        return fn(_rebuild(e.a, vmap), _rebuild(e.b, vmap))  # type: ignore[attr-defined]
     return substitute(e, lambda v: vmap.get(id(v)))
 
 
@@ -82,9 +82,10 @@ class IndexMap(Node):
     :meth:`inverse` unchecked (as in TVM). Printed as ``T.index_map(lambda i, j: (...))``.
     """
 
-    initial_indices: tuple[E.Var, ...] = def_field()
-    final_indices: tuple[PrimExpr, ...]
-    inverse_index_map: "IndexMap | None" = None
+    initial_indices: TupleOf[E.Var] = def_field()
+    final_indices: Coerced[tuple[PrimExpr, ...], Iterable[ExprLike]]
+    inverse_index_map: Coerced[IndexMap | None, IndexMap | Callable[..., Any] | None] = \
+        coerced_field(default=None)
 
     AXIS_SEPARATOR: ClassVar[str] = "axis_separator"
 
@@ -214,11 +215,13 @@ class IndexMap(Node):
 
         arr_src = np.asarray(arr_src)
         self._check_arity(arr_src.shape, "array dimensions")
-        dst_shape = [int(d.value) for d in self.map_shape([int(s) for s in arr_src.shape])]
+        # (constant shapes map to IntImms)
+        dst_shape = [int(d.value) for d in  # type: ignore[attr-defined]
+                     self.map_shape([int(s) for s in arr_src.shape])]
         out = np.zeros(dst_shape, dtype=arr_src.dtype)
         for src in np.ndindex(*arr_src.shape):
             dst = self.map_indices([IntImm("int64", int(x)) for x in src])
-            out[tuple(int(d.value) for d in dst)] = arr_src[src]
+            out[tuple(int(d.value) for d in dst)] = arr_src[src]  # type: ignore[attr-defined]
         return out
 
     # -- inversion ------------------------------------------------------------------------

@@ -430,8 +430,10 @@ def abs(x: Any, span: Any = None) -> PrimExpr:  # pylint: disable=redefined-buil
     for unsigned, a ``tir.fabs`` call for floats; constants fold."""
     x = convert(x)
     t = x.dtype
-    if isinstance(x, (IntImm, FloatImm)):
-        return type(x)(t, builtins_abs(x.value), span=span)
+    if isinstance(x, IntImm):
+        return IntImm(t, builtins_abs(x.value), span=span)
+    if isinstance(x, FloatImm):
+        return FloatImm(t, builtins_abs(x.value), span=span)
     if t.is_uint():
         return x
     if t.is_int():

@@ -86,7 +86,7 @@ def _kids_function(children: Children) -> Callable[[Any], list]:
         code = _CODE.get(kind, "    _COLLECT[{k!r}](node.{f}, out)\n")
         lines.append(code.format(f=name, k=kind))
     lines.append("    return out\n")
-    scope = {"PrimExpr": PrimExpr, "_COLLECT": _COLLECT}
+    scope: dict[str, Any] = {"PrimExpr": PrimExpr, "_COLLECT": _COLLECT}
     exec("".join(lines), scope)  # pylint: disable=exec-used
     return scope["kids"]
 

@@ -1,15 +1,14 @@
 """TIR statements (mirrors ``tvm.tir.stmt``), including TensorIR's Block and BlockRealize."""
 from __future__ import annotations
 
-from dataclasses import field
 from enum import IntEnum
 import sys as _sys
 from typing import Any, Iterable
 
 from .. import _layers
-from ..ir.dtype import DataType, dtype as _dtype
-from ..ir.expr import IntImm, PrimExpr, Range
-from ..ir.node import Node, def_field, node
+from ..ir.dtype import dtype as _dtype
+from ..ir.expr import DTypeField, ExprField, ExprLike, ExprsField, IntImm, PrimExpr, Range
+from ..ir.node import AttrsField, Coerced, Node, TupleOf, coerced_field, def_field, node
 from .buffer import Buffer
 from .expr import IterVar, StringImm, Var
 
@@ -50,7 +49,7 @@ class LetStmt(Stmt):
     """
 
     var: Var = def_field()
-    value: PrimExpr
+    value: ExprField
     body: Stmt
 
     def __post_init__(self) -> None:
@@ -70,7 +69,7 @@ class AttrStmt(Stmt):
 
     node: Any
     attr_key: str
-    value: PrimExpr
+    value: ExprField
     body: Stmt
 
     def __post_init__(self) -> None:
@@ -81,8 +80,8 @@ class AttrStmt(Stmt):
 class AssertStmt(Stmt):
     """Check ``condition`` or fail with ``message`` before ``body`` (``tvm.tir.AssertStmt``)."""
 
-    condition: PrimExpr
-    message: PrimExpr
+    condition: ExprField
+    message: Coerced[PrimExpr, PrimExpr | str]
     body: Stmt
 
     def __post_init__(self) -> None:
@@ -103,8 +102,8 @@ class BufferStore(Stmt):
     """
 
     buffer: Buffer
-    value: PrimExpr
-    indices: tuple[PrimExpr, ...]
+    value: ExprField
+    indices: Coerced[tuple[PrimExpr, ...], Iterable[ExprLike] | ExprLike]
     predicate: PrimExpr | None = None
 
     def __post_init__(self) -> None:
@@ -128,8 +127,8 @@ class BufferRealize(Stmt):
     """Realize ``buffer`` over ``bounds`` for ``body`` (mirrors ``tvm.tir.BufferRealize``)."""
 
     buffer: Buffer
-    bounds: tuple[Range, ...]
-    condition: PrimExpr
+    bounds: TupleOf[Range]
+    condition: ExprField
     body: Stmt
 
     def __post_init__(self) -> None:
@@ -149,11 +148,11 @@ class Allocate(Stmt):
     """
 
     buffer_var: Var = def_field()
-    dtype: DataType
-    extents: tuple[PrimExpr, ...]
-    condition: PrimExpr
+    dtype: DTypeField
+    extents: ExprsField
+    condition: ExprField
     body: Stmt
-    annotations: dict[str, Any] = field(default_factory=dict)
+    annotations: AttrsField = coerced_field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _set(self, "dtype", _dtype(self.dtype))
@@ -170,11 +169,11 @@ class AllocateConst(Stmt):
     """
 
     buffer_var: Var = def_field()
-    dtype: DataType
-    extents: tuple[PrimExpr, ...]
+    dtype: DTypeField
+    extents: ExprsField
     data: Any
     body: Stmt
-    annotations: dict[str, Any] = field(default_factory=dict)
+    annotations: AttrsField = coerced_field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _set(self, "dtype", _dtype(self.dtype))
@@ -194,7 +193,7 @@ class DeclBuffer(Stmt):
 class SeqStmt(Stmt):
     """A sequence of statements (mirrors ``tvm.tir.SeqStmt``); see :meth:`flatten`."""
 
-    seq: tuple[Stmt, ...]
+    seq: TupleOf[Stmt]
 
     def __post_init__(self) -> None:
         seq = tuple(self.seq)
@@ -241,7 +240,7 @@ class IfThenElse(Stmt):
         TypeError: when ``condition`` is not bool.
     """
 
-    condition: PrimExpr
+    condition: ExprField
     then_case: Stmt
     else_case: Stmt | None = None
 
@@ -258,7 +257,7 @@ class IfThenElse(Stmt):
 class Evaluate(Stmt):
     """Evaluate an expression for its side effects (mirrors ``tvm.tir.Evaluate``)."""
 
-    value: PrimExpr
+    value: ExprField
 
     def __post_init__(self) -> None:
         _set(self, "value", _expr(self.value))
@@ -287,12 +286,12 @@ class For(Stmt):
     """
 
     loop_var: Var = def_field()
-    min: PrimExpr
-    extent: PrimExpr
-    kind: ForKind
+    min: ExprField
+    extent: ExprField
+    kind: Coerced[ForKind, ForKind | int]
     body: Stmt
     thread_binding: IterVar | None = None
-    annotations: dict[str, Any] = field(default_factory=dict)
+    annotations: AttrsField = coerced_field(default_factory=dict)
 
     def __post_init__(self) -> None:
         t = self.loop_var.dtype
@@ -310,7 +309,7 @@ class For(Stmt):
 class While(Stmt):
     """``while condition: body`` (mirrors ``tvm.tir.While``)."""
 
-    condition: PrimExpr
+    condition: ExprField
     body: Stmt
 
     def __post_init__(self) -> None:
@@ -332,7 +331,7 @@ class Prefetch(Stmt):
     """Prefetch hint for ``buffer`` over ``bounds`` (mirrors ``tvm.tir.Prefetch``)."""
 
     buffer: Buffer
-    bounds: tuple[Range, ...]
+    bounds: TupleOf[Range]
 
     def __post_init__(self) -> None:
         _set(self, "bounds", tuple(self.bounds))
@@ -347,7 +346,7 @@ class BufferRegion(Node):
     """
 
     buffer: Buffer
-    region: tuple[Range, ...]
+    region: Coerced[tuple[Range, ...], Iterable[Range | ExprLike]]
 
     def __post_init__(self) -> None:
         region = tuple(r if isinstance(r, Range) else Range.from_min_extent(r, 1)
@@ -391,15 +390,16 @@ class Block(Stmt):
     ``match_buffers`` (MatchBufferRegions), ``annotations``.
     """
 
-    iter_vars: tuple[IterVar, ...] = def_field()
-    reads: tuple[BufferRegion, ...]
-    writes: tuple[BufferRegion, ...]
+    iter_vars: Coerced[tuple[IterVar, ...], Iterable[IterVar] | None] = def_field()
+    reads: Coerced[tuple[BufferRegion, ...], Iterable[BufferRegion] | None]
+    writes: Coerced[tuple[BufferRegion, ...], Iterable[BufferRegion] | None]
     name_hint: str
     body: Stmt
     init: Stmt | None = None
-    alloc_buffers: tuple[Buffer, ...] = def_field(default=())
-    match_buffers: tuple[MatchBufferRegion, ...] = ()
-    annotations: dict[str, Any] = field(default_factory=dict)
+    alloc_buffers: Coerced[tuple[Buffer, ...], Iterable[Buffer] | None] = def_field(default=())
+    match_buffers: Coerced[tuple[MatchBufferRegion, ...], Iterable[MatchBufferRegion] | None] = \
+        coerced_field(default=())
+    annotations: AttrsField = coerced_field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in ("iter_vars", "reads", "writes", "alloc_buffers", "match_buffers"):
@@ -417,8 +417,8 @@ class BlockRealize(Stmt):
         TypeError: when a value's dtype differs from its iter var's.
     """
 
-    iter_values: tuple[PrimExpr, ...]
-    predicate: PrimExpr
+    iter_values: ExprsField
+    predicate: Coerced[PrimExpr, ExprLike | bool]
     block: Block
 
     def __post_init__(self) -> None:

@@ -28,11 +28,12 @@ def broadcast_shape(a: Sequence[PrimExpr], b: Sequence[PrimExpr]) -> tuple[PrimE
         ValueError: when two constant dims differ and neither is 1.
     """
     a, b = [tir.convert(d) for d in a], [tir.convert(d) for d in b]  # plain ints too
-    out = []
+    out: list[tir.PrimExpr] = []
     for k in range(1, max(len(a), len(b)) + 1):
         x = a[-k] if k <= len(a) else None
         y = b[-k] if k <= len(b) else None
         if x is None or (y is not None and _is_one(x)):
+            assert y is not None  # (k is within a or within b)
             out.append(y)
         elif y is None or _is_one(y):
             out.append(x)

@@ -62,7 +62,7 @@ prod = _reduce(te.comm_reducer(lambda x, y: x * y, lambda t: tir.const(1, t), "p
 def mean(data: te.Tensor, axis: Any = None, keepdims: bool = False) -> te.Tensor:
     """The mean over ``axis`` (Relax's ``mean`` legalization: ``sum / count``)."""
     total = sum(data, axis, keepdims)
-    count = 1
+    count: Any = 1  # an int, then a PrimExpr
     for a in normalize_axes(axis, data.ndim):
         count = count * data.shape[a]
     denom = tir.Cast(data.dtype, count)

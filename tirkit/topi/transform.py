@@ -56,7 +56,7 @@ def reshape(a: te.Tensor, newshape: Sequence[Any]) -> te.Tensor:
     dims = list(newshape)
     if sum(1 for d in dims if isinstance(d, int) and d == -1) > 1:
         raise ValueError("reshape: at most one dimension may be -1")
-    total = 1
+    total: Any = 1  # an int, then a PrimExpr
     for d in a.shape:
         total = total * d
     if any(isinstance(d, int) and d == -1 for d in dims):
@@ -118,7 +118,7 @@ def take(a: te.Tensor, indices: te.Tensor, axis: int | None = None) -> te.Tensor
 
     def body(*idx: Any) -> Any:
         k = indices.ndim
-        pos = tir.Cast(n.dtype, indices[idx[axis:axis + k]])
+        pos: tir.PrimExpr = tir.Cast(n.dtype, indices[idx[axis:axis + k]])
         pos = tir.min(tir.max(pos, tir.const(0, n.dtype)), n - 1)
         return a[list(idx[:axis]) + [pos] + list(idx[axis + k:])]
     return te.compute(shape, body, name="T_take", tag="injective")

@@ -27,7 +27,7 @@ def _symbol(gv: Any, func: PrimFunc) -> str:
 
 
 def _is_packed(func: PrimFunc) -> bool:
-    conv = func.attrs.get("calling_conv", 0)
+    conv: Any = func.attrs.get("calling_conv", 0)
     return int(getattr(conv, "value", conv)) == CallingConv.kCPackedFunc
 
 
