@@ -183,13 +183,15 @@ def _match_buffer_region(p: Printer, m: S.MatchBufferRegion) -> list[SDoc]:
 
 def implicit_root(func_body: Any) -> S.Block | None:
     """The root block when it prints as a ``# with T.block("root"):`` comment (TVM's
-    condition in the PrimFunc printer), else None."""
+    condition in the PrimFunc printer, and the name ``root``: a lone block of another name
+    without regions prints as itself, which the parser reads back as the root, not as the
+    comment, which would read back named ``root``), else None."""
     if not isinstance(func_body, S.BlockRealize) or func_body.iter_values or \
             not _is_true(func_body.predicate):
         return None
     root = func_body.block
     if root.annotations or root.match_buffers or root.reads or root.writes or \
-            root.init is not None:
+            root.init is not None or root.name_hint != "root":
         return None
     inner = root.body
     if root.alloc_buffers:
