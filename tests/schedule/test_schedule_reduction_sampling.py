@@ -312,17 +312,38 @@ def test_sampling_decisions_and_errors():
 
 
 @pytest.mark.parametrize("kwargs", [dict(n=2.0), dict(n=True), dict(n="2"),
-                                    dict(n=2, max_innermost_factor=4.5)])
+                                    dict(n=2, max_innermost_factor=4.5), dict(n=0),
+                                    dict(n=65), dict(n=10**30)])
 def test_sample_perfect_tile_refuses_a_non_integer_n(kwargs):
-    """n=2.0 escaped as a bare TypeError from range(); n=True was taken as 1 (probe of wrong
-    argument kinds). Both are InvalidArgumentError naming the loop, trace unchanged."""
+    """n=2.0 escaped as a bare TypeError from range(); n=True was taken as 1; n=10**30 ran a loop
+    of 10**30 steps (probe of wrong argument kinds). All are InvalidArgumentError naming the
+    loop, trace unchanged."""
     sch = Schedule(ROWSUM, seed=1)
     _, k = sch.get_loops("B")
     n = len(sch.trace.insts)
-    with pytest.raises(errors.InvalidArgumentError, match='loop "k".*needs integer n'):
+    with pytest.raises(errors.InvalidArgumentError, match='loop "k".*needs (integer n|.*n <= 64)'):
         sch.sample_perfect_tile(k, **kwargs)
     assert len(sch.trace.insts) == n
     assert len(sch.sample_perfect_tile(k, n=np.int64(2))) == 2  # NumPy ints are integers
+
+
+BIG_LOOP = parse("""
+@T.prim_func
+def main(A: T.Buffer((2147483647,), "int8")):
+    for i in range(2147483647):
+        with T.block("A"):
+            vi = T.axis.spatial(2147483647, i)
+            A[vi] = T.int8(0)
+""")
+
+
+def test_sample_perfect_tile_of_a_prime_extent_of_2_31_finishes():
+    """The divisors were found by scanning range(1, extent + 1): a loop of extent 2**31 - 1
+    (a prime) hung the draw. Now O(sqrt(extent)): the only factorizations are 1 and itself."""
+    sch = Schedule(BIG_LOOP, seed=3)
+    (i,) = sch.get_loops("A")
+    tiles = [sch.get(v) for v in sch.sample_perfect_tile(i, n=3, max_innermost_factor=0)]
+    assert sorted(tiles) == [1, 1, 2147483647]
 
 
 SCALE_THEN_SUM_IKJ = parse("""

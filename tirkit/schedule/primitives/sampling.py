@@ -12,8 +12,29 @@ from .. import errors as err
 from ..schedule import Schedule, primitive
 
 
+#: trial division stops here: a cofactor left above it counts as prime (a product of two
+#: primes > 2**20 then loses its middle divisors, never the draw's correctness)
+_TRIAL_LIMIT = 1 << 20
+#: at most this many tiles: an extent below 2**63 has at most 63 factors > 1
+MAX_TILES = 64
+
+
 def _factors(n: int) -> list[int]:
-    return [d for d in range(1, n + 1) if n % d == 0]
+    """The divisors of ``n`` in increasing order, from its factorization (time O(sqrt(n)) up to
+    :data:`_TRIAL_LIMIT`; the old ``range(1, n + 1)`` scan hung on a loop of extent 2**31 - 1)."""
+    primes: dict[int, int] = {}
+    m, p = n, 2
+    while p * p <= m and p <= _TRIAL_LIMIT:
+        while m % p == 0:
+            primes[p] = primes.get(p, 0) + 1
+            m //= p
+        p += 1 if p == 2 else 2
+    if m > 1:
+        primes[m] = primes.get(m, 0) + 1
+    divisors = [1]
+    for prime, power in primes.items():
+        divisors = [d * prime ** e for d in divisors for e in range(power + 1)]
+    return sorted(divisors)
 
 
 @primitive("SampleCategorical", attrs=("candidates", "probs"), decision="decision",
@@ -86,9 +107,9 @@ def sample_perfect_tile(sch: Schedule, loop: Any, n: int, max_innermost_factor: 
         raise err.InvalidArgumentError(sref.stmt, reason="sample_perfect_tile needs integer n "
                                        f"and max_innermost_factor, got {n!r} and "
                                        f"{max_innermost_factor!r}")
-    if extent is None or n < 1:
+    if extent is None or not 1 <= n <= MAX_TILES:
         raise err.InvalidArgumentError(sref.stmt, reason="sample_perfect_tile needs a loop of "
-                                       "constant extent and n >= 1")
+                                       f"constant extent and 1 <= n <= {MAX_TILES}, got n={n}")
     if decision is None:
         decision = _perfect_tile(sch, int(extent), n, max_innermost_factor)
     decision = [int(d) for d in decision]
