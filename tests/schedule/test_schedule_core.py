@@ -7,6 +7,7 @@ import pytest
 from tirkit.ir import IRModule, structural_equal
 from tirkit.schedule import (BlockRV, LoopRV, Schedule, ScheduleError, StmtSRef, Trace,
                              errors)
+from tirkit.schedule.primitives.cache_layout_errors import TransformationPaddingIndexMapError
 from tirkit.tir import Block, For
 
 from sched_util import parse  # tests/schedule is on sys.path (rootdir-less test dir)
@@ -301,3 +302,78 @@ def test_an_ir_check_that_cannot_read_the_result_refuses_and_restores(func, monk
     assert "split produced ill-formed IR" in str(info.value)
     assert "TypeError: unsupported operand" in str(info.value)
     assert sch.mod is mod and len(sch.trace.insts) == n
+
+
+MATMUL_THEN_ADD = """
+@T.prim_func
+def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"),
+         D: T.Buffer((64, 64), "float32")):
+    C = T.alloc_buffer((64, 64))
+    for i, j, k in T.grid(64, 64, 64):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+    for i, j in T.grid(64, 64):
+        with T.block("D"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            D[vi, vj] = C[vi, vj] + T.float32(1)
+"""
+
+
+@pytest.mark.parametrize("call,words", [
+    (lambda s, c, i: s.storage_align(c, ("zz", 0), 0, 16, 1), "buffer_index must be an integer"),
+    (lambda s, c, i: s.storage_align(c, 0, 0, 16.5, 1), "factor must be an integer"),
+    (lambda s, c, i: s.read_at(i, c, ("zz", 0), "shared"), "read_buffer_index must be an integer"),
+    (lambda s, c, i: s.cache_index(c, "global", "zz"), "cse_thresh must be an integer"),
+    (lambda s, c, i: s.unannotate(c, [1.5]), "ann_key must be a string"),
+    (lambda s, c, i: s.tensorize(c, [1.5]), "tensor_intrin must be a string"),
+    (lambda s, c, i: s.get_block("C", func_name=[1]), "func_name must be a string or None"),
+    (lambda s, c, i: s.pad_einsum(c, [None, 8, 8]), "padding must be a list of integers"),
+    (lambda s, c, i: s.sample_categorical([1, 2], ["zz", 1]), "probs must be a list of numbers"),
+    (lambda s, c, i: s.sample_categorical([1, 2], [1, 1], decision=float("nan")),
+     "decision must be an integer or None"),
+    (lambda s, c, i: s.cache_read(c, 0, "shared", consumer_blocks=float("nan")),
+     "consumer_blocks must be a list or None"),
+    (lambda s, c, i: s.unsafe_hide_buffer_access(c, "read", [None]),
+     "buf_index_array must be a list of integers"),
+])
+def test_a_wrong_kind_of_argument_is_a_type_error_naming_the_parameter(call, words):
+    """Found by probing every primitive with wrong kinds of arguments: a tuple where an index
+    goes, a float factor, a NaN decision, a list key... escaped as TypeError/ValueError/
+    AttributeError from deep inside (`'<=' not supported between 'int' and 'tuple'`). Each
+    primitive's annotated parameters (int, str, bool, lists of them) are now checked before it
+    runs, as TVM's FFI checks them: a TypeError naming the method and the parameter."""
+    sch = Schedule(parse(MATMUL_THEN_ADD))
+    c = sch.get_block("C")
+    i = sch.get_loops(c)[0]
+    mod, n = sch.mod, len(sch.trace.insts)
+    with pytest.raises(TypeError, match=r"Schedule\.\w+: " + words):
+        call(sch, c, i)
+    assert sch.mod is mod and len(sch.trace.insts) == n
+
+
+@pytest.mark.parametrize("call", [
+    lambda s, c: s.transform_layout(c, ("read", 0), None),
+    lambda s, c: s.transform_block_layout(c, None),
+    lambda s, c: s.reindex_cache_read(c, 0, "shared", None),
+])
+def test_a_missing_index_map_is_an_invalid_argument_error(call):
+    """index_map=None crashed with AttributeError ('NoneType' has no attribute
+    'initial_indices') in the argument normaliser."""
+    sch = Schedule(parse(MATMUL_THEN_ADD))
+    c = sch.get_block("C")
+    with pytest.raises(errors.InvalidArgumentError, match="the index map must be an IndexMap"):
+        call(sch, c)
+
+
+@pytest.mark.parametrize("pad", [("zz", 0), 10**30])
+def test_an_unusable_pad_value_is_a_schedule_error(pad):
+    """pad_value=('zz', 0) escaped as TypeError, 10**30 as ValueError from the constant
+    conversion."""
+    sch = Schedule(parse(MATMUL_THEN_ADD))
+    mod = sch.mod
+    with pytest.raises(TransformationPaddingIndexMapError, match="pad_value"):
+        sch.transform_layout("C", ("write", 0), lambda i, j: (i // 3, j), pad_value=pad)
+    assert sch.mod is mod

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import numbers
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..ir.expr import IntImm, PrimExpr
@@ -306,8 +307,12 @@ def primitive(kind_name: str, *, attrs: Sequence[str] = (), decision: str | None
         kind = register_inst_kind(InstructionKind(kind_name, fn.__name__, tuple(params), pure,
                                                   outputs))
 
+        checks = _kind_checks(sig)
+
         @functools.wraps(fn)
         def method(self: Schedule, *args: Any, **kwargs: Any) -> Any:
+            if checks:
+                _check_kinds(kind, sig, checks, args, kwargs)
             if normalize is not None:
                 bound = sig.bind(self, *args, **kwargs)
                 bound.apply_defaults()
@@ -318,3 +323,59 @@ def primitive(kind_name: str, *, attrs: Sequence[str] = (), decision: str | None
         setattr(Schedule, fn.__name__, method)
         return fn
     return deco
+
+
+def _is_int(v: Any) -> bool:
+    return (isinstance(v, numbers.Integral) and not isinstance(v, bool)) or isinstance(v, IntImm)
+
+
+def _is_sequence_of(test: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, (list, tuple)) and all(test(x) for x in v)
+
+
+#: a primitive parameter's annotation -> (what it accepts, in words; the test). Parameters
+#: annotated otherwise (``Any``: RVs, buffers given several ways, index maps) are checked by
+#: the primitive itself. TVM's FFI refuses a wrong kind with a TypeError the same way.
+_KIND_TESTS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "int": ("an integer", _is_int),
+    "str": ("a string", lambda v: isinstance(v, str)),
+    "bool": ("a bool", lambda v: isinstance(v, (bool, numbers.Integral))
+             or type(v).__name__ == "bool_"),
+    "float": ("a number", lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool)),
+    "Sequence[int]": ("a list of integers", _is_sequence_of(_is_int)),
+    "Sequence[float]": ("a list of numbers",
+                        _is_sequence_of(lambda v: isinstance(v, numbers.Real)
+                                        and not isinstance(v, bool))),
+    "Sequence[Any]": ("a list", lambda v: isinstance(v, (list, tuple))),
+}
+
+
+def _kind_checks(sig: inspect.Signature) -> dict[str, tuple[str, Callable[[Any], bool]]]:
+    """The parameters of a primitive whose annotation :data:`_KIND_TESTS` knows (``X | None``
+    also accepts ``None``)."""
+    checks = {}
+    for name, param in list(sig.parameters.items())[1:]:
+        ann = param.annotation if isinstance(param.annotation, str) else ""
+        optional = ann.endswith(" | None")
+        entry = _KIND_TESTS.get(ann[:-len(" | None")] if optional else ann)
+        if entry is not None:
+            words, test = entry
+            checks[name] = (f"{words} or None", lambda v, t=test: v is None or t(v)) \
+                if optional else entry
+    return checks
+
+
+def _check_kinds(kind: InstructionKind, sig: inspect.Signature,
+                 checks: dict[str, tuple[str, Callable[[Any], bool]]],
+                 args: tuple, kwargs: dict) -> None:
+    """TypeError naming the parameter when an argument is of the wrong kind (a float index, a
+    string flag, a bool count...), before the primitive runs: the schedule is unchanged."""
+    try:
+        bound = sig.bind(None, *args, **kwargs)
+    except TypeError as exc:
+        raise TypeError(f"Schedule.{kind.method}: {exc}") from None
+    for name, value in bound.arguments.items():
+        check = checks.get(name)
+        if check is not None and not check[1](value):
+            raise TypeError(f"Schedule.{kind.method}: {name} must be {check[0]}, got "
+                            f"{value!r}")

@@ -133,7 +133,13 @@ def _pad_value_map(pad_value: Any, ndim: int, buffer: Buffer) -> IndexMap | None
         if callable(pad_value):
             imap = IndexMap.from_func(pad_value, ndim=ndim, index_dtype="int32")
         else:
-            value = tir_op.convert(pad_value)
+            try:
+                value = tir_op.convert(pad_value)
+            except (TypeError, ValueError) as exc:  # a tuple, a string, 10**30...
+                raise X.TransformationPaddingIndexMapError(
+                    reason=f"pad_value {pad_value!r} for buffer \"{buffer.name}\" is not a "
+                    f"number, a PrimExpr, an IndexMap or a function of the indices: {exc}"
+                ) from None
             imap = IndexMap([E.Var(f"i{k}", "int32") for k in range(ndim)], [value])
     outs = imap.final_indices
     if len(outs) == 1 and isinstance(outs[0], (IntImm, FloatImm)) and outs[0].dtype != buffer.dtype:
@@ -392,10 +398,10 @@ def _simplify_accesses(block: S.Block, ivs: Sequence[E.IterVar]) -> S.Block:
 
 
 # ----------------------------------------------------------------------- schedule methods
-def _as_index_map(value: Any, ndim: int, dtype: Any, block: Any = None) -> IndexMap | None:
+def _as_index_map(value: Any, ndim: int, dtype: Any, block: Any = None) -> IndexMap:
     """``value`` (an IndexMap or a function of ``ndim`` indices) as an IndexMap;
-    InvalidArgumentError (naming ``block``) for anything else."""
-    if value is None or isinstance(value, IndexMap):
+    InvalidArgumentError (naming ``block``) for anything else (``None`` included)."""
+    if isinstance(value, IndexMap):
         return value
     if callable(value):
         imap, seps = IndexMap.from_func_with_separators(value, ndim=ndim, index_dtype=str(dtype))
