@@ -203,13 +203,14 @@ def test_set_axis_separator_errors(buffer, error, names):
 
 
 @pytest.mark.parametrize("separators", [[1.5], [1.0], [True], ["1"]])
-def test_set_axis_separator_of_a_non_integer_is_a_type_error(separators):
+def test_set_axis_separator_of_a_non_integer_is_an_invalid_argument(separators):
     """A float, bool or string separator was silently converted with int() (1.5 -> 1) before
     the check (schedule fuzzing); now refused like every wrong kind of primitive argument."""
     sch = Schedule(ELEMWISE)
     b = sch.get_block("B")
-    _unchanged(sch, lambda: sch.set_axis_separator(b, ("write", 0), separators), TypeError,
-               "Schedule.set_axis_separator: axis_separators must be a list of integers")
+    _unchanged(sch, lambda: sch.set_axis_separator(b, ("write", 0), separators),
+               errors.InvalidArgumentError, 'block "B"',
+               "set_axis_separator: axis_separators must be a list of integers or None")
 
 
 @pytest.mark.parametrize("separators", [[3], [-1], [2, 1]])

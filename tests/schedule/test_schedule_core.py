@@ -339,17 +339,18 @@ def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"),
     (lambda s, c, i: s.unsafe_hide_buffer_access(c, "read", [None]),
      "buf_index_array must be a list of integers"),
 ])
-def test_a_wrong_kind_of_argument_is_a_type_error_naming_the_parameter(call, words):
+def test_a_wrong_kind_of_argument_is_an_error_naming_the_parameter(call, words):
     """Found by probing every primitive with wrong kinds of arguments: a tuple where an index
     goes, a float factor, a NaN decision, a list key... escaped as TypeError/ValueError/
     AttributeError from deep inside (`'<=' not supported between 'int' and 'tuple'`). Each
     primitive's annotated parameters (int, str, bool, lists of them) are now checked before it
-    runs, as TVM's FFI checks them: a TypeError naming the method and the parameter."""
+    runs: an InvalidArgumentError naming the block, the method and the parameter (TVM's FFI
+    raises a TypeError)."""
     sch = Schedule(parse(MATMUL_THEN_ADD))
     c = sch.get_block("C")
     i = sch.get_loops(c)[0]
     mod, n = sch.mod, len(sch.trace.insts)
-    with pytest.raises(TypeError, match=r"Schedule\.\w+: " + words):
+    with pytest.raises(errors.InvalidArgumentError, match=r"\w+: " + words):
         call(sch, c, i)
     assert sch.mod is mod and len(sch.trace.insts) == n
 

@@ -289,14 +289,16 @@ class Schedule:
 
 def primitive(kind_name: str, *, attrs: Sequence[str] = (), decision: str | None = None,
               pure: bool = False, outputs: str = "none",
-              normalize: Callable[[Schedule, dict], None] | None = None
-              ) -> Callable[[Callable], Callable]:
+              normalize: Callable[[Schedule, dict], None] | None = None,
+              checks_own: Sequence[str] = ()) -> Callable[[Callable], Callable]:
     """Register ``fn(sch, ...)`` as the Schedule method ``fn.__name__`` and as instruction kind
     ``kind_name`` (no TVM counterpart: TVM's ``TVM_REGISTER_INST_KIND_TRAITS`` plus the
     ``Schedule`` method). Parameters named in ``attrs`` are recorded as attributes, ``decision``
     as the sampling decision, every other parameter as an input; a ``*args`` parameter is a
     positional input list. ``outputs`` is ``"one"``, ``"list"`` or ``"none"``. ``normalize(sch,
-    arguments)`` may fill defaults in the bound arguments before the call (what is recorded)."""
+    arguments)`` may fill defaults in the bound arguments before the call (what is recorded).
+    Arguments are checked against the parameters' annotations (:data:`_KIND_TESTS`) first,
+    except those named in ``checks_own``, which the primitive refuses with its own error."""
     def deco(fn: Callable) -> Callable:
         sig = inspect.signature(fn)
         params = []
@@ -307,12 +309,13 @@ def primitive(kind_name: str, *, attrs: Sequence[str] = (), decision: str | None
         kind = register_inst_kind(InstructionKind(kind_name, fn.__name__, tuple(params), pure,
                                                   outputs))
 
-        checks = _kind_checks(sig)
+        checks = {name: check for name, check in _kind_checks(sig).items()
+                  if name not in checks_own}
 
         @functools.wraps(fn)
         def method(self: Schedule, *args: Any, **kwargs: Any) -> Any:
             if checks:
-                _check_kinds(kind, sig, checks, args, kwargs)
+                _check_kinds(self, kind, sig, checks, args, kwargs)
             if normalize is not None:
                 bound = sig.bind(self, *args, **kwargs)
                 bound.apply_defaults()
@@ -335,7 +338,7 @@ def _is_sequence_of(test: Callable[[Any], bool]) -> Callable[[Any], bool]:
 
 #: a primitive parameter's annotation -> (what it accepts, in words; the test). Parameters
 #: annotated otherwise (``Any``: RVs, buffers given several ways, index maps) are checked by
-#: the primitive itself. TVM's FFI refuses a wrong kind with a TypeError the same way.
+#: the primitive itself, and so is every ``storage_scope`` (InvalidScopeError).
 _KIND_TESTS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "int": ("an integer", _is_int),
     "str": ("a string", lambda v: isinstance(v, str)),
@@ -348,6 +351,9 @@ _KIND_TESTS: dict[str, tuple[str, Callable[[Any], bool]]] = {
                                         and not isinstance(v, bool))),
     "Sequence[Any]": ("a list", lambda v: isinstance(v, (list, tuple))),
 }
+_OWN_CHECKS = ("storage_scope",)
+#: the parameters naming the block or loop an argument error is reported at, in order
+_SUBJECTS = ("block", "block_or_loop", "target", "loop", "scope_block")
 
 
 def _kind_checks(sig: inspect.Signature) -> dict[str, tuple[str, Callable[[Any], bool]]]:
@@ -358,24 +364,38 @@ def _kind_checks(sig: inspect.Signature) -> dict[str, tuple[str, Callable[[Any],
         ann = param.annotation if isinstance(param.annotation, str) else ""
         optional = ann.endswith(" | None")
         entry = _KIND_TESTS.get(ann[:-len(" | None")] if optional else ann)
-        if entry is not None:
+        if entry is not None and name not in _OWN_CHECKS:
             words, test = entry
             checks[name] = (f"{words} or None", lambda v, t=test: v is None or t(v)) \
                 if optional else entry
     return checks
 
 
-def _check_kinds(kind: InstructionKind, sig: inspect.Signature,
+def _check_kinds(sch: Schedule, kind: InstructionKind, sig: inspect.Signature,
                  checks: dict[str, tuple[str, Callable[[Any], bool]]],
                  args: tuple, kwargs: dict) -> None:
-    """TypeError naming the parameter when an argument is of the wrong kind (a float index, a
-    string flag, a bool count...), before the primitive runs: the schedule is unchanged."""
+    """InvalidArgumentError naming the block or loop and the parameter when an argument is of
+    the wrong kind (a float index, a tuple where an index goes, a list key, a NaN decision...),
+    before the primitive runs: the schedule is unchanged. (TVM's FFI raises a TypeError.)"""
     try:
-        bound = sig.bind(None, *args, **kwargs)
+        bound = sig.bind(sch, *args, **kwargs)
     except TypeError as exc:
         raise TypeError(f"Schedule.{kind.method}: {exc}") from None
     for name, value in bound.arguments.items():
         check = checks.get(name)
         if check is not None and not check[1](value):
-            raise TypeError(f"Schedule.{kind.method}: {name} must be {check[0]}, got "
-                            f"{value!r}")
+            raise err.InvalidArgumentError(
+                _subject(sch, bound.arguments),
+                reason=f"{kind.method}: {name} must be {check[0]}, got {value!r}")
+
+
+def _subject(sch: Schedule, arguments: dict) -> Any:
+    """The block or loop statement a primitive call is about, if its argument names one."""
+    for name in _SUBJECTS:
+        rv = arguments.get(name)  # (a block given by name: the message names no block)
+        if isinstance(rv, (BlockRV, LoopRV)):
+            try:
+                return sch._sref(rv).stmt  # pylint: disable=protected-access
+            except err.ScheduleError:
+                return None
+    return None

@@ -49,7 +49,7 @@ def _check_ann_value(stmt: Any, value: Any, where: str) -> None:
                                   "of those")
 
 
-@primitive("Annotate", attrs=("ann_key",))
+@primitive("Annotate", attrs=("ann_key",), checks_own=("ann_key",))  # AnnotationTypeError
 def annotate(sch: Schedule, block_or_loop: Any, ann_key: str, ann_val: Any) -> None:
     """Set annotation ``ann_key`` to ``ann_val`` (str, int, float, bool, ExprRV, or a list or
     str-keyed dict of those) on a block or loop (``Schedule.annotate``).

@@ -189,7 +189,8 @@ def _rf_check(sch: Schedule, loop_sref: Any) -> tuple[Any, Any, list[Any]]:
     return block_sref, scope_root, A.get_loops(block_sref)
 
 
-@primitive("RFactor", attrs=("factor_axis",), outputs="one")
+@primitive("RFactor", attrs=("factor_axis",), outputs="one",
+           checks_own=("factor_axis",))  # FactorAxisOutOfRangeError
 def rfactor(sch: Schedule, loop: Any, factor_axis: int) -> Any:
     """Factorize the reduction over ``loop``: a block ``<name>_rf`` computes partial results into
     a new buffer ``<buffer>_rf`` whose extra dimension (at ``factor_axis``) is indexed by the
