@@ -126,3 +126,24 @@ def test_a_vector_index_that_is_not_a_ramp_is_checked_lane_by_lane(n):
         return
     with pytest.raises(RuntimeError, match=r"A\[.*\] is read out of its 7 elements"):
         kernel(a, b)
+
+
+def test_a_tirx_assert_with_an_error_kind_and_parts_reports_both(tmp_path):
+    """TVM 0.27's ``assert cond, ("ValueError", [parts])`` compiles and fails with the kind
+    before the joined parts (TVM 0.27 raises that exception type; tirkit's packed call raises
+    RuntimeError, its message naming the kind)."""
+    source = '''from tvm.script import tirx as T
+
+
+@T.prim_func
+def check(A: T.Buffer((4,), "float32"), n: T.int32):
+    assert n == 4, ("ValueError", ["Expected shape ", "4", " but got ", "another"])
+    A[0] = T.float32(1)
+'''
+    kernel = build(from_source(source, str(tmp_path / "check.py")))
+    a = np.zeros(4, "float32")
+    kernel(a, 4)
+    assert a[0] == 1
+    with pytest.raises(RuntimeError) as info:
+        kernel(a, 5)
+    assert "ValueError: Expected shape 4 but got another" in str(info.value)

@@ -206,3 +206,40 @@ def f(i: T.int32, A: T.Buffer((4,), "int32")):
     A[j] = j + 1
 ''')
     assert structural_equal(classic.body, let.body, map_free_vars=True)  # classic: the let
+
+
+def test_assert_keeps_the_error_kind_and_the_message_parts():
+    """tirx ``assert cond, ("ValueError", ["Expected shape ", "4", ...])`` (TVM 0.27's
+    test_codegen_assert.py, test_tvmscript_roundtrip.py): TVM 0.27's AssertStmt holds the error
+    kind and the parts; tirkit folded them into one RuntimeError message ("ValueError: Expected
+    shape 4 but got 8"), which TVM 0.27 read back as another IR. Kept now, printed back as
+    written in both dialects (classic text has no other spelling for them); a plain message
+    is the one-part RuntimeError, as in TVM 0.27."""
+    func, text = _tirx('''@T.prim_func
+def f(x: T.int32):
+    assert x > 0, ("ValueError", ["Expected shape ", "4", " but got ", "8"])
+''')
+    stmt = func.body
+    assert stmt.error_kind == "ValueError"
+    assert stmt.message_parts == ("Expected shape ", "4", " but got ", "8")
+    assert stmt.message.value == "Expected shape 4 but got 8"
+    assert stmt.error_message == "ValueError: Expected shape 4 but got 8"
+    assert 'assert x > 0, ("ValueError", ["Expected shape ", "4", " but got ", "8"])' in text
+    assert 'assert x > 0, ("ValueError", ["Expected shape ", "4", " but got ", "8"])' in \
+        script(func)
+    plain, text = _tirx('''@T.prim_func
+def f(x: T.int32):
+    assert x > 0, "x must be positive"
+''')
+    one_part, _ = _tirx('''@T.prim_func
+def f(x: T.int32):
+    assert x > 0, ("RuntimeError", ["x must be positive"])
+''')
+    assert structural_equal(plain, one_part) and not plain.body.message_parts
+    assert 'assert x > 0, ("RuntimeError", ["x must be positive"])' in text
+    assert 'assert x > 0, "x must be positive"' in script(plain)  # classic: as before
+    kind_only, _ = _tirx('''@T.prim_func
+def f(x: T.int32):
+    assert x > 0, ("TypeError", ["x must be positive"])
+''')
+    assert not structural_equal(plain, kind_only)

@@ -279,7 +279,8 @@ def f(A: T.Buffer((4,), "float32")):
 
 def test_tirx_assert_message_is_kind_and_parts():
     """TVM 0.27 prints ``assert c, ("RuntimeError", [msg])``; the parts join into tirkit's
-    message, and a trailing assert prints without the ``T.evaluate(0)`` body."""
+    message and are kept (printed back as they were), and a trailing assert prints without
+    the ``T.evaluate(0)`` body."""
     (unit,) = parse_file(TIRX + '''@T.prim_func
 def f(n: T.int32):
     assert n > 0, ("RuntimeError", ["n must be ", "positive"])
@@ -289,7 +290,7 @@ def f(n: T.int32):
     assert isinstance(stmt, tir.AssertStmt) and stmt.message.value == "n must be positive"
     assert isinstance(stmt.body, tir.Evaluate)
     printed = script(unit.ir, dialect="tirx")
-    assert 'assert n > 0, ("RuntimeError", ["n must be positive"])' in printed
+    assert 'assert n > 0, ("RuntimeError", ["n must be ", "positive"])' in printed
     assert "T.evaluate(0)" not in printed and "T.evaluate(0)" in script(unit.ir)
 
 

@@ -117,8 +117,10 @@ def _is_nop(s: S.Stmt) -> bool:
 def _assert(p: Printer, s: S.AssertStmt) -> Any:
     is_concise = p.allow_concise()
     cond, msg = p.expr(s.condition).doc, p.expr(s.message).doc
-    if p.tirx:  # TVM 0.27: (error kind, [message parts])
-        msg = concat('("RuntimeError", [', msg, "])")
+    if p.tirx or s.error_kind != "RuntimeError" or s.message_parts:
+        # TVM 0.27: (error kind, [message parts]); classic text has no other spelling for them
+        parts = [p.expr(m).doc for m in s.message_parts] or [msg]
+        msg = concat("(", str_lit(s.error_kind), ", [", join(", ", parts), "])")
     with p.frame(s) as f:
         p.body(s.body, f)
     if is_concise:

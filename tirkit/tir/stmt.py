@@ -78,16 +78,47 @@ class AttrStmt(Stmt):
 
 @node
 class AssertStmt(Stmt):
-    """Check ``condition`` or fail with ``message`` before ``body`` (``tvm.tir.AssertStmt``)."""
+    """Check ``condition`` or fail with ``message`` before ``body`` (``tvm.tir.AssertStmt``;
+    TVM 0.27's ``tvm.tirx.AssertStmt`` adds the error kind and the message parts, tirx
+    ``assert cond, ("ValueError", ["part", "part"])``, kept here as ``error_kind`` and
+    ``message_parts``).
+
+    ``message_parts`` is ``()`` for a message in one part (the form every classic assert has);
+    with two or more, ``message`` is their concatenation. ``error_kind`` is a Python exception
+    name (``"RuntimeError"``, the default, ``"ValueError"``...).
+
+    Raises:
+        TypeError: for an error kind or a message part that is not a string.
+    """
 
     condition: ExprField
     message: Coerced[PrimExpr, PrimExpr | str]
     body: Stmt
+    error_kind: str = "RuntimeError"
+    message_parts: TupleOf[str] = coerced_field(default=())
 
     def __post_init__(self) -> None:
         _set(self, "condition", _expr(self.condition))
+        parts = tuple(self.message_parts)
+        if not isinstance(self.error_kind, str) or not all(isinstance(m, str) for m in parts):
+            raise TypeError("AssertStmt: the error kind and the message parts are strings, got "
+                            f"{self.error_kind!r}, {parts!r}")
+        if len(parts) == 1:  # one part is the message itself
+            _set(self, "message", parts[0])
+            parts = ()
+        elif parts:
+            _set(self, "message", "".join(parts))
+        _set(self, "message_parts", parts)
         if isinstance(self.message, str):
             _set(self, "message", StringImm(self.message))
+
+    @property
+    def error_message(self) -> str:
+        """The message text a failure reports: the message, after ``"Kind: "`` when the kind is
+        not ``RuntimeError`` (what TVM 0.27 raises as that exception type); ``""`` when the
+        message is not a string."""
+        text = self.message.value if isinstance(self.message, StringImm) else ""
+        return text if self.error_kind == "RuntimeError" else f"{self.error_kind}: {text}"
 
 
 @node

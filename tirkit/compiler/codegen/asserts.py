@@ -159,7 +159,7 @@ def _assert_pieces(cg: CodeGenLLVM, s: S.AssertStmt) -> list[Piece]:
     for i, (name, value) in enumerate(sorted(named, key=lambda p: p[0])):
         pieces += [(" with " if i == 0 else ", ") + f"{name} = ", value]
     if isinstance(s.message, E.StringImm):
-        pieces.append(f", {s.message.value}")
+        pieces.append(f", {s.error_message}")
     span = s.span
     if span is not None and span.source_name and not span.source_name.startswith("<"):
         pieces.append(f" at {span.source_name}:{span.line}:{span.column + 1}")
@@ -252,7 +252,7 @@ def _assert(cg: CodeGenLLVM, s: S.AssertStmt) -> None:
     cond = cg.expr(s.condition)
     exit_ = failure_exit(cg)
     phi = exit_.phi
-    text = s.message.value if isinstance(s.message, E.StringImm) else ""
+    text = s.error_message
     bound = text.startswith("OUT OF THE BOUNDS")
     pieces = None if bound and _PLACEHOLDER.search(text) else \
         [text] if bound else _assert_pieces(cg, s)

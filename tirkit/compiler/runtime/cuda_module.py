@@ -292,7 +292,7 @@ def _if(it: _HostInterpreter, s: S.IfThenElse) -> None:
 
 def _assert(it: _HostInterpreter, s: S.AssertStmt) -> None:
     if not it.value(s.condition):
-        msg = s.message.value if isinstance(s.message, E.StringImm) else "assertion failed"
+        msg = s.error_message if isinstance(s.message, E.StringImm) else "assertion failed"
         raise RuntimeError(f"Assert fail: {msg}")
     it.run(s.body)
 

@@ -179,12 +179,15 @@ class _BodyFrame(TIRFrame):
 class AssertFrame(_BodyFrame):
     """``T.Assert(cond, msg)`` scope (``AssertFrame``) → ``AssertStmt``."""
 
-    def __init__(self, condition: PrimExpr, message: Any) -> None:
+    def __init__(self, condition: PrimExpr, message: Any, error_kind: str = "RuntimeError",
+                 message_parts: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.condition, self.message = condition, message
+        self.error_kind, self.message_parts = error_kind, message_parts
 
     def wrap(self, body: tir.Stmt) -> tir.Stmt:
-        return tir.AssertStmt(self.condition, self.message, body)
+        return tir.AssertStmt(self.condition, self.message, body, self.error_kind,
+                              self.message_parts)
 
 
 class LetFrame(_BodyFrame):

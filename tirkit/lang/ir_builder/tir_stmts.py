@@ -157,13 +157,17 @@ def grid(*extents: Any) -> F.ForFrame:
 # ----------------------------------------------------------------------------------- scopes
 def Assert(condition: Any, message: Any) -> F.AssertFrame:  # pylint: disable=invalid-name
     """An assertion scope (``T.Assert``). ``message`` is a string, or TVM 0.27's
-    ``(kind, [parts])`` pair: ``("RuntimeError", ["a", "b"])`` is the message ``"ab"``; another
-    kind is kept as a ``"Kind: "`` prefix (tirkit's AssertStmt has no error kind)."""
-    if isinstance(message, tuple) and len(message) == 2 and isinstance(message[0], str) \
-            and isinstance(message[1], (list, tuple)):
-        text = "".join(str(getattr(m, "value", m)) for m in message[1])
-        message = text if message[0] == "RuntimeError" else f"{message[0]}: {text}"
-    return F.AssertFrame(tir.convert(condition), message)
+    ``(kind, [parts])`` pair, ``("ValueError", ["expected ", "4"])``: the AssertStmt's
+    ``error_kind`` and ``message_parts`` (TVM 0.27 ``T.Assert(cond, parts, error_kind=kind)``;
+    a part that is not a string is written with ``str``, as its parser does)."""
+    kind, parts = "RuntimeError", ()
+    if isinstance(message, tuple) and len(message) == 2 and \
+            isinstance(getattr(message[0], "value", message[0]), str) and \
+            isinstance(message[1], (list, tuple)):
+        kind = getattr(message[0], "value", message[0])
+        parts = tuple(str(getattr(m, "value", m)) for m in message[1])
+        message = "".join(parts)
+    return F.AssertFrame(tir.convert(condition), message, kind, parts)
 
 
 def LetStmt(value: Any, type_annotation: Any = None, *, var: Any = None  # pylint: disable=invalid-name

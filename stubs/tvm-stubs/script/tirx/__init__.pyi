@@ -29,8 +29,9 @@ class And(PrimExpr):
 
 def Assert(condition: Any, message: Any) -> Frame:
     """An assertion scope (``T.Assert``). ``message`` is a string, or TVM 0.27's
-    ``(kind, [parts])`` pair: ``("RuntimeError", ["a", "b"])`` is the message ``"ab"``; another
-    kind is kept as a ``"Kind: "`` prefix (tirkit's AssertStmt has no error kind).
+    ``(kind, [parts])`` pair, ``("ValueError", ["expected ", "4"])``: the AssertStmt's
+    ``error_kind`` and ``message_parts`` (TVM 0.27 ``T.Assert(cond, parts, error_kind=kind)``;
+    a part that is not a string is written with ``str``, as its parser does).
     """
     ...
 
