@@ -4,7 +4,7 @@ never content). No TVM counterpart.
 - The ``global_symbol`` entry of a ``T.func_attr`` the user wrote (TVM's printer leaves it out
   when it equals the function's name; the formatter must not drop what was written).
 - No ``# with T.block("root"):`` line the user did not write (TVM's printer writes one for the
-  implicit root block).
+  implicit root block); the user's own spelling of one they did write.
 - A prim_func's header (decorators and ``def`` signature) verbatim when it holds comments, so a
   comment on the decorator line or on a parameter line stays on that line.
 - A prim_func's docstring, verbatim, right after the header (the IR has no docstring).
@@ -103,6 +103,7 @@ class UnitSource:
     docstring: tuple[str, ...]
     root_comment: bool
     docstring_comments: tuple[str, ...] = ()
+    root_line: str = ""  # the user's ``# with T.block("root")`` line, stripped
 
     @staticmethod
     def read(text: str, indent: str) -> "UnitSource | None":
@@ -121,8 +122,9 @@ class UnitSource:
         docstring = tuple(lines[doc[0] - 1:doc[1]]) if doc else ()
         doc_comments = tuple(comment_text(t.string) for t in toks if doc and
                              t.type == tokenize.COMMENT and doc[0] <= t.start[0] <= doc[1])
-        root = any(_ROOT_LINE.match(ln) for ln in lines)
-        return UnitSource(tuple(lines[:end]), comments, docstring, root, doc_comments)
+        root = next((ln.strip() for ln in lines if _ROOT_LINE.match(ln)), "")
+        return UnitSource(tuple(lines[:end]), comments, docstring, bool(root), doc_comments,
+                          root)
 
 
 def _header_end(toks: list[tokenize.TokenInfo]) -> int | None:
@@ -186,6 +188,9 @@ def keep_user_content(lines: list[str], src: UnitSource | None, prim_func: bool,
         return lines
     if not src.root_comment:
         lines = [ln for ln in lines if not _ROOT_LINE.match(ln)]
+    else:  # in the user's spelling (``# with T.block("root")`` without the colon...)
+        lines = [ln[:len(ln) - len(ln.lstrip())] + src.root_line if _ROOT_LINE.match(ln)
+                 else ln for ln in lines]
     if not prim_func:
         return lines
     end = _printed_header_end(lines)

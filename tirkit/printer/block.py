@@ -17,7 +17,7 @@ from .context import Frame, Printer, register
 from .doc import Doc, Text, concat, join
 from .expr import call, str_lit
 from .stmt_doc import LineDoc, ScopeDoc, SDoc
-from .written import axis_spelling
+from .written import axis_spelling, unnamed_block
 
 _AXIS = {IterVarType.DataPar: "spatial", IterVarType.CommReduce: "reduce",
          IterVarType.Ordered: "scan", IterVarType.DimInfo: "opaque"}
@@ -154,7 +154,9 @@ def print_block(p: Printer, block: S.Block, realize: S.BlockRealize | None) -> S
             f.stmts.append(ScopeDoc(concat("with ", p.T("init"), "()"), g.stmts))
         p.body(block.body, f)
     kwargs = [] if realize is not None else [("no_realize", Text("True"))]
-    head = call(p, p.T(_block_kw(p)), [str_lit(block.name_hint)], kwargs).doc
+    name = [] if p.cfg.written is not None and unnamed_block(p, block) \
+        else [str_lit(block.name_hint)]  # (the user's T.block() without a name: tirfmt)
+    head = call(p, p.T(_block_kw(p)), name, kwargs).doc
     return ScopeDoc(concat("with ", head), f.stmts)
 
 

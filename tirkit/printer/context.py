@@ -125,6 +125,8 @@ class Printer:
         self.docs: dict[int, Doc] = {}
         self.names: dict[int, str] = {}
         self.defined_names: set[str] = {cfg.tir_prefix, cfg.ir_prefix} | _RESERVED
+        if cfg.written is not None:  # tirfmt: the user's `for _ in ...` stays `_`
+            self.defined_names.discard("_")
         self.keep: list[Any] = []
         self.common_prefix: dict[int, tuple[int, ...]] = {}
         #: Var id -> how often set_common_prefix met it, for the vars it was asked to count

@@ -22,7 +22,7 @@ from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_M
                       P_SHIFT, P_UNARY, Printer, register)
 from .doc import Doc, Text, bracket, concat, join
 from .stmt_doc import LineDoc
-from .written import int_written
+from .written import called_as, dtype_keyword, int_written
 
 
 # ------------------------------------------------------------------------------- literals
@@ -282,6 +282,8 @@ def _not(p: Printer, node: X.Not) -> E:
 
 @register(X.Cast)
 def _cast(p: Printer, node: X.Cast) -> E:
+    if p.cfg.written is not None and called_as(p, node, "cast"):  # the user's T.cast (tirfmt)
+        return call(p, p.T("cast"), [p.expr(node.value).doc, dtype_lit(node.dtype)])
     return call(p, p.T("Cast"), [dtype_lit(node.dtype), p.expr(node.value).doc])
 
 
@@ -331,6 +333,10 @@ def _call(p: Printer, node: X.Call) -> E:
     if p.tirx:
         name = TIRX_OP_NAMES.get(name, name)
     loc = op.attrs.get("TScriptDtypePrintLocation")
+    keyword = dtype_keyword(p, node, loc in ("first", "last")) \
+        if p.cfg.written is not None else None
+    if keyword is not None:  # the user's T.call_extern("f", x, dtype="float32") (tirfmt)
+        return call(p, p.T(name), args, [("dtype", str_lit(keyword))])
     if loc in ("first", "last"):
         # TVM 0.27 spells a handle dtype argument as the type of a handle var
         dt = concat(p.T("handle"), "().ty") if p.tirx and node.dtype.is_handle() \

@@ -26,7 +26,7 @@ from .context import Frame, Printer, register
 from .doc import LINE, SOFTLINE, Doc, Group, Nest, Text, bracket, concat, join, render
 from .expr import call, str_lit, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
-from .written import match_buffer_written, returns_none
+from .written import match_buffer_written, returns_none, root_block_written
 
 
 def is_simple_buffer(buf: Buffer) -> bool:
@@ -206,7 +206,8 @@ def _match_buffers(p: Printer, func: PrimFunc, f: Frame, args: list[Doc],
 
 
 def _body(p: Printer, func: PrimFunc, f: Frame) -> None:
-    root = implicit_root(func.body) if p.cfg.syntax_sugar else None
+    root = implicit_root(func.body) if p.cfg.syntax_sugar and not (
+        p.cfg.written is not None and root_block_written(p, func.body)) else None
     if root is None:
         p.body(func.body, f)
         return

@@ -12,7 +12,11 @@ printer keeps:
   (:func:`loop_spelling`);
 - ``T.axis.S`` / ``T.axis.R`` / ``T.axis.spatial`` / ``T.axis.remap`` as written
   (:func:`axis_spelling`);
-- ``T.evaluate(call)`` (:func:`called_as`) and ``T.int32(1)`` (:func:`int_written`).
+- ``T.evaluate(call)`` (:func:`called_as`) and ``T.int32(1)`` (:func:`int_written`);
+- ``with T.block():`` without the empty name (:func:`unnamed_block`), a root block written
+  out (:func:`root_block_written`), ``T.cast(x, "float32")`` (:func:`called_as`);
+- a call's ``dtype="float32"`` keyword (``T.call_extern("f", x, dtype="float32")``, TVM's
+  older spelling; :func:`dtype_keyword`).
 
 Each test matches the whole written text of the node, so a node that only inherited a span
 from its parent (a constant inside ``T.int32(1) + 2``) keeps the printer's spelling.
@@ -22,10 +26,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tirkit.ir.dtype import dtype
+
 from .context import Printer
 
 __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
-           "axis_spelling", "called_as", "int_written"]
+           "axis_spelling", "called_as", "int_written", "dtype_keyword",
+           "unnamed_block", "root_block_written"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -174,3 +181,37 @@ def int_written(p: Printer, imm: Any) -> bool:
         return int(m.group(1).replace(" ", ""), 0) == imm.value
     except ValueError:
         return False
+
+
+def dtype_keyword(p: Printer, call: Any, exact: bool = True) -> str | None:
+    """The ``dtype=`` string a call was written with (``T.call_extern("f", x,
+    dtype="float32")``), when it names the call's dtype or (``exact=False``: an op whose dtype
+    the printer does not spell, the parser takes it from the op or from this keyword) any
+    string; else ``None``."""
+    text = written(p, call)
+    if text is None or not re.match(_t(p) + r"[\w.]+\s*\(", text) or not text.endswith(")"):
+        return None
+    for arg in _top_level_args(text[text.index("(") + 1:-1]):
+        m = re.fullmatch(r"""\s*dtype\s*=\s*(["'])([\w.]*)\1\s*""", arg)
+        if m is not None:
+            if not exact:
+                return m.group(2)
+            try:
+                return m.group(2) if dtype(m.group(2)) == call.dtype else None
+            except (TypeError, ValueError):
+                return None
+    return None
+
+
+def unnamed_block(p: Printer, block: Any) -> bool:
+    """Whether a block named ``""`` was written ``with T.block():`` (no name at all)."""
+    text = written(p, block)
+    return text is not None and block.name_hint == "" and re.match(
+        r"with\s+" + _t(p) + r"s?block\s*\(\s*\)", text) is not None
+
+
+def root_block_written(p: Printer, realize: Any) -> bool:
+    """Whether the root block was written out, ``with T.block("root"):`` (not left implicit)."""
+    text = written(p, realize)
+    return text is not None and re.match(
+        r"with\s+" + _t(p) + r"s?block\s*\(\s*([\"'])root\1\s*\)", text) is not None
