@@ -5,7 +5,7 @@ import gc
 import numpy as np
 import pytest
 
-from tirkit import te, tir
+from tirkit import te, tir, topi
 from tirkit.compiler import build
 from tirkit.ir import assert_structural_equal
 from tirkit.lang import from_source
@@ -151,3 +151,47 @@ def test_tensors_and_buffers_are_not_iterable():
     for obj, name in ((a, "tensor 'a'"), (tir.decl_buffer((4,), "float32", "A"), "buffer 'A'")):
         with pytest.raises(TypeError, match=f"{name} is not iterable"):
             list(obj)
+
+
+def test_a_scalar_var_argument_is_a_parameter_of_its_dtype():
+    """create_prim_func([A, B, n]) with a float32 scalar n read by the compute: TVM's
+    CreatePrimFunc makes n a parameter; tirkit dropped it from the list and then refused it
+    ("symbolic variable 'n' must be int64"). A shape var listed explicitly keeps its place."""
+    A = te.placeholder((16,), name="A")
+    n = te.var("n", "float32")
+    B = te.compute((16,), lambda i: A[i] * n, name="B")
+    func = te.create_prim_func([A, B, n])
+    assert [p.name_hint for p in func.params] == ["A", "B", "n"] and func.params[2] is n
+    a, b = np.arange(16, dtype="float32"), np.zeros(16, "float32")
+    build(func)(a, b, 2.5)
+    np.testing.assert_allclose(b, a * 2.5)
+    m = te.var("m", "int32")
+    C = te.compute((m,), lambda i: A[i] + 1.0, name="C")
+    func = te.create_prim_func([m, A, C])
+    assert [p.name_hint for p in func.params] == ["m", "A", "C"]
+    c = np.zeros(5, "float32")
+    build(func)(5, a, c)
+    np.testing.assert_allclose(c, a[:5] + 1)
+
+
+@pytest.mark.parametrize("make,error,words", [
+    (lambda A: te.create_prim_func([A, 1]), TypeError,
+     "argument 1 must be a te.Tensor or a tir.Var, got int 1"),
+    (lambda A: A[0, 1.5], TypeError, "tensor 'A' is indexed with 1.5"),
+    (lambda A: te.reduce_axis((0, 1.5)), TypeError, "the bounds must be ints"),
+    (lambda A: te.compute((4,), lambda i: te.sum(A[i, 0], axis=None)), TypeError,
+     "te.sum: axis must be reduce axes"),
+    (lambda A: te.compute((4,), lambda i: te.sum(A[i, 0], axis=i)), TypeError,
+     "te.sum: axis must be reduce axes"),
+    (lambda A: te.placeholder((-1, 4)), ValueError, "a shape dimension must be >= 0, got -1"),
+    (lambda A: topi.matmul(A, te.placeholder((3, 5))), ValueError,
+     r"the reduction extents differ: 4 \(of \[4, 4\]\) and 3"),
+])
+def test_wrong_arguments_are_clear_errors(make, error, words):
+    """Found by probing the TE API with wrong arguments: a non-tensor in create_prim_func's list
+    was silently dropped; a float index, a float reduce bound and axis=None were accepted or
+    crashed later with AttributeError; topi.matmul of (4, 4) @ (3, 5) built a kernel reading
+    out of bounds."""
+    A = te.placeholder((4, 4), name="A")
+    with pytest.raises(error, match=words):
+        make(A)

@@ -186,14 +186,21 @@ def _lifted_vars(params: list[tir.Var], buffer_map: dict, body: tir.Stmt) -> lis
 def create_prim_func(ops: Sequence[Any], index_dtype_override: str | None = None) -> tir.PrimFunc:
     """The block-form PrimFunc computing the tensors ``ops`` (``te.create_prim_func``).
 
-    ``ops`` lists the function's tensors in parameter order: the inputs (placeholders) and the
-    outputs. ``index_dtype_override`` (``"int64"``/``"int32"``) is accepted for TVM
+    ``ops`` lists the function's parameters in order: the inputs (placeholders), the outputs,
+    and scalar ``tir.Var``\ s (a parameter of the var's dtype, as TVM's ``CreatePrimFunc`` takes
+    them). ``index_dtype_override`` (``"int64"``/``"int32"``) is accepted for TVM
     compatibility; index dtypes follow the shapes.
 
     Raises:
+        TypeError: for an element of ``ops`` that is neither a te.Tensor nor a tir.Var (TVM
+            silently drops it).
         CreatePrimFuncError: when a placeholder the outputs read is not among ``ops``.
     """
     del index_dtype_override
+    for k, t in enumerate(ops):
+        if not isinstance(t, (Tensor, tir.Var)):
+            raise TypeError(f"create_prim_func: argument {k} must be a te.Tensor or a tir.Var, "
+                            f"got {type(t).__name__} {t!r}")
     args = [t for t in ops if isinstance(t, Tensor)]
     arg_ids = {id(t) for t in args}
     outputs = [t for t in args if not isinstance(t.op, PlaceholderOp)]
@@ -211,9 +218,11 @@ def create_prim_func(ops: Sequence[Any], index_dtype_override: str | None = None
         allocs.extend(t.buffer for t in op.outputs if id(t) not in arg_ids)
     body = stmts[0] if len(stmts) == 1 else tir.SeqStmt(stmts)
     root = tir.Block([], [], [], "root", body, alloc_buffers=allocs)
-    params = [tir.Var(t.name, "handle") for t in args]
-    buffer_map = {p: t.buffer for p, t in zip(params, args)}
-    extra = _lifted_vars(params, buffer_map, body)
+    handles = {id(t): tir.Var(t.name, "handle") for t in args}
+    buffer_map = {handles[id(t)]: t.buffer for t in args}
+    params = [handles[id(t)] if isinstance(t, Tensor) else t for t in ops]
+    extra = [v for v in _lifted_vars(params, buffer_map, body)
+             if all(v is not p for p in params)]
     for v in extra:
         if v.dtype != "int64":
             raise CreatePrimFuncError(f"create_prim_func: symbolic variable {v.name_hint!r} must "

@@ -16,11 +16,21 @@ __all__ = ["reduce_axis", "comm_reducer", "sum", "max", "min", "argmax", "argmin
 
 
 def reduce_axis(dom: Any, name: str = "rv", thread_tag: str = "") -> tir.IterVar:
-    """A reduction axis over ``dom`` (``(begin, end)`` or an extent; ``te.reduce_axis``)."""
+    """A reduction axis over ``dom`` (``(begin, end)`` or an extent; ``te.reduce_axis``).
+
+    Raises:
+        TypeError: when a bound is not an int or an integer PrimExpr.
+    """
     if isinstance(dom, Range):
         rng = dom
     else:
         begin, end = (0, dom) if not isinstance(dom, (list, tuple)) else dom
+        for bound in (begin, end):
+            if isinstance(bound, bool) or not (isinstance(bound, int) or (
+                    isinstance(bound, PrimExpr) and (bound.dtype.is_int()
+                                                     or bound.dtype.is_uint()))):
+                raise TypeError(f"te.reduce_axis: the bounds must be ints or integer PrimExprs, "
+                                f"got {bound!r} in {dom!r}")
         end = tir.convert(end) if isinstance(end, int) else end
         begin = tir.const(begin, end.dtype) if isinstance(begin, int) else begin
         rng = Range(begin, end)
@@ -60,6 +70,10 @@ class Reducer:
         exprs = [tir.convert(e.var if isinstance(e, tir.IterVar) else e)
                  for e in (expr if multi else [expr])]
         axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+        for ax in axes:
+            if not isinstance(ax, tir.IterVar) or ax.iter_type != tir.IterVarType.CommReduce:
+                raise TypeError(f"te.{self.__name__}: axis must be reduce axes "
+                                f"(te.reduce_axis), got {ax!r}")
         combiner = self._combiner([e.dtype for e in exprs], multi)
         cond = tir.const(True, "bool") if where is None else where
         inits = () if init is None else tuple(init if isinstance(init, (list, tuple))

@@ -30,6 +30,8 @@ def _dim(value: Any) -> PrimExpr:
         raise TypeError(f"a shape dimension must be an int or an integer PrimExpr, got "
                         f"{value!r}")
     if isinstance(value, int):
+        if value < 0:
+            raise ValueError(f"a shape dimension must be >= 0, got {value}")
         return tir.const(value, "int32" if -2**31 <= value < 2**31 else "int64")
     if not value.dtype.is_int() and not value.dtype.is_uint():
         raise TypeError(f"a shape dimension must be an integer expression, got {value.dtype}")
@@ -146,8 +148,13 @@ class Tensor:
         if len(flat) != self.ndim:
             raise IndexError(f"tensor {self.name!r} has {self.ndim} dimensions, indexed with "
                              f"{len(flat)}")
-        return tir.BufferLoad(self.buffer, [tir.convert(i) if isinstance(i, int) else i
-                                            for i in flat])
+        index = [tir.convert(i) if isinstance(i, int) else i.var if isinstance(i, tir.IterVar)
+                 else i for i in flat]
+        for i in index:
+            if not isinstance(i, PrimExpr) or not (i.dtype.is_int() or i.dtype.is_uint()):
+                raise TypeError(f"tensor {self.name!r} is indexed with {i!r}: an index must be "
+                                "an int or an integer PrimExpr")
+        return tir.BufferLoad(self.buffer, index)
 
     def __repr__(self) -> str:
         return f"Tensor(shape={list(self.shape)}, op.name={self.op.name})"

@@ -130,12 +130,19 @@ def matmul(a: te.Tensor, b: te.Tensor, transp_a: bool = False,
     (..., n, k) @ (..., k, m) -> (..., n, m).
 
     Raises:
-        ValueError: when the operands have rank < 2 or batch dims do not broadcast.
+        ValueError: when the operands have rank < 2, their reduction extents are different
+            constants or batch dims do not broadcast.
     """
     if a.ndim < 2 or b.ndim < 2:
         raise ValueError("matmul: operands must have rank >= 2")
     n = a.shape[-1] if transp_a else a.shape[-2]
     kdim = a.shape[-2] if transp_a else a.shape[-1]
+    kdim_b = b.shape[-1] if transp_b else b.shape[-2]
+    if isinstance(kdim, tir.IntImm) and isinstance(kdim_b, tir.IntImm) and \
+            kdim.value != kdim_b.value:
+        raise ValueError(f"matmul: the reduction extents differ: {kdim.value} (of "
+                         f"{[getattr(d, 'value', d) for d in a.shape]}) and {kdim_b.value} "
+                         f"(of {[getattr(d, 'value', d) for d in b.shape]})")
     m = b.shape[-2] if transp_b else b.shape[-1]
     batch = broadcast_shape(a.shape[:-2], b.shape[:-2])
     k = te.reduce_axis((0, kdim), name="k")
