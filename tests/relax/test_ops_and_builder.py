@@ -117,3 +117,23 @@ def test_a_relax_expr_is_not_iterable():
     x = relax.Var("x", relax.TensorStructInfo((2, 3), "float32"))
     with pytest.raises(TypeError, match="not iterable"):
         a, b = x  # noqa: F841  # pylint: disable=unbalanced-tuple-unpacking
+
+
+@pytest.mark.parametrize("make,words", [
+    (lambda x, xi: op.add(x, None), "an operand must be a Relax expression or a Python number"),
+    (lambda x, xi: op.sum(x, axis=1.5), "relax.sum: axis must be an integer, got 1.5"),
+    (lambda x, xi: op.mean(x, axis=[0, -2]), r"axis \(0, -2\) names an axis more than once"),
+    (lambda x, xi: op.exp(xi), "relax.exp requires the input tensor to have float dtype"),
+    (lambda x, xi: op.sigmoid(xi), "relax.sigmoid requires the input tensor to have float"),
+    (lambda x, xi: op.call_tir("f", [x], _t((4, 8))), "callee must be the GlobalVar"),
+    (lambda x, xi: op.call_tir(None, [x], _t((4, 8))), "callee must be the GlobalVar"),
+])
+def test_wrong_operands_are_relax_op_errors(make, words):
+    """Found by probing the operators with wrong arguments: add(x, None) made a constant of
+    None, a float axis was accepted and reduced nothing, duplicate axes were accepted (TVM
+    refuses them), exp of an int32 tensor was accepted (TVM's require_float_dtype), and
+    call_tir took a string or None as its callee."""
+    x, xi = _var("x", (4, 8)), _var("xi", (4, 8), "int32")
+    with pytest.raises(RelaxOpError, match=words):
+        make(x, xi)
+    assert op.negative(xi).struct_info.dtype == "int32"  # not every unary op needs floats

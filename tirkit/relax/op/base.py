@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from tirkit.ir.expr import GlobalVar
+
 from ..expr import Call, Expr, ExternFunc, ShapeExpr, Tuple
 from ..struct_info import StructInfo, TensorStructInfo, TupleStructInfo
 from .registry import RelaxOpError, get_op, register
@@ -58,8 +60,12 @@ def call_tir(gvar: Any, args: Any, out_sinfo: Any, tir_vars: Any = None) -> Call
     after the outputs. Returns a normalized Call whose struct info is the output's.
 
     Raises:
-        RelaxOpError: when ``out_sinfo`` is not tensor struct info.
+        RelaxOpError: when ``gvar`` is not a GlobalVar or ``out_sinfo`` is not tensor struct
+            info.
     """
+    if not isinstance(gvar, GlobalVar):
+        raise RelaxOpError(f"call_tir: the callee must be the GlobalVar of a PrimFunc, got "
+                           f"{type(gvar).__name__} {gvar!r}")
     extra = () if tir_vars is None else (tir_vars if isinstance(tir_vars, ShapeExpr)
                                          else ShapeExpr(list(tir_vars)),)
     return _call("call_tir", gvar, args, out_sinfo, extra)

@@ -115,8 +115,10 @@ def normalize_axis(op: str, axis: int, ndim: int) -> int:
     """``axis`` in ``[0, ndim)`` (negative counts from the end).
 
     Raises:
-        RelaxOpError: when out of range.
+        RelaxOpError: when out of range or not an integer.
     """
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise RelaxOpError(f"{op}: axis must be an integer, got {axis!r}")
     if not -ndim <= axis < ndim:
         raise RelaxOpError(f"{op}: axis {axis} is out of range for a tensor of rank {ndim}")
     return axis % ndim

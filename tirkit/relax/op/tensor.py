@@ -19,6 +19,9 @@ from .registry import (RelaxOpError, broadcast_shapes, dim_of, make_call, normal
 def _expr(value: Any, like: Expr | None = None) -> Expr:
     if isinstance(value, Expr):
         return value
+    if not isinstance(value, (int, float)):  # (bool is an int)
+        raise RelaxOpError(f"an operand must be a Relax expression or a Python number, got "
+                           f"{type(value).__name__} {value!r}")
     dtype = None
     sinfo = getattr(like, "struct_info_", None)
     if isinstance(sinfo, TensorStructInfo) and not sinfo.dtype.is_void():
@@ -82,10 +85,22 @@ def _infer_unary(call: Any) -> TensorStructInfo:
     return tensor_arg(call, 0)
 
 
+def _infer_float_unary(call: Any) -> TensorStructInfo:
+    """TVM's ``InferStructInfoUnaryArith<require_float_dtype=true>``."""
+    x = tensor_arg(call, 0)
+    if not x.dtype.is_void() and not x.dtype.is_float():
+        raise RelaxOpError(f"{call.op.name} requires the input tensor to have float dtype, got "
+                           f"{x.dtype}")
+    return x
+
+
 UNARY = ("exp", "log", "sqrt", "tanh", "sigmoid", "negative", "abs", "nn.relu", "nn.gelu",
          "nn.silu")
+#: the unary ops TVM registers with require_float_dtype=true (src/relax/op/tensor/unary.cc, nn.cc)
+FLOAT_UNARY = ("exp", "log", "sqrt", "tanh", "sigmoid", "nn.gelu", "nn.silu")
 for _name in UNARY:
-    register(_name, _infer_unary, f"element-wise {_name}")
+    register(_name, _infer_float_unary if _name in FLOAT_UNARY else _infer_unary,
+             f"element-wise {_name}")
 
 
 def unary(name: str, x: Expr) -> Any:
@@ -219,8 +234,10 @@ def _infer_reduce(call: Any) -> TensorStructInfo:
     axis, keep = call.attrs.get("axis"), call.attrs.get("keepdims", False)
     if x.shape is None:
         return TensorStructInfo(None, x.dtype)
-    axes = set(range(x.ndim)) if axis is None else {
-        normalize_axis(call.op.name, a, x.ndim) for a in axis}
+    listed = [normalize_axis(call.op.name, a, x.ndim) for a in axis or ()]
+    if len(set(listed)) != len(listed):
+        raise RelaxOpError(f"{call.op.name}: axis {tuple(axis)} names an axis more than once")
+    axes = set(range(x.ndim)) if axis is None else set(listed)
     one = tir.IntImm("int64", 1)
     shape = [one if k in axes else d for k, d in enumerate(x.shape) if keep or k not in axes]
     return TensorStructInfo(tuple(shape), x.dtype)
