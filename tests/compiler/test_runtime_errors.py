@@ -130,8 +130,8 @@ def test_a_vector_index_that_is_not_a_ramp_is_checked_lane_by_lane(n):
 
 def test_a_tirx_assert_with_an_error_kind_and_parts_reports_both(tmp_path):
     """TVM 0.27's ``assert cond, ("ValueError", [parts])`` compiles and fails with the kind
-    before the joined parts (TVM 0.27 raises that exception type; tirkit's packed call raises
-    RuntimeError, its message naming the kind)."""
+    before the joined parts, raised as that exception type as TVM 0.27 raises it (a class
+    deriving from ValueError and RuntimeError, so `except RuntimeError` still catches it)."""
     source = '''from tvm.script import tirx as T
 
 
@@ -144,6 +144,27 @@ def check(A: T.Buffer((4,), "float32"), n: T.int32):
     a = np.zeros(4, "float32")
     kernel(a, 4)
     assert a[0] == 1
-    with pytest.raises(RuntimeError) as info:
+    with pytest.raises(ValueError) as info:
         kernel(a, 5)
+    assert isinstance(info.value, RuntimeError)
     assert "ValueError: Expected shape 4 but got another" in str(info.value)
+
+
+@pytest.mark.parametrize("kind,raised", [("IndexError", IndexError), ("TypeError", TypeError),
+                                         ("RuntimeError", RuntimeError),
+                                         ("NoSuchError", RuntimeError)])
+def test_a_tirx_assert_raises_its_kind_when_python_has_it(tmp_path, kind, raised):
+    source = f'''from tvm.script import tirx as T
+
+
+@T.prim_func
+def check(n: T.int32):
+    assert n < 3, ("{kind}", ["n is ", "too large"])
+'''
+    kernel = build(from_source(source, str(tmp_path / "check.py")))
+    kernel(2)
+    with pytest.raises(RuntimeError) as info:
+        kernel(7)
+    assert type(info.value) is raised or (isinstance(info.value, raised)
+                                          and type(info.value).__name__ == kind)
+    assert "n is too large" in str(info.value)

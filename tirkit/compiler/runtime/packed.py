@@ -16,6 +16,7 @@ checks (or worse).
 """
 from __future__ import annotations
 
+import builtins
 import ctypes
 import re
 from dataclasses import dataclass, field
@@ -236,9 +237,40 @@ class PackedFunction:
 
 
     def _error(self, rc: int) -> RuntimeError:
-        """The kernel's failure (its last error, with the source line it points at)."""
-        return RuntimeError(with_source_line(
-            f"{self.spec.name}: {_last_error() or f'returned {rc}'}"))
+        """The kernel's failure (its last error, with the source line it points at), raised as
+        the assertion's error kind when that is a Python exception (TVM 0.27's
+        ``assert c, ("ValueError", [...])`` raises ValueError) that is also a RuntimeError."""
+        last = _last_error()
+        return error_class(last)(with_source_line(
+            f"{self.spec.name}: {last or f'returned {rc}'}"))
+
+
+#: ``Assert fail: <condition>[ with v = ...], <Kind>: <message>`` (tirkit.tir.AssertStmt's
+#: ``error_message``: the kind is written unless it is RuntimeError)
+_KIND = re.compile(r"Assert fail: .*?, (?P<kind>[A-Z]\w*(?:Error|Exception|Warning)): ", re.S)
+_KIND_CLASSES: dict[str, type] = {}
+
+
+def error_class(message: str | None) -> type:
+    """The exception class a kernel failing with ``message`` raises: ``RuntimeError``, or for an
+    assertion whose kind names a built-in exception (``ValueError``, ``IndexError``...), a
+    class deriving from both (so ``except RuntimeError`` still catches it)."""
+    m = _KIND.match(message or "")
+    if m is None:
+        return RuntimeError
+    kind = m.group("kind")
+    cls = _KIND_CLASSES.get(kind)
+    if cls is None:
+        base = getattr(builtins, kind, None)
+        cls = RuntimeError
+        if isinstance(base, type) and issubclass(base, Exception) and \
+                not issubclass(base, RuntimeError):
+            try:
+                cls = type(kind, (base, RuntimeError), {"__module__": "tirkit.runtime"})
+            except TypeError:  # a built-in whose layout cannot be combined (OSError...)
+                cls = RuntimeError
+        _KIND_CLASSES[kind] = cls
+    return cls
 
 
 _AT = re.compile(r" at (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+)$")
