@@ -13,6 +13,7 @@ import pytest
 
 from tirkit.cli.tirc import main
 from tirkit.compiler.pipeline import missing_passes
+from tirkit.compiler.target import Target
 from tirkit.lang import from_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,6 +119,46 @@ def test_cross_object_files(tmp_path, capsys, triple, machine):
     data = out.read_bytes()
     assert data[:4] == b"\x7fELF"
     assert int.from_bytes(data[18:20], "little") == machine
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--mcpu", "nonsense"], "unknown -mcpu 'nonsense' for x86_64"),
+    (["--mcpu", "skylake-avx51"], "did you mean skylake-avx512"),
+    (["--mattr", "+nonsense"], "unknown -mattr feature 'nonsense'"),
+    (["--mattr", "avx2"], "write +avx2 to enable the feature"),
+    (["--target", "aarch64-unknown-linux-gnu", "--mcpu", "skylake"],
+     "unknown -mcpu 'skylake' for aarch64"),
+])
+def test_unknown_cpu_or_feature_is_a_usage_error(tmp_path, capsys, args, words):
+    """LLVM only warns about an unknown CPU or feature ('nonsense' is not a recognized
+    processor), once per function, and for an x86-64 triple then aborts the whole process
+    (LLVM ERROR: 64-bit code requested on a subtarget that doesn't support it): the names are
+    now checked against the lists LLVM gives for the triple (found by probing tirc's options)."""
+    needs_codegen()
+    if "--target" not in args and not Target().triple.startswith("x86_64"):
+        pytest.skip("the names checked are x86-64's")
+    code, out, err = tirc(capsys, MATMUL, *args, "--emit", "obj", "-o", tmp_path / "k.o")
+    assert code == 2 and words in err and not (tmp_path / "k.o").exists(), err
+
+
+def test_native_cpu_and_known_features_compile(tmp_path, capsys):
+    needs_codegen()
+    code, _, err = tirc(capsys, MATMUL, "--mcpu", "native", "--emit", "obj", "-o",
+                        tmp_path / "k.o")
+    assert code == 0, err
+    code, _, err = tirc(capsys, MATMUL, "--target", "aarch64-unknown-linux-gnu", "--mcpu",
+                        "cortex-a72", "--mattr", "+neon,-crc", "--emit", "obj", "-o",
+                        tmp_path / "a.o")
+    assert code == 0 and (tmp_path / "a.o").read_bytes()[:4] == b"\x7fELF", err
+
+
+def test_an_unwritable_dump_dir_is_a_usage_error(tmp_path, capsys):
+    """--dump-dir under a file was an internal error (FileNotFoundError/NotADirectoryError
+    from the first stage's write, exit 3)."""
+    (tmp_path / "file").write_text("")
+    code, _, err = tirc(capsys, MATMUL, "--dump-dir", tmp_path / "file" / "stages", "-o",
+                        tmp_path / "k.ll")
+    assert code == 2 and "cannot write --dump-dir" in err, err
 
 
 def test_obj_default_output_in_working_directory(tmp_path, capsys, monkeypatch):

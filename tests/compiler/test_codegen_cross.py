@@ -51,6 +51,8 @@ def test_target_parse_tvm_strings():
     ("llvm -mfoo=1", "unknown option '-mfoo=1'"),
     ("llvm -opt-level=7", "opt_level must be 0..3"),
     ("llvm -mtriple=nonsense-arch-os", "unknown target triple"),
+    ("llvm -mtriple=x86_64-linux-gnu -mcpu=nonsense", "unknown -mcpu 'nonsense'"),
+    ("llvm -mtriple=aarch64-linux-gnu -mattr=+avx512f", "unknown -mattr feature 'avx512f'"),
 ])
 def test_target_errors(text, message):
     with pytest.raises(ValueError, match=message):

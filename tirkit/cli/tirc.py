@@ -245,6 +245,12 @@ def compile_command(args: argparse.Namespace) -> int:
 
     emit = check_args(args)
     out = output_path(args, emit)
+    if args.dump_dir:  # refused before compiling, as an unwritable -o is
+        try:
+            Path(args.dump_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UsageError(f"cannot write --dump-dir {args.dump_dir}: {err}") from None
+
     def target() -> Any:
         return make_target(args.target, args.mcpu, args.mattr, args.opt_level)
 

@@ -21,6 +21,8 @@ from typing import Any
 
 import llvmlite.binding as llvm
 
+from .target_names import check_cpu_and_features
+
 __all__ = ["Target", "initialize_llvm", "CUDA_TRIPLE", "CUDA_DEFAULT_ARCH"]
 
 
@@ -71,8 +73,9 @@ class Target:
     (default :data:`CUDA_DEFAULT_ARCH`).
 
     Raises:
-        ValueError: for another kind, an unknown triple, an ``mcpu`` that is not ``sm_XX`` on
-            ``cuda`` or an opt level outside 0..3.
+        ValueError: for another kind, an unknown triple, an ``mcpu`` or ``mattr`` feature LLVM
+            does not know for the triple (``native`` is the host CPU), an ``mcpu`` that is not
+            ``sm_XX`` on ``cuda`` or an opt level outside 0..3.
     """
 
     kind: str = "llvm"
@@ -96,6 +99,10 @@ class Target:
         except RuntimeError as exc:
             raise ValueError(f"unknown target triple {triple!r}: {exc}") from None
         object.__setattr__(self, "triple", triple)
+        if self.kind == "llvm" and (self.mcpu or self.mattr):
+            if self.mcpu == "native" and self.is_host:  # llc's spelling of the host CPU
+                object.__setattr__(self, "mcpu", _host_cpu())
+            check_cpu_and_features(triple, self.mcpu, tuple(self.mattr))
         mcpu = self.mcpu or (CUDA_DEFAULT_ARCH if self.kind == "cuda" else
                              _host_cpu() if self.is_host else "generic")
         object.__setattr__(self, "mcpu", mcpu)
