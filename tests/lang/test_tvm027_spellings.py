@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tirkit import tir
 from tirkit.ir import structural_equal
 from tirkit.lang import from_source, parse_file
 from tirkit.printer import script
@@ -243,3 +244,49 @@ def f(x: T.int32):
     assert x > 0, ("TypeError", ["x must be positive"])
 ''')
     assert not structural_equal(plain, kind_only)
+
+
+@pytest.mark.parametrize("value, dtype", [("A[0] + 1", "int32"), ("n", "int32"), ("4", "int32"),
+                                          ("1.5", "float32"), ("A[0] > 0", "bool")])
+def test_plain_assignment_is_a_local_scalar_cell(value, dtype):
+    """TVM 0.27 tirx ``x = expr`` (its bind_assign_value, checked with TVM 0.27's parser: 20
+    units of tools/tvm027_roundtrip.py --suite tirx, e.g. test_tvmscript_syntax_sugar.py,
+    test_tir_transform_remove_no_op.py): a PrimExpr, a var already defined or a Python number
+    is a local scalar cell of the value's dtype, as ``x: T.int32 = expr`` is (tirkit made a
+    LetStmt, or kept a Python number). Printed as TVM 0.27 prints the cell; ``x = x + 2``
+    writes it; classic files keep the LetStmt."""
+    func, text = _tirx(f'''@T.prim_func
+def f(A: T.Buffer((4,), "int32"), n: T.int32):
+    x = {value}
+    x = x + x
+    A[1] = T.Cast("int32", x)
+''')
+    alloc, decl = func.body, func.body.body  # the Allocate + DeclBuffer of TVM's AllocBuffer
+    assert isinstance(alloc, tir.Allocate) and isinstance(decl, tir.DeclBuffer)
+    assert decl.buffer.scope() == "local"
+    assert str(decl.buffer.dtype) == dtype and tuple(int(s) for s in decl.buffer.shape) == (1,)
+    assert f"x: T.{dtype} = " in text and "x = x + x" in text
+    annotated, _ = _tirx(f'''@T.prim_func
+def f(A: T.Buffer((4,), "int32"), n: T.int32):
+    x: T.{dtype} = {value}
+    x = x + x
+    A[1] = T.Cast("int32", x)
+''')
+    assert structural_equal(func, annotated)
+    classic = from_source(HEAD + '''@T.prim_func
+def f(A: T.Buffer((4,), "int32")):
+    x = A[0] + 1
+    A[1] = x
+''')
+    assert isinstance(classic.body, tir.LetStmt)
+
+
+def test_plain_assignment_of_a_pointer_is_still_a_bind():
+    """TVM 0.27 binds a pointer (``p = T.address_of(...)``) and a string with T.Bind, not a
+    cell."""
+    func, _ = _tirx('''@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    p = T.address_of(A[1])
+    T.evaluate(T.call_extern("int32", "use", p))
+''')
+    assert isinstance(func.body, tir.LetStmt)

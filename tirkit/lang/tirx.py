@@ -114,9 +114,8 @@ class _Let:
 
     def __call__(self, v: Any = None, value: Any = None, body: Any = None) -> Any:
         if v is None and value is None:
-            # ``x: T.let = value`` (the annotation used bare): no type of its own, the value's
-            # type, as a plain ``x = value`` binds
-            return None
+            # ``x: T.let = value`` (the annotation used bare): a Bind of the value's type
+            return LetAnnotation(None)
         return _tir.let(v, value, body)
 
     def __getitem__(self, annotation: Any) -> Any:

@@ -389,7 +389,9 @@ def check_block_bindings(self: Parser, block: BlockFrame) -> None:
 
 def bind_assign_value(self: Parser, target: Any, value: Any) -> Any:
     """How ``name = value`` binds (TVM's ``bind_assign_value``): frames open concisely, buffers
-    and new vars are named, Python values stay Python, other PrimExprs become ``LetStmt``."""
+    and new vars are named, Python values stay Python, other PrimExprs become ``LetStmt``; in
+    tirx (TVM 0.27) a PrimExpr or a Python number is a local scalar cell instead (a pointer or a
+    string still a Bind, the LetStmt)."""
     name = target.id
     if isinstance(value, MetaVar):
         return value.value
@@ -411,12 +413,30 @@ def bind_assign_value(self: Parser, target: Any, value: Any) -> Any:
             IRBuilder.name(f"{name}_{k}", v)
             fill_missing_spans(v, self.span_of(target))
         return value
+    if self.dialect == "tirx" and isinstance(value, (bool, int, float)):
+        value = tir.const(value)  # TVM 0.27: a Python scalar is a constant, then a cell
     if not isinstance(value, PrimExpr):
         return value
+    if self.dialect == "tirx" and not value.dtype.is_handle() \
+            and not isinstance(value, tir.StringImm):
+        # TVM 0.27 tirx: ``x = expr`` is a local scalar cell of the value's dtype (its
+        # bind_assign_value: T.local_scalar + BufferStore), as ``x: T.int32 = expr`` is
+        return _scalar_cell(self, target, value.dtype, value)
     frame = TS.LetStmt(value)
     var = self.enter_concise(frame)
     self.bind(target, var)
     return var
+
+
+def _scalar_cell(self: Parser, target: Any, dtype: Any, value: Any) -> tir.Buffer:
+    """tirx (TVM 0.27): the local scalar cell ``target`` names (a shape-(1,) local buffer for
+    the rest of the scope, AllocBuffer in TVM 0.27) holding ``value``; its name reads and
+    writes element 0."""
+    buf = self.enter_concise(TS.decl_buffer((1,), dtype, scope="local"))
+    self.bind(target, buf)
+    self.evaluator.scalar_cells.add(id(buf))
+    TS.buffer_store(buf, value, [tir.IntImm("int32", 0)])
+    return buf
 
 
 def _store(self: Parser, target: Any, value: Any, node: Any) -> None:
@@ -506,11 +526,10 @@ def visit_ann_assign(self: Parser, node: Any) -> None:
     if isinstance(ann, tir.Var) and type(node.target).__name__ == "Name" and not explicit_let \
             and self.dialect == "tirx" and not ann.dtype.is_handle():
         # tirx (TVM 0.27): x: T.int32 = v is a local scalar cell, AllocBuffer + BufferStore
-        buf = self.enter_concise(TS.decl_buffer((1,), ann.dtype, scope="local"))
-        self.bind(node.target, buf)
-        self.evaluator.scalar_cells.add(id(buf))
-        TS.buffer_store(buf, value, [tir.IntImm("int32", 0)])
+        _scalar_cell(self, node.target, ann.dtype, value)
         return
+    if explicit_let and ann is None and type(node.target).__name__ == "Name":
+        ann = TS.LetStmt(value).var  # bare ``x: T.let = v``: a Bind of the value's type
     if isinstance(ann, tir.Var) and type(node.target).__name__ == "Name":
         frame = TS.LetStmt(value, var=ann)
         var = self.enter_concise(frame)
