@@ -378,3 +378,15 @@ def test_an_unusable_pad_value_is_a_schedule_error(pad):
     with pytest.raises(TransformationPaddingIndexMapError, match="pad_value"):
         sch.transform_layout("C", ("write", 0), lambda i, j: (i // 3, j), pad_value=pad)
     assert sch.mod is mod
+
+
+def test_a_block_renamed_by_a_primitive_is_named_in_the_not_found_error():
+    """After loop_partition the block "B" is B_i0/B_i1 (TVM's naming): get_block("B") said only
+    that no block has the name, which read as if the schedule had lost it. The error now lists
+    the blocks named like it; a misspelling gets the close names."""
+    sch = Schedule(parse(MATMUL_THEN_ADD))
+    sch.loop_partition(sch.get_loops("D")[0], [None, 16])
+    with pytest.raises(errors.BlockNotFoundError, match=r'name "D".*blocks named like it: .*D_i0'):
+        sch.get_block("D")
+    with pytest.raises(errors.BlockNotFoundError, match=r'name "c".*blocks named like it: C$'):
+        sch.get_block("c")

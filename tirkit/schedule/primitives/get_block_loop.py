@@ -3,6 +3,7 @@ get_output_blocks (mirrors ``src/tir/schedule/primitive/get_block_loop.cc``).
 """
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from ...tir.stmt import Block, For
@@ -33,14 +34,25 @@ def get_block(sch: Schedule, name: str, func_name: str | None = None) -> Any:
     if func is None or func not in sch.state.roots:
         raise NotSingleResult(reason=f"no function to search for block {name!r}: the module has "
                               "several functions; pass func_name or call work_on")
-    found = [s for s in sch.state.srefs(func) if s.is_block and s.stmt.name_hint == name]
+    blocks = [s for s in sch.state.srefs(func) if s.is_block]
+    found = [s for s in blocks if s.stmt.name_hint == name]
     if not found:
         raise err.BlockNotFoundError(
-            reason=f'Cannot find a block with the name "{name}" in function "{func}"')
+            reason=f'Cannot find a block with the name "{name}" in function "{func}"'
+            f'{_like(name, [s.stmt.name_hint for s in blocks])}')
     if len(found) != 1:
         raise NotSingleResult(*[s.stmt for s in found], reason=f'Found {len(found)} blocks '
                               f'with the name "{name}" in function "{func}"')
     return sch._new_rv(found[0])  # pylint: disable=protected-access
+
+
+def _like(name: str, names: list[str]) -> str:
+    """The blocks named like ``name``: its renamed parts (``B_i0``/``B_rf``, as loop_partition,
+    rfactor and decompose_reduction name them) or close spellings; ``""`` when none."""
+    derived = [n for n in names if isinstance(n, str) and n.startswith(f"{name}_")]
+    lower = {n.lower(): n for n in names if isinstance(n, str) and n}
+    like = derived[:6] or [lower[n] for n in difflib.get_close_matches(name.lower(), lower, n=3)]
+    return f"; blocks named like it: {', '.join(like)}" if like else ""
 
 
 @primitive("GetLoops", pure=True, outputs="list")
