@@ -28,7 +28,7 @@ def softmax(A: T.Buffer((4096, 1024), "float32"), B: T.Buffer((4096, 1024), "flo
                 T.reads(A[vi, vk], maxelem[vi])
                 T.writes(expsum[vi])
                 with T.init():
-                    expsum[vi] = T.float32(0)
+                    expsum[vi] = T.float32(0.0)
                 expsum[vi] = expsum[vi] + T.exp(A[vi, vk] - maxelem[vi])
     for i in T.parallel(4096):
         for j in range(1024):

@@ -129,12 +129,14 @@ class _Attrs:
 
 
 def buffer_attrs(p: Printer, buf: Buffer, frame: Frame, mode: VarDef,
-                 force_dtype: bool = False) -> dict[str, Doc]:
+                 force_dtype: bool = False, decl: Any = None) -> dict[str, Doc]:
     """The keyword docs describing ``buf`` (TVM ``BufferAttrs``); new vars are defined in
-    ``frame`` as ``mode`` allows."""
+    ``frame`` as ``mode`` allows. ``decl``: the statement that declares it, when that (not the
+    buffer) holds the declaration's span (a ``DeclBuffer``)."""
     a = _Attrs(p, buf, frame, mode)
     a.shape()
-    spelled = dtype_written(p, buf) if p.cfg.written is not None else None
+    spelled = dtype_written(p, buf if decl is None else decl) \
+        if p.cfg.written is not None else None
     if spelled == "keyword" and not force_dtype:  # the user's dtype=... (tirfmt)
         a.kw["dtype="] = dtype_lit(buf.dtype)
     elif buf.dtype != p.cfg.buffer_dtype or force_dtype or spelled:

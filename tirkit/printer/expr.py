@@ -22,7 +22,7 @@ from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_M
                       P_SHIFT, P_UNARY, Printer, register)
 from .doc import Doc, Text, bracket, concat, join
 from .stmt_doc import LineDoc
-from .written import called_as, dtype_keyword, int_written
+from .written import called_as, dtype_keyword, int_written, limit_written
 
 
 # ------------------------------------------------------------------------------- literals
@@ -131,6 +131,10 @@ def _target(p: Printer, v: TargetConfig) -> E:
 # ---------------------------------------------------------------------------- constants
 @register(X.IntImm)
 def _int_imm(p: Printer, imm: X.IntImm) -> E:
+    if p.cfg.written is not None:
+        limit = limit_written(p, imm)
+        if limit is not None:  # the user's T.min_value("int32") (tirfmt)
+            return call(p, p.T(limit), [dtype_lit(imm.dtype)])
     if imm.dtype == p.cfg.int_dtype and (p.cfg.written is None or not int_written(p, imm)):
         return E(Text(str(imm.value)), P_UNARY if imm.value < 0 else P_ATOM)
     if imm.dtype.is_bool():
@@ -140,6 +144,10 @@ def _int_imm(p: Printer, imm: X.IntImm) -> E:
 
 @register(X.FloatImm)
 def _float_imm(p: Printer, imm: X.FloatImm) -> E:
+    if p.cfg.written is not None:
+        limit = limit_written(p, imm)
+        if limit is not None:  # the user's T.min_value("float32") (tirfmt)
+            return call(p, p.T(limit), [dtype_lit(imm.dtype)])
     text = Text(float_lit(imm.value))
     if imm.dtype == p.cfg.float_dtype:
         return E(text, P_UNARY if imm.value < 0 else P_ATOM)
@@ -209,6 +217,10 @@ _BIN: dict[type, tuple[str, int, Callable[..., Any], str]] = {
 }
 
 
+#: operators a user may write as calls (tirfmt keeps the call where written)
+_WRITTEN_CALLS = {X.FloorDiv: "floordiv", X.FloorMod: "floormod"}
+
+
 def binop(p: Printer, sym: str, prec: int, a: Any, b: Any) -> E:
     """``a sym b`` with the parentheses Python needs (left-associative operators; comparisons
     never chain)."""
@@ -247,6 +259,9 @@ def _rebuilds(fn: Callable[..., Any], node: Any) -> bool:
 @register(*_BIN)
 def _binary(p: Printer, node: Any) -> E:
     sym, prec, fn, name = _BIN[type(node)]
+    if p.cfg.written is not None and type(node) in _WRITTEN_CALLS and \
+            called_as(p, node, _WRITTEN_CALLS[type(node)]):  # the user's T.floordiv (tirfmt)
+        return tcall(p, _WRITTEN_CALLS[type(node)], [node.a, node.b])
     if p.cfg.syntax_sugar and _rebuilds(fn, node):
         return binop(p, sym, prec, node.a, node.b)
     return tcall(p, name, [node.a, node.b])

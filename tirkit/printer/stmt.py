@@ -200,7 +200,7 @@ def _declare(p: Printer, s: S.DeclBuffer, method: str, annotations: Any = None) 
     outer = p.frames[-1]
     with p.frame(s) as f:
         lhs = define_buffer(p, s.buffer, f)
-        attrs = buffer_attrs(p, s.buffer, outer, VarDef.DATA_POINTER)
+        attrs = buffer_attrs(p, s.buffer, outer, VarDef.DATA_POINTER, decl=s)
         if annotations:  # tirx T.alloc_buffer(..., annotations={...}): the Allocate's
             attrs["annotations"] = p.expr(annotations).doc
         if method == "alloc_buffer" and s.buffer.scope() in _TIRX_ALLOC and not annotations:

@@ -15,6 +15,9 @@ printer keeps:
 - ``T.evaluate(call)`` (:func:`called_as`) and ``T.int32(1)`` (:func:`int_written`);
 - ``with T.block():`` without the empty name (:func:`unnamed_block`), a root block written
   out (:func:`root_block_written`), ``T.cast(x, "float32")`` (:func:`called_as`);
+- ``T.floordiv(a, b)`` / ``T.floormod(a, b)`` rather than ``//`` / ``%`` (:func:`called_as`),
+  ``T.min_value("float32")`` / ``T.max_value(...)`` rather than the constant
+  (:func:`limit_written`);
 - a call's ``dtype="float32"`` keyword (``T.call_extern("f", x, dtype="float32")``, TVM's
   older spelling; :func:`dtype_keyword`).
 
@@ -32,7 +35,7 @@ from .context import Printer
 
 __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
            "axis_spelling", "called_as", "int_written", "dtype_keyword",
-           "unnamed_block", "root_block_written"]
+           "unnamed_block", "root_block_written", "limit_written"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -98,8 +101,15 @@ def _header_end(text: str) -> int | None:
 
 def dtype_written(p: Printer, buf: Any) -> str | None:
     """How a buffer declaration call spelled its dtype: ``"keyword"`` (``dtype="float32"``),
-    ``"positional"`` (the string after the shape) or ``None`` (left out, or unknown)."""
+    ``"positional"`` (the string after the shape) or ``None`` (left out, or unknown). ``buf``
+    is the buffer or the ``DeclBuffer`` whose text is ``B = T.decl_buffer(...)``."""
     text = written(p, buf)
+    if text is not None and not hasattr(buf, "dtype"):
+        declared = getattr(buf, "buffer", None)
+        m = re.match(r"(\w+)\s*=\s*", text)
+        if declared is None or m is None or m.group(1) != declared.name:
+            return None
+        text, buf = text[m.end():], declared
     if text is None or not re.match(_t(p) + r"\w+\s*\(", text) or not text.endswith(")"):
         return None
     string = r"""["']""" + re.escape(str(buf.dtype)) + r"""["']"""
@@ -215,3 +225,14 @@ def root_block_written(p: Printer, realize: Any) -> bool:
     text = written(p, realize)
     return text is not None and re.match(
         r"with\s+" + _t(p) + r"s?block\s*\(\s*([\"'])root\1\s*\)", text) is not None
+
+
+def limit_written(p: Printer, imm: Any) -> str | None:
+    """``"min_value"`` / ``"max_value"`` when a constant was written ``T.min_value("dtype")``
+    (its dtype's least or greatest value, which the parser folds), else ``None``."""
+    text = written(p, imm)
+    if text is None:
+        return None
+    m = re.fullmatch(_t(p) + r"(min_value|max_value)\s*\(\s*([\"'])" + re.escape(str(imm.dtype))
+                     + r"\2\s*\)", text)
+    return None if m is None else m.group(1)
