@@ -399,6 +399,16 @@ def _grid(p: Printer, loop: S.For, limit: int | None = None) -> list[S.For]:
     return grid
 
 
+def _same_span_depth(loop: S.For) -> int:
+    """How many nested loops from ``loop`` down carry ``loop``'s span (the loops of one written
+    ``for ... in T.grid(...)`` share it)."""
+    depth, node = 0, loop
+    while isinstance(node, S.For) and node.span == loop.span:
+        depth += 1
+        node = node.body
+    return depth
+
+
 def _is_zero(e: Any) -> bool:
     return isinstance(e, IntImm) and e.value == 0
 
@@ -434,6 +444,8 @@ def _for(p: Printer, loop: S.For) -> SDoc:
     if strided is not None:
         return strided
     spelled = loop_spelling(p, loop) if p.cfg.written is not None else None  # tirfmt
+    if spelled is not None and _same_span_depth(loop) != spelled[1]:
+        spelled = None  # the nest is no longer the one written (a schedule split or fused it)
     grid = _grid(p, loop, spelled and spelled[1])
     with p.frame(loop) as f:
         if len(grid) > 1 or (grid and spelled == ("grid", 1)):
