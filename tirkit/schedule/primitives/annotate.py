@@ -13,6 +13,7 @@ from ...tir.stmt import Block, BufferStore
 from ...tir.stmt_functor import ir_transform
 from .. import errors as err
 from ..schedule import Schedule, primitive
+from ..schedule import _is_int  # an int, a NumPy int or an IntImm, not a bool
 from ..transform import block_reuse, replace_objects
 from ._args import nth_access_buffer
 
@@ -154,9 +155,6 @@ def _align_entries(block: Block) -> list[list[int]]:
     return [[int(getattr(x, "value", x)) for x in t] for t in value]
 
 
-def _is_int(x: Any) -> bool:
-    from ...tir.expr import IntImm  # pylint: disable=import-outside-toplevel
-    return isinstance(x, IntImm) or (isinstance(x, int) and not isinstance(x, bool))
 
 
 @primitive("StorageAlign", attrs=("buffer_index", "axis", "factor", "offset"))
@@ -235,7 +233,7 @@ def _buffer_arg(sch: Schedule, args: dict) -> None:
     args["buffer"] = normalize_buffer(sch, args["block"], args["buffer"])
     # plain ints in the trace; anything else (a float, a bool, a string) is left for
     # _check_separators to refuse by name rather than silently converted
-    args["axis_separators"] = [int(a.value) if _is_int(a) and not isinstance(a, int) else a
+    args["axis_separators"] = [int(getattr(a, "value", a)) if _is_int(a) else a
                                for a in args["axis_separators"] or []]
 
 

@@ -3,7 +3,6 @@
 state (deterministic for a seed) unless given, and recorded in the trace."""
 from __future__ import annotations
 
-import numbers
 from typing import Any, Sequence
 
 from ...tir.expr import IterVarType
@@ -78,16 +77,11 @@ def _perfect_tile(sch: Schedule, extent: int, n: int, max_innermost: int) -> lis
     return out[::-1] if n > 1 else [extent]
 
 
-def _plain_int(x: Any) -> bool:
-    """An integer (a NumPy one included), not a bool, float or string."""
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
-
-
 def _int_attrs(sch: Schedule, args: dict) -> None:
-    """NumPy integers as plain ints in the trace (its JSON); other kinds stay, to be refused."""
+    """Integers (NumPy's, IntImm) as plain ints in the trace (its JSON); other kinds were
+    refused by the primitive's argument check."""
     for name in ("n", "max_innermost_factor"):
-        if _plain_int(args[name]):
-            args[name] = int(args[name])
+        args[name] = int(getattr(args[name], "value", args[name]))
 
 
 @primitive("SamplePerfectTile", attrs=("n", "max_innermost_factor"), decision="decision",
@@ -103,10 +97,6 @@ def sample_perfect_tile(sch: Schedule, loop: Any, n: int, max_innermost_factor: 
     """
     sref = sch._loop_sref(loop)  # pylint: disable=protected-access
     extent = getattr(sref.stmt.extent, "value", None)
-    if not _plain_int(n) or not _plain_int(max_innermost_factor):
-        raise err.InvalidArgumentError(sref.stmt, reason="sample_perfect_tile needs integer n "
-                                       f"and max_innermost_factor, got {n!r} and "
-                                       f"{max_innermost_factor!r}")
     if extent is None or not 1 <= n <= MAX_TILES:
         raise err.InvalidArgumentError(sref.stmt, reason="sample_perfect_tile needs a loop of "
                                        f"constant extent and 1 <= n <= {MAX_TILES}, got n={n}")
