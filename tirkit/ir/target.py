@@ -31,9 +31,12 @@ class TargetConfig(dict):  # type: ignore[type-arg]
             config["host"] = host
         return config
 
-    def script_arg(self) -> Any:
-        """The argument of ``T.target(...)`` that gives this config back: the kind string
-        alone when that is all there is (a tag such as ``"nvidia/nvidia-a100"`` must stay a
-        string for TVM), else the dict (mirrors ``tvm.target.Target.export``)."""
-        return self["kind"] if set(self) == {"kind"} and isinstance(self["kind"], str) \
-            else dict(self)
+    def script_args(self) -> tuple[list[Any], list[tuple[str, Any]]]:
+        """The arguments of ``T.target(...)`` that give this config back: the kind string alone
+        when that is all there is, with ``host=`` when there is a host too (a tag such as
+        ``"nvidia/nvidia-a100"`` must stay a string for TVM), else the dict (mirrors
+        ``tvm.target.Target(target, host)``)."""
+        kind = self.get("kind")
+        if isinstance(kind, str) and set(self) <= {"kind", "host"}:
+            return [kind], [("host", self["host"])] if "host" in self else []
+        return [dict(self)], []

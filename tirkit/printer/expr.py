@@ -125,7 +125,8 @@ def _target(p: Printer, v: TargetConfig) -> E:
     (which it reads back as one); classic: the config dict, as tirkit always printed it."""
     if not p.tirx:
         return _py_dict(p, v)
-    return tcall(p, "target", [v.script_arg()])
+    args, kwargs = v.script_args()
+    return tcall(p, "target", args, kwargs)
 
 
 # ---------------------------------------------------------------------------- constants
