@@ -290,3 +290,52 @@ def f(A: T.Buffer((4,), "float32")):
     T.evaluate(T.call_extern("int32", "use", p))
 ''')
     assert isinstance(func.body, tir.LetStmt)
+
+
+def test_decl_buffer_over_a_pointer_expression_prints_as_one_decl_buffer():
+    """TVM 0.27 keeps ``T.decl_buffer(..., data=T.address_of(A[i, 0]))`` as one DeclBuffer
+    holding the expression (test_tir_inline_private_functions.py, test_tir_specialize.py);
+    tirkit's IR binds the pointer to a var first, and its tirx print wrote that let out, which
+    TVM 0.27 read back as a Bind and another DeclBuffer. The tirx printer folds the let back
+    when nothing else uses the var; the classic print keeps v0.20's spelling."""
+    func, text = _tirx('''@T.prim_func
+def f(A: T.Buffer((80, 16), "float32"), B: T.Buffer((64, 16), "float32")):
+    for i in range(64):
+        Aview = T.decl_buffer([16, 16], "float32", data=T.address_of(A[i, 0]))
+        for j in range(16):
+            B[i, j] = Aview[j, 0]
+''')
+    assert "Aview = T.decl_buffer((16, 16), data=T.address_of(A[i, 0]))" in text
+    assert "T.let" not in text and "Aview_data: T.handle" in script(func)
+    used, text = _tirx('''@T.prim_func
+def f(A: T.Buffer((80, 16), "float32"), B: T.Buffer((64, 16), "float32")):
+    p = T.address_of(A[1, 0])
+    Aview = T.decl_buffer([16, 16], "float32", data=p)
+    B[0, 0] = Aview[0, 0]
+    T.evaluate(T.call_extern("int32", "use", p))
+''')
+    assert "T.let[" in text and "data=T.address_of" not in text  # the var is used again
+
+
+def test_block_attr_calls_merge_as_tvm_027_merges_them():
+    """TVM 0.27's MergeAnnotations (test_tvmscript_parser_tir.py func1): a second
+    ``T.sblock_attr`` merges dict values recursively (tirkit replaced ``{"key": {...}}`` by the
+    second dict); a key given two different values is an error, as in TVM 0.27."""
+    func, _ = _tirx('''@T.prim_func(s_tir=True)
+def f():
+    with T.sblock("b"):
+        T.sblock_attr({"key": {"key1": "block1"}, "k": 1})
+        T.sblock_attr({"key": {"key2": "block2"}, "k": 1})
+        T.evaluate(0)
+''')
+    block = func.body.block
+    assert dict(block.annotations["key"]) == {"key1": "block1", "key2": "block2"}
+    (unit,) = parse_file(TIRX + '''@T.prim_func(s_tir=True)
+def f():
+    with T.sblock("b"):
+        T.sblock_attr({"k": 1})
+        T.sblock_attr({"k": 2})
+        T.evaluate(0)
+''', "t.py")
+    assert [d.code for d in unit.diagnostics] == ["bad-argument"]
+    assert "different values for key `k`" in unit.diagnostics[0].message

@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from tirkit.ir.expr import IntImm
+from tirkit.ir.node import Node, node_fields
 from tirkit.ir.type import PointerType, TupleType
 from tirkit.tir import op as O
 from tirkit.tir import stmt as S
+from tirkit.tir.buffer import Buffer
 from tirkit.tir.expr import Call, IterVar, StringImm
 from tirkit.tir.analysis import expr_deep_equal
 from tirkit.tir.stmt_functor import post_order_visit
@@ -91,6 +93,9 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
     ann = s.var.type_annotation
     tdoc = None if isinstance(ann, TupleType) and not ann.fields else type_doc(p, ann).doc
     rhs = p.expr(s.value).doc
+    if p.tirx and is_concise and not p.is_defined(s.var) and _data_of_decl(s):
+        # TVM 0.27: T.decl_buffer(..., data=<pointer expression>) is one DeclBuffer
+        return _declare(p, s.body, "decl_buffer", data=rhs)  # type: ignore[arg-type]
     with p.frame(s) as f:
         defined = p.is_defined(s.var)
         lhs = p.expr(s.var).doc if defined else p.define(s.var, f, s.var.name_hint)
@@ -106,6 +111,32 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
         return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs, tdoc]).doc, " as ", lhs),
                         f.stmts)
     return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs]).doc, " as ", lhs), f.stmts)
+
+
+def _data_of_decl(s: S.LetStmt) -> bool:
+    """Whether ``s`` binds the data pointer of the DeclBuffer that is its body and nothing else
+    uses the var (tirkit's IR of ``T.decl_buffer(..., data=<expr>)``, a DeclBuffer holding the
+    expression in TVM 0.27)."""
+    decl = s.body
+    if not isinstance(decl, S.DeclBuffer) or decl.buffer.data is not s.var:
+        return False
+    stack: list[Any] = [decl.body, decl.buffer.shape, decl.buffer.strides,
+                        decl.buffer.elem_offset]
+    while stack:
+        cur = stack.pop()
+        if cur is s.var:
+            return False
+        if isinstance(cur, Buffer):
+            if cur.data is s.var and cur is not decl.buffer:
+                return False
+            stack.extend((cur.shape, cur.strides, cur.elem_offset))
+        elif isinstance(cur, (list, tuple)):
+            stack.extend(cur)
+        elif isinstance(cur, dict):
+            stack.extend(cur.values())
+        elif isinstance(cur, Node):
+            stack.extend(getattr(cur, f.name, None) for f in node_fields(type(cur)))
+    return True
 
 
 def _is_nop(s: S.Stmt) -> bool:
@@ -192,7 +223,10 @@ def _view(p: Printer, buf: Any, attrs: dict[str, Doc]) -> Doc | None:
 _TIRX_ALLOC = {"local": "alloc_local", "shared": "alloc_shared"}
 
 
-def _declare(p: Printer, s: S.DeclBuffer, method: str, annotations: Any = None) -> Any:
+def _declare(p: Printer, s: S.DeclBuffer, method: str, annotations: Any = None,
+             data: Doc | None = None) -> Any:
+    """``B = T.decl_buffer(...)`` / ``T.alloc_buffer(...)`` and the rest of the scope;
+    ``data``: the doc of the pointer expression TVM 0.27 keeps in the DeclBuffer."""
     is_concise = p.allow_concise()
     if is_concise and method == "alloc_buffer" and not annotations \
             and _scalar_init(p, s) is not None:
@@ -206,7 +240,9 @@ def _declare(p: Printer, s: S.DeclBuffer, method: str, annotations: Any = None) 
         if method == "alloc_buffer" and s.buffer.scope() in _TIRX_ALLOC and not annotations:
             method = _TIRX_ALLOC[s.buffer.scope()]
             attrs.pop("scope", None)
-        view = _view(p, s.buffer, attrs) if method == "decl_buffer" else None
+        if data is not None:
+            attrs["data"] = data
+        view = _view(p, s.buffer, attrs) if method == "decl_buffer" and data is None else None
         rhs = view if view is not None else buffer_call(p, method, attrs, []).doc
         p.body(s.body, f)
     return concise(lhs, rhs, f, is_concise)

@@ -209,9 +209,32 @@ def writes(*regions: Any) -> None:
 
 
 def block_attr(attrs: dict[str, Any]) -> None:
-    """Add block annotations (``T.block_attr`` / tirx ``T.sblock_attr``)."""
+    """Add block annotations (``T.block_attr`` / tirx ``T.sblock_attr``); a second call merges
+    into the first as TVM 0.27's ``MergeAnnotations`` does: dict values recursively, a key
+    given twice must have the same value.
+
+    Raises:
+        ValueError: for a key given two different values.
+    """
     frame = _frame(F.BlockFrame, "T.block_attr")
-    frame.annotations = {**(frame.annotations or {}), **attrs}
+    frame.annotations = _merge_annotations(dict(attrs), dict(frame.annotations or {}))
+
+
+def _merge_annotations(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+    """TVM 0.27 ``MergeAnnotations(new_attrs, old_attrs)`` (including its argument order in the
+    recursion, which only decides the order of the keys)."""
+    out = dict(old)
+    for key, value in new.items():
+        if key not in old:
+            out[key] = value
+        elif isinstance(old[key], dict) and isinstance(value, dict):
+            out[key] = _merge_annotations(old[key], value)
+        elif not (old[key] is value or (type(old[key]) is type(value)
+                                        and isinstance(value, (bool, int, float, str))
+                                        and old[key] == value)):
+            raise ValueError(f"Try to merge two annotations with different values for key "
+                             f"`{key}`, previous one is {old[key]!r}, new one is {value!r}")
+    return out
 
 
 def alloc_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: Any = None,

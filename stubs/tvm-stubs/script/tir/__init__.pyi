@@ -439,7 +439,13 @@ def block(name: str = '', no_realize: builtins.bool = False) -> Frame:
     ...
 
 def block_attr(attrs: dict[str, Any]) -> None:
-    """Add block annotations (``T.block_attr`` / tirx ``T.sblock_attr``)."""
+    """Add block annotations (``T.block_attr`` / tirx ``T.sblock_attr``); a second call merges
+    into the first as TVM 0.27's ``MergeAnnotations`` does: dict values recursively, a key
+    given twice must have the same value.
+
+    Raises:
+        ValueError: for a key given two different values.
+    """
     ...
 
 bool: DTypeConstructor
