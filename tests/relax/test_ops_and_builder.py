@@ -137,3 +137,16 @@ def test_wrong_operands_are_relax_op_errors(make, words):
     with pytest.raises(RelaxOpError, match=words):
         make(x, xi)
     assert op.negative(xi).struct_info.dtype == "int32"  # not every unary op needs floats
+
+
+def test_tensor_struct_info_from_a_shape_struct_info_of_known_rank_only():
+    """``TensorStructInfo(ShapeStructInfo(ndim=2), dtype)``: a tensor of rank 2, dims unknown
+    (it iterated the shape's ``values``, None there: a TypeError; found by mypy)."""
+    from tirkit.relax.struct_info import ShapeStructInfo, TensorStructInfo
+
+    sinfo = TensorStructInfo(ShapeStructInfo(ndim=2), "float32")
+    assert sinfo.shape is None and sinfo.ndim == 2 and str(sinfo.dtype) == "float32"
+    known = TensorStructInfo(ShapeStructInfo([2, 3]), "float32")
+    assert known.ndim == 2 and [int(d.value) for d in known.shape] == [2, 3]
+    with pytest.raises(ValueError, match="ndim=3 but the shape has 2 dimensions"):
+        TensorStructInfo(ShapeStructInfo(ndim=2), "float32", ndim=3)

@@ -239,7 +239,8 @@ class _FlopCounter:
         if isinstance(node, tir.BufferLoad) or not hasattr(node, "dtype"):
             return 0
         own = 1 if isinstance(node, self.ARITH) or (
-            isinstance(node, tir.Call) and getattr(node.op, "name", "").startswith("tir.")
+            isinstance(node, tir.Call) and isinstance(node.op, tir.Op)
+            and node.op.name.startswith("tir.")
             and node.op.name.split(".")[-1] in _MATH) else 0
         kids = [getattr(node, f, None) for f in ("a", "b", "value", "condition", "true_value",
                                                  "false_value")]

@@ -204,7 +204,7 @@ def _format_once(text: str, path: str, mode: Mode,
     units parsed here (so ``verify`` does not parse the same text again) and ``tokens`` is the
     run's :class:`~.tirfmt_keep.Tokens` (each unit text tokenized once in both passes)."""
     tokens = tokens or Tokens()
-    source, upgrade_notes = text, []
+    source, upgrade_notes = text, list[str]()
     if mode.upgrade:
         from .tirfmt_upgrade import upgrade_legacy  # pylint: disable=import-outside-toplevel
 
@@ -226,6 +226,7 @@ def _format_once(text: str, path: str, mode: Mode,
             result.notes.append(f"{path}:{unit.span.line}: unit {unit.qualname!r} left as it "
                                 f"is: {reason}")
             continue
+        assert parsed is not None  # (_left_as_is gave a reason for None)
         try:
             new = format_unit(host, unit, parsed, mode, tokens, written)
         except Exception as err:  # pylint: disable=broad-except  # reported, file untouched

@@ -62,8 +62,8 @@ def upgrade_legacy(text: str, path: str, dialect: str | None) -> tuple[str, list
     for start, end, new in sorted(edits, reverse=True):
         out = out[:start] + new + out[end:]
     if header:
-        first = min(start for start, _, _ in edits)
-        out = out[:first] + "\n".join(header) + "\n\n\n" + out[first:]
+        at = min(start for start, _, _ in edits)
+        out = out[:at] + "\n".join(header) + "\n\n\n" + out[at:]
     return out, notes
 
 

@@ -40,8 +40,8 @@ def as_target(target: Any, opt_level: int = 2) -> Any:
     from .target import Target  # pylint: disable=import-outside-toplevel
 
     if not isinstance(target, (str, type(None))):
-        tgt = target if isinstance(target, Target) else Target.parse(target)
-        return dataclasses.replace(tgt, opt_level=opt_level)
+        given = target if isinstance(target, Target) else Target.parse(target)
+        return dataclasses.replace(given, opt_level=opt_level)
     key = (target or "llvm", opt_level)
     tgt = _TARGETS.get(key)  # a Target is immutable; parsing one checks the triple with LLVM
     if tgt is None:

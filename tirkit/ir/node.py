@@ -14,7 +14,7 @@ import dataclasses
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Generic, Iterable, Mapping, TypeVar, Union
+from typing import Any, Callable, Generic, Iterable, Mapping, TypeVar, Union, cast
 
 from .. import _layers
 from .fast_init import fast_init as _fast_init
@@ -122,7 +122,16 @@ class Node:
         return _generic_repr(self)
 
 
-@lru_cache(maxsize=None)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _cached(fn: _F) -> _F:
+    """``lru_cache(maxsize=None)``, typed as the function it caches: mypy 2.4 takes a node class
+    (``type[Node]``) for unhashable, which lru_cache's typed wrapper then refuses."""
+    return cast(_F, lru_cache(maxsize=None)(fn))
+
+
+@_cached
 def node_fields(cls: type) -> tuple[dataclasses.Field, ...]:
     """The IR fields of a node class in declaration order, ``span`` excluded."""
     return tuple(f for f in dataclasses.fields(cls) if f.name != "span")
@@ -152,7 +161,7 @@ def _make_rebuild(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     return scope["rebuild"]
 
 
-@lru_cache(maxsize=None)
+@_cached
 def init_field_order(cls: type) -> dict[str, None]:
     """The constructor's field names of a node class, in order (as a dict, for fast membership);
     what :meth:`Node.with_changes` copies (the work of ``dataclasses.replace``, read once). No TVM
@@ -160,7 +169,7 @@ def init_field_order(cls: type) -> dict[str, None]:
     return dict.fromkeys(f.name for f in dataclasses.fields(cls) if f.init)
 
 
-@lru_cache(maxsize=None)
+@_cached
 def init_field_names(cls: type) -> frozenset[str]:
     """Names of the fields a node's constructor takes (derived fields such as ``dtype`` of ``Add``
     are excluded)."""
@@ -174,8 +183,7 @@ def field_kind(f: dataclasses.Field) -> str | None:
 
 def _generic_repr(obj: Node) -> str:
     parts = []
-    cls: type = type(obj)  # (mypy 2.4 takes a type[Node] for unhashable: lru_cache refuses it)
-    for f in node_fields(cls):
+    for f in node_fields(type(obj)):
         if not f.init:
             continue
         parts.append(f"{f.name}={getattr(obj, f.name)!r}")
@@ -191,7 +199,7 @@ def map_fields(obj: N, fn: Callable[[Any], Any]) -> N:
     """Apply ``fn`` to each constructor field value of ``obj``; return ``obj`` itself when every
     result is the identical object (copy-on-write, as TVM's ``StmtMutator`` does), else a new
     node."""
-    cls: type = type(obj)  # (mypy 2.4 takes a type[N] for unhashable: lru_cache refuses it)
+    cls = type(obj)
     changes = {}
     names = init_field_names(cls)
     for f in node_fields(cls):

@@ -10,7 +10,7 @@ import re
 import inspect
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from tirkit import _layers
 from tirkit.ir.diagnostics import Diagnostic, DiagnosticError
@@ -94,7 +94,7 @@ def module_constants(text: str, aliases: dict[str, str], tree: Any = None) -> di
             except EvalError:
                 value = NotStatic()
             for t in stmt.targets:
-                env[t.id] = value
+                env[cast(ast.Name, t).id] = value
         else:
             for name in _bound_names(stmt):
                 env.setdefault(name, NotStatic())

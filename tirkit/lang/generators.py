@@ -15,7 +15,7 @@ information-level note ("depends on the caller's `dtype`"), never as an error.
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from tirkit import tir
 from tirkit.ir.diagnostics import Diagnostic, Severity
@@ -89,7 +89,7 @@ def captured_names(tree: ast.Module, name: str, line: int, env: dict[str, Any]
         for arg, default in pairs:
             if arg.arg not in out:
                 out[arg.arg] = _param_value(arg, default, ev)
-        ev.env.update(out)
+        cast(dict, ev.env).update(out)  # (the evaluator's own dict)
         for stmt in fn.body:
             if stmt.lineno >= line:
                 break
@@ -105,13 +105,13 @@ def _local(stmt: ast.stmt, ev: Evaluator, out: dict[str, Any]) -> None:
             value = Captured(stmt.targets[0].id)  # type: ignore[attr-defined]
         for t in stmt.targets:
             out[t.id] = value if not isinstance(value, Captured) else Captured(t.id)  # type: ignore[attr-defined]
-            ev.env[t.id] = out[t.id]  # type: ignore[attr-defined]
+            cast(dict, ev.env)[t.id] = out[t.id]  # type: ignore[attr-defined]
     elif isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
         names = [stmt.name] if hasattr(stmt, "name") else \
             [(a.asname or a.name).split(".")[0] for a in stmt.names]  # type: ignore[attr-defined]
         for n in names:
             out.setdefault(n, Captured(n))
-            ev.env[n] = out[n]
+            cast(dict, ev.env)[n] = out[n]
 
 
 def parse_generator_unit(parse: Callable[[dict[str, Any]], tuple[Any, list[Diagnostic]]],

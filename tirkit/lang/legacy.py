@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from tirkit import tir as _tir
 
@@ -85,7 +85,7 @@ class LegacyTir:
         if not isinstance(region, _tir.BufferRegion):
             raise ScriptError("tir.realize takes a buffer region such as C[0:16, 0:16]", arg=0)
         if scope is not None:
-            return _T.realize(region, scope, condition)
+            return _T.realize(cast(Any, region), scope, condition)  # (the stub's BufferRegion)
         return BufferRealizeFrame(region, _tir.convert(condition))
 
     # ------------------------------------------------------------------ pointer accesses
@@ -209,7 +209,8 @@ def find_legacy_units(text: str) -> list[LegacyUnit]:
     starts = _line_starts(text)
     out = []
     for node in tree.body:
-        if _is_legacy_class(node) or _is_legacy_func(node):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and (
+                _is_legacy_class(node) or _is_legacy_func(node)):
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
             end_line = node.end_lineno or node.lineno
             end = starts[end_line] if end_line < len(starts) else len(text)

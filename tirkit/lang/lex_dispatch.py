@@ -135,8 +135,10 @@ class DispatchTable(dict):
         if not chosen or len(chosen) == len(self.alternatives):
             pattern = self.full
         else:
-            pattern = self.compiled.get(chosen)
-            if pattern is None:
+            compiled = self.compiled.get(chosen)
+            if compiled is not None:
+                pattern = compiled
+            else:
                 body = "|".join(self.alternatives[i] for i in chosen)
                 pattern = self.compiled[chosen] = re.compile(f"{self.prefix}(?:{body})")
         self[ch] = pattern

@@ -582,7 +582,7 @@ def _use_fast_inits() -> None:
         if isinstance(value, type) and issubclass(value, Node) and "__init__" in value.__dict__:
             init = fast_init(value)
             if init is not None:
-                value.__init__ = init  # type: ignore[misc]
+                value.__init__ = init  # type: ignore[method-assign]
 
 
 _use_fast_inits()

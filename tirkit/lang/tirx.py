@@ -7,7 +7,7 @@ statement; here the ``Allocate`` + ``DeclBuffer`` pair classic ``T.decl_buffer``
 ``T.sblock_alloc_buffer`` is the block allocation classic ``T.alloc_buffer`` spells."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit.tir import convert as _tir_convert
 
@@ -67,7 +67,7 @@ def attr(node: Any, attr_key: Any = None, value: Any = None) -> F.AttrFrame:
     """
     if not isinstance(node, dict) or attr_key is not None:
         # a dict with a key is a node, not the sugar: T.attr(T.target("cuda"), "target", 0)
-        return _tir.attr(node, attr_key, value)
+        return cast(F.AttrFrame, _tir.attr(node, attr_key, value))  # (the stub says Frame)
     if attr_key is not None or value is not None or not node:
         raise ScriptError("`T.attr({key: value, ...})` takes one non-empty dict alone", arg=0)
     for key in node:

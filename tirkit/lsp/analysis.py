@@ -19,7 +19,7 @@ import warnings
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard, overload
 
 from tirkit.ir.diagnostics import Diagnostic, Fix, Note
 from tirkit.ir.span import LineIndex, Span
@@ -69,7 +69,7 @@ class UnitAnalysis:
 MACRO_SOURCE = " (macro)"  # suffix of the source name of spans inside module-level macros
 
 
-def is_macro_span(span: Span | None) -> bool:
+def is_macro_span(span: Span | None) -> TypeGuard[Span]:
     """Whether ``span`` points into a module-level ``@T.macro`` (file coordinates)."""
     return span is not None and str(span.source_name).endswith(MACRO_SOURCE)
 
@@ -133,6 +133,10 @@ def analyze_unit(text: str, env: dict[str, Any], dialect: str = "tir",
     return UnitAnalysis(ir, diags, tree, index, comments, text, expansions=expansions)
 
 
+@overload
+def shift_span(span: Span, lines: int, offset: int = 0) -> Span: ...
+@overload
+def shift_span(span: None, lines: int, offset: int = 0) -> None: ...
 def shift_span(span: Span | None, lines: int, offset: int = 0) -> Span | None:
     """``span`` moved down by ``lines`` lines (and its byte offsets by ``offset``); a span inside
     a module-level macro is already in file coordinates (only its source name is restored)."""
@@ -174,6 +178,10 @@ class PlacedUnit:
         """Unit coordinates of file ``(line, column)``."""
         return line - self.line_delta, column
 
+    @overload
+    def to_file(self, span: Span) -> Span: ...
+    @overload
+    def to_file(self, span: None) -> None: ...
     def to_file(self, span: Span | None) -> Span | None:
         """File coordinates of a unit-coordinate span."""
         return shift_span(span, self.line_delta)
@@ -309,7 +317,7 @@ class Analyzer:
             if hit is not None:
                 self._outside.move_to_end(outside)
                 return hit
-        value = (_python_syntax(outside, path), {})
+        value: tuple[Any, dict[Any, Any]] = (_python_syntax(outside, path), {})
         with self._lock:
             self._outside[outside] = value
             while len(self._outside) > 8:

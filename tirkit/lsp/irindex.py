@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from tirkit import tir
 from tirkit.ir.node import Node
@@ -54,7 +54,7 @@ class IRIndex:
     def expr_at(self, line: int, column: int) -> tir.PrimExpr | None:
         """The smallest expression whose span contains ``(line, column)``."""
         hits = [e for e in self.exprs if span_contains(e.span, line, column)]
-        return min(hits, key=lambda e: _size(e.span)) if hits else None
+        return min(hits, key=lambda e: _size(cast(Span, e.span))) if hits else None
 
 
 _VISITORS: dict[type, Callable[[IRIndex, Any, str], None]] = {}
@@ -143,8 +143,8 @@ def build_index(ir: Any, text: str | None = None) -> IRIndex:
         _walk(index, root, name, seen)
     if text is not None:
         lines = text.split("\n")
-        index.exprs = [e for e in index.exprs if e.span.end_line <= len(lines)
-                       and is_expression_text(_span_text(lines, e.span), e)]
+        index.exprs = [e for e in index.exprs if cast(Span, e.span).end_line <= len(lines)
+                       and is_expression_text(_span_text(lines, cast(Span, e.span)), e)]
     return index
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from tirkit.ir.node import Node
 from tirkit.ir.span import Span
@@ -213,14 +213,14 @@ def _stage_pairs(stage_mod: Any, text: str) -> tuple[tuple[Span, Span], ...]:
     stage_ir = funcs[0] if len(funcs) == 1 and not hasattr(back.ir, "functions") else stage_mod
     pairs: list[tuple[Span, Span]] = []
     _pairs(stage_ir, back.ir, pairs)
-    return tuple((src, shift_span(dst, first)) for src, dst in pairs)
+    return tuple((src, cast(Span, shift_span(dst, first))) for src, dst in pairs)
 
 
 def _file_map(placed: PlacedUnit,
               pairs: tuple[tuple[Span, Span], ...]) -> list[dict[str, Any]]:
     out: dict[tuple, dict[str, Any]] = {}
-    for src, dst in pairs:
-        src = placed.to_file(src)
+    for unit_src, dst in pairs:
+        src = cast(Span, placed.to_file(unit_src))
         entry = {"source": [src.line - 1, src.column, src.end_line - 1, src.end_column],
                  "stage": [dst.line - 1, dst.column, dst.end_line - 1, dst.end_column]}
         out.setdefault((*entry["source"], *entry["stage"]), entry)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from tirkit import tir
 from tirkit.ir import IRModule
+from tirkit.ir.span import Span
 
 __all__ = ["ActionError", "Applied", "offered", "apply_action", "side_file_text",
            "PRIMITIVES"]
@@ -165,7 +166,7 @@ def _inner(sch: Any, func: tir.PrimFunc, a: dict[str, Any]) -> tuple[Any, Any]:
         raise ActionError(f"loop {a['target']!r} has no loop directly inside it")
     inner = loop.body
     return (_loop_rv(sch, func, a["line"], a["target"]),
-            _loop_rv(sch, func, inner.span.line, inner.loop_var.name))
+            _loop_rv(sch, func, cast(Span, inner.span).line, inner.loop_var.name))
 
 
 def _here(sch: Any, func: tir.PrimFunc, a: dict[str, Any]) -> Any:
@@ -182,7 +183,7 @@ def _factors(args: dict[str, Any]) -> list[Any]:
         raw = [p.strip() for p in raw.replace("[", "").replace("]", "").split(",")]
     if not raw:
         raise ActionError("split needs factors, e.g. [None, 8]")
-    out = []
+    out: list[int | None] = []
     for part in raw:
         if part is None or str(part).strip() in ("None", "none", "-1", "_", ""):
             out.append(None)
@@ -263,7 +264,7 @@ def apply_action(text: str, path: str, action: dict[str, Any]) -> Applied:
     except (TypeError, ValueError, KeyError) as err:
         raise ActionError(f"{action['primitive']}: {err}") from None
     shim = SimpleNamespace(ir=sch.mod[symbol], comments=parsed.comments)
-    new_unit = format_unit(host, unit, shim, Mode())
+    new_unit = format_unit(host, unit, cast(Any, shim), Mode())  # (the fields it reads)
     lost = _lost_comments(unit.text, new_unit)
     if lost:
         raise ActionError(f"{action['primitive']} would drop the comment(s) {lost}; "

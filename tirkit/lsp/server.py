@@ -341,7 +341,7 @@ def _preview_unit(ls: TirServer, params: Any) -> tuple[Any, Any, str, int | None
     return placed, fa, uri, ls.doc_version(uri)
 
 
-def _lower(ls: TirServer, params: Any) -> tuple[Any, list]:
+def _lower(ls: TirServer, params: Any) -> tuple[Any, Any]:
     placed, _, uri, version = _preview_unit(ls, params)
     results = lower_unit(placed.analysis, lambda: ls.doc_version(uri) != version)
     return placed, results

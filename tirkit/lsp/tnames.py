@@ -72,7 +72,8 @@ def _format_signature(sig: inspect.Signature) -> str:
         if p.kind == p.KEYWORD_ONLY and not kw_marker:
             parts.append("*")
             kw_marker = True
-        text = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "") + p.name
+        stars: dict[Any, str] = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}
+        text = stars.get(p.kind, "") + p.name
         kw_marker |= p.kind == p.VAR_POSITIONAL
         if p.annotation is not p.empty:
             text += f": {_annotation(p.annotation)}"

@@ -58,7 +58,8 @@ class _IterVars:
     def remappable(self, i: int) -> bool:
         if self.realize is None or not self.p.cfg.syntax_sugar:
             return False
-        if self.spelled[i] is not None and self.spelled[i][0] != "remap":
+        spelled = self.spelled[i]
+        if spelled is not None and spelled[0] != "remap":
             return False
         iv, value = self.block.iter_vars[i], self.realize.iter_values[i]
         if iv.iter_type not in (IterVarType.DataPar, IterVarType.CommReduce):
@@ -77,6 +78,7 @@ class _IterVars:
             raise ValueError(f"block {self.block.name_hint!r}: iter var kind {iv.iter_type.name} "
                              "cannot be printed")
         dom = iv.dom
+        assert dom is not None  # (a block iter var's domain)
         if isinstance(dom.min, IntImm) and dom.min.value == 0:
             dom_doc = p.expr(dom.extent).doc
         else:
@@ -102,6 +104,7 @@ class _IterVars:
                for i in idx]
         kinds = "".join("S" if self.block.iter_vars[i].iter_type == IterVarType.DataPar else "R"
                         for i in idx)
+        assert self.realize is not None  # (remappable checked)
         values = p.expr([self.realize.iter_values[i] for i in idx]).doc
         rhs = call(p, p.T("axis.remap"), [str_lit(kinds), values]).doc
         self.f.stmts.append(LineDoc(concat(join(", ", lhs), " = ", rhs)))

@@ -10,7 +10,7 @@ var inline (``A.elem_offset``, with ``offset_factor`` printed so the parser make
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any
+from typing import Any, cast
 
 from tirkit.ir.expr import IntImm
 from tirkit.tir import BufferLoad, BufferRegion, Ramp, Var
@@ -62,7 +62,7 @@ class _Attrs:
     def shape(self) -> None:
         for e in self.buf.shape:
             if _is_new_var(self.p, e):
-                self.out_of_line(e)
+                self.out_of_line(cast(Var, e))
         items = [self.p.expr(e).doc for e in self.buf.shape]
         self.kw["shape"] = bracket("(", items, ")", 4, "," if len(items) == 1 else "",
                                    self.p.wrap)
@@ -83,12 +83,12 @@ class _Attrs:
         items: list[Doc] = []
         for i, e in enumerate(self.buf.strides):
             if _is_new_var(self.p, e) and self.p.tirx and self.mode >= VarDef.MATCH_BUFFER \
-                    and self.uses(e) == 1:  # TVM 0.27: "s0", defined as A.strides[0]
+                    and self.uses(cast(Var, e)) == 1:  # TVM 0.27: "s0", defined as A.strides[0]
                 self.p.define_as(e, self.frame, concat(self.self_doc(), f".strides[{i}]"))
-                items.append(str_lit(e.name_hint))
+                items.append(str_lit(cast(Var, e).name_hint))
                 continue
             if _is_new_var(self.p, e):
-                self.out_of_line(e)
+                self.out_of_line(cast(Var, e))
             items.append(self.p.expr(e).doc)
         self.kw["strides"] = bracket("(", items, ")", 4, "," if len(items) == 1 else "",
                                      self.p.wrap)
@@ -103,7 +103,7 @@ class _Attrs:
             self.p.define_as(off, self.frame, concat(self.self_doc(), ".elem_offset"))
             return True
         if _is_new_var(self.p, off):
-            self.out_of_line(off)
+            self.out_of_line(cast(Var, off))
         self.kw["elem_offset"] = self.p.expr(off).doc
         return False
 
@@ -193,7 +193,7 @@ def buffer_indices(p: Printer, indices: Any, slices: bool) -> list[Doc]:
         if slices and isinstance(idx, Ramp) and isinstance(idx.stride, IntImm):
             start = p.expr(idx.base).doc
             stop = p.expr(O.add(idx.base, O.multiply(idx.stride, idx.lanes))).doc
-            step = [] if idx.stride.value == 1 else [":", p.expr(idx.stride).doc]
+            step: list[Doc | str] = [] if idx.stride.value == 1 else [":", p.expr(idx.stride).doc]
             out.append(concat(start, ":", stop, *step))
         else:
             out.append(p.expr(idx).doc)

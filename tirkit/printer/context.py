@@ -245,6 +245,7 @@ class Printer:
     def expr(self, obj: Any) -> E:
         """Print ``obj`` as an expression (TVM ``AsDoc<ExprDoc>``)."""
         fn = _RESOLVED.get(type(obj)) or lookup(obj)
+        result: Any  # an E, or a Doc to wrap in one
         if fn is None:
             result = self.meta_ref(obj)
         else:
@@ -343,7 +344,8 @@ def count_uses(obj: Any, target: Any) -> int:
             stack.extend(cur.keys())
             stack.extend(cur.values())
         elif isinstance(cur, Node):
-            stack.extend(getattr(cur, f.name, None) for f in node_fields(type(cur)))
+            cls: type = type(cur)  # (a type[Node] is unhashable to mypy 2.4: lru_cache)
+            stack.extend(getattr(cur, f.name, None) for f in node_fields(cls))
     return count
 
 

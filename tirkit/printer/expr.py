@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 from enum import Enum
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from tirkit import tir
 from tirkit.ir import Op
@@ -53,14 +53,14 @@ def dtype_lit(t: Any) -> Doc:
     return str_lit(str(t))
 
 
-def call(p: Printer, fn: Doc | str, args: list[Doc], kwargs: list[tuple[str, Doc]] = ()) -> E:
+def call(p: Printer, fn: Doc | str, args: list[Doc], kwargs: Sequence[tuple[str, Doc]] = ()) -> E:
     """``fn(args..., key=value...)`` that wraps its arguments when too long."""
     items = list(args) + [concat(k, "=", v) for k, v in kwargs]
     head = Text(fn) if isinstance(fn, str) else fn
     return E(concat(head, bracket("(", items, ")", p.cfg.indent_spaces, wrap=p.wrap)))
 
 
-def tcall(p: Printer, name: str, args: list[Any], kwargs: list[tuple[str, Any]] = ()) -> E:
+def tcall(p: Printer, name: str, args: list[Any], kwargs: Sequence[tuple[str, Any]] = ()) -> E:
     """``T.name(...)`` with IR or Python arguments."""
     return call(p, p.T(name), [p.expr(a).doc for a in args],
                 [(k, p.expr(v).doc) for k, v in kwargs])

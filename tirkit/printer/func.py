@@ -70,8 +70,8 @@ def _maybe_used(p: Printer, func: PrimFunc) -> bool:
 
 def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
     data_count: dict[int, int] = {}
-    for buf in func.buffer_map.values():
-        data_count[id(buf.data)] = data_count.get(id(buf.data), 0) + 1
+    for mapped in func.buffer_map.values():
+        data_count[id(mapped.data)] = data_count.get(id(mapped.data), 0) + 1
     args: list[Doc] = []
     inlined: set[int] = set()
     used = _used_vars(func) if p.cfg.syntax_sugar and func.buffer_map \
@@ -231,7 +231,7 @@ def _body(p: Printer, func: PrimFunc, f: Frame) -> None:
 
 
 def _decorator(p: Printer, func: PrimFunc) -> Doc:
-    kwargs = []
+    kwargs: list[tuple[str, Doc]] = []
     if "global_symbol" not in func.attrs:
         kwargs.append(("private", Text("True")))
     if p.tirx and (func.attrs.get("s_tir") is True or has_block(func.body)):

@@ -26,7 +26,7 @@ def print_ir_module(p: Printer, mod: IRModule) -> SDoc:
     """``@I.ir_module`` / ``class Module:`` with one method per function."""
     name = p.cfg.binding_name or "Module"
     alias = p.cfg.module_alias or (name if p.tirx else "cls")
-    p.module, p.module_name = mod, name
+    p.module = mod
     with p.frame(mod) as f:
         for gv in mod.functions:
             p.gvar_docs[id(gv)] = Text(f"{alias}.{gv.name_hint}")

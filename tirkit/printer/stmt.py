@@ -6,7 +6,7 @@ followed by their body at the same indentation; elsewhere they print as ``with .
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit.ir.expr import IntImm
 from tirkit.ir.node import Node, node_fields
@@ -298,7 +298,7 @@ def is_allocate_decl_buffer(s: S.Allocate, annotated: bool = False) -> bool:
 def _allocate(p: Printer, s: S.Allocate) -> Any:
     if p.cfg.syntax_sugar and is_allocate_decl_buffer(s, annotated=p.tirx):
         # classic: the DeclBuffer prints as T.decl_buffer; tirx: TVM 0.27's AllocBuffer spelling
-        return _declare(p, s.body, "alloc_buffer", s.annotations) if p.tirx \
+        return _declare(p, cast(S.DeclBuffer, s.body), "alloc_buffer", s.annotations) if p.tirx \
             else p.stmts(s.body)
     is_concise = p.allow_concise()
     ann = s.buffer_var.type_annotation
@@ -377,7 +377,7 @@ def _dict_attr(p: Printer, s: S.AttrStmt) -> tuple[Doc, Any]:
         items.append(concat(str_lit(cur.attr_key), ": ", p.expr(cur.value).doc))
         if not _is_dict_attr(cur.body):
             break
-        cur = cur.body
+        cur = cast(S.AttrStmt, cur.body)
     return call(p, p.T("attr"), [concat("{", join(", ", items), "}")]).doc, cur.body
 
 

@@ -11,7 +11,7 @@ body is printed with a fresh var in place of each ``start + i * step``, and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from tirkit.arith import Analyzer
 from tirkit.ir.expr import IntImm
@@ -66,7 +66,8 @@ def _rewrite(loop: S.For, start: Any, step: IntImm) -> tuple[E.Var, Any] | None:
     new = E.Var(var.name_hint, var.dtype)
 
     def post(n: Any) -> Any:
-        if isinstance(n, E.Add) and _is_step(n.b, var) and n.b.b.value == step.value and \
+        if isinstance(n, E.Add) and _is_step(n.b, var) and \
+                cast(Any, n.b).b.value == step.value and \
                 start is not None and structural_equal(n.a, start):
             return new
         if start is None and _is_step(n, var) and n.b.value == step.value:

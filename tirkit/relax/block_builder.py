@@ -165,9 +165,7 @@ class BlockBuilder:
             if frame.params:
                 raise BlockBuilderError("params were already given to BlockBuilder.function")
             frame.params = [params] if isinstance(params, Var) else list(params)
-        if isinstance(output, (list, tuple)):
-            output = Tuple(list(output))
-        body = self.normalize(output)
+        body = self.normalize(output if isinstance(output, Expr) else Tuple(list(output)))
         if not isinstance(body, _LEAVES):
             body = self.emit(body)
         self._close_block()

@@ -11,7 +11,7 @@ parser or :func:`tirkit.relax.analysis.infer`); ``expr.struct_info`` reads it.
 from __future__ import annotations
 
 from dataclasses import field
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, cast
 
 import numpy as np
 
@@ -145,7 +145,8 @@ class Tuple(Expr):
         object.__setattr__(self, "fields", tuple(self.fields))
         if self.struct_info_ is None and all(f.struct_info_ is not None for f in self.fields):
             object.__setattr__(self, "struct_info_",
-                               TupleStructInfo([f.struct_info_ for f in self.fields]))
+                               TupleStructInfo([cast(StructInfo, f.struct_info_)
+                                                for f in self.fields]))
 
 
 @node
@@ -199,6 +200,15 @@ class Call(Expr):
 @node
 class Binding(BaseExpr):
     """Base of bindings (``tvm.relax.Binding``)."""
+
+    if TYPE_CHECKING:  # both kinds bind a var to a value
+        @property
+        def var(self) -> Var:
+            """The bound var."""
+
+        @property
+        def value(self) -> Expr:
+            """The bound value."""
 
 
 @node

@@ -46,7 +46,8 @@ def rebind_global_vars(mod: IRModule) -> IRModule:
             for x in obj:
                 visit(x)
         elif isinstance(obj, (rx.Expr, rx.Binding, rx.BindingBlock)):
-            for f in node_fields(type(obj)):
+            cls: type = type(obj)  # (a type[Expr] is unhashable to mypy 2.4: lru_cache)
+            for f in node_fields(cls):
                 visit(getattr(obj, f.name, None))
 
     for f in mod.functions.values():

@@ -91,8 +91,16 @@ class TensorStructInfo(StructInfo):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dtype", _dtype(self.dtype or "void"))
-        if self.shape is not None:
-            shape = self.shape.values if isinstance(self.shape, ShapeStructInfo) else self.shape
+        shape: Any = self.shape
+        if isinstance(shape, ShapeStructInfo):  # its dims, or only its rank
+            if shape.values is None and self.ndim not in (-1, shape.ndim) and shape.ndim != -1:
+                raise ValueError(f"TensorStructInfo: ndim={self.ndim} but the shape has "
+                                 f"{shape.ndim} dimensions")
+            if shape.values is None and shape.ndim != -1:
+                object.__setattr__(self, "ndim", shape.ndim)
+            shape = shape.values
+            object.__setattr__(self, "shape", shape)
+        if shape is not None:
             dims = tuple(as_dim(v) for v in shape)
             if self.ndim not in (-1, len(dims)):
                 raise ValueError(f"TensorStructInfo: ndim={self.ndim} but the shape has "

@@ -10,7 +10,7 @@ its buffers (vars that occur only inside shape expressions, such as ``m`` in
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from tirkit import tir
 from tirkit.tir.stmt_functor import renew_defs
@@ -78,7 +78,8 @@ def call_te(bb: Any, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Cal
     # the lifted symbolic ints, as the caller's vars (before the PrimFunc gets its own vars)
     scalars = list(prim.params[len(inputs) + len(outs):])
     fname = bb.get_unique_name(name)
-    gvar = bb.add_func(renew_defs(prim.with_attr("global_symbol", fname)), fname)
+    named = cast(tir.PrimFunc, prim.with_attr("global_symbol", fname))
+    gvar = bb.add_func(renew_defs(named), fname)
     out_sinfo = [TensorStructInfo(tuple(t.shape), str(t.dtype)) for t in outs]
     rx_args = [e for e, _ in inputs]
     if scalars:

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from ..ir.expr import FloatImm, IntImm, PrimExpr
 from ..tir import op as tir_op
+from ..tir.op_math import if_then_else
 from ..tir.index_map import IndexMap
 from .trace import register_value_codec
 
@@ -30,7 +31,7 @@ _CMPS: dict[type, Callable[[Any, Any], Any]] = {
 _CALLS: dict[str, Callable[..., Any]] = {
     "min": tir_op.min, "max": tir_op.max, "floordiv": tir_op.floordiv,
     "floormod": tir_op.floormod, "truncdiv": tir_op.truncdiv, "truncmod": tir_op.truncmod,
-    "if_then_else": lambda c, a, b: tir_op.if_then_else(c, a, b),
+    "if_then_else": lambda c, a, b: if_then_else(c, a, b),
     **{d: (lambda dt: lambda v: tir_op.const(v, dt))(d)
        for d in ("int8", "int16", "int32", "int64", "uint8", "uint32", "float16", "float32",
                  "float64", "bool")},

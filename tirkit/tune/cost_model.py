@@ -5,7 +5,7 @@ ranks randomly (from its own seeded generator), as MetaSchedule's model does bef
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -25,7 +25,7 @@ class CostModel:
         self.seed = seed
         self.x: list[np.ndarray] = []
         self.secs: list[float] = []
-        self.booster = None
+        self.booster: Any = None
 
     def update(self, features: Sequence[np.ndarray], secs: Sequence[float]) -> None:
         """Add measurements (``float("inf")`` for failed candidates) and retrain."""

@@ -34,7 +34,7 @@ class _Collector:
         self.blocks = 0
 
     def visit(self, node: Any) -> None:
-        fn = _VISIT.get(type(node))
+        fn: Any = _VISIT.get(type(node))
         if fn is not None:
             fn(self, node)
         elif isinstance(node, tir.SeqStmt):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -56,13 +56,13 @@ class TuneResult:
         sch = Schedule(func, debug_mask="none")
         if self.best_trace:
             Trace.from_json(self.best_trace).apply_to_schedule(sch)
-        return sch.mod["main"]
+        return cast(tir.PrimFunc, sch.mod["main"])
 
 
 def _candidate(sch: Schedule) -> Candidate:
     from tirkit.ir import structural_hash  # pylint: disable=import-outside-toplevel
 
-    func = sch.mod["main"]
+    func = cast(tir.PrimFunc, sch.mod["main"])
     return Candidate(json.dumps(sch.trace.as_json()), func, extract(func),
                      structural_hash(func))
 
@@ -105,7 +105,7 @@ class Tuner:
         self.samples = 0
 
     def _random(self, n: int) -> list[Candidate]:
-        out = []
+        out: list[Candidate] = []
         for _ in range(n * 3):
             if len(out) >= n:
                 break

@@ -107,7 +107,7 @@ def _loop_kinds(sch: Schedule, block_rv: Any) -> list[str] | None:
     iter is bound to an expression (the tiling rule then skips the block)."""
     from tirkit.schedule.analysis import get_block_realize  # pylint: disable=import-outside-toplevel
 
-    realize = get_block_realize(sch.state, sch.get_sref(block_rv))
+    realize = get_block_realize(sch.state, sch.get_sref(block_rv))  # type: ignore[arg-type]
     kinds: dict[int, str] = {}
     for iv, value in zip(realize.block.iter_vars, realize.iter_values):
         if not isinstance(value, tir.Var):
@@ -237,7 +237,7 @@ def generate(func: tir.PrimFunc, seed: int) -> Schedule:
     auto_inline(sch)
     for name in reversed(_block_names(_func(sch))):
         add_rfactor(sch, name)
-    tiled = set()
+    tiled: set[str] = set()
     for name in reversed(_block_names(_func(sch))):  # consumers first, as PostOrderApply
         try:
             if multi_level_tiling(sch, name):

@@ -20,7 +20,7 @@ import select
 import struct
 import subprocess
 import sys
-from typing import Any, BinaryIO, Sequence
+from typing import Any, BinaryIO, Sequence, cast
 
 _HEADER = struct.Struct("<Q")
 PRELOAD = ("tirkit.compiler", "tirkit.schedule", "tirkit.lang")
@@ -92,7 +92,7 @@ class Worker:
         assert self.proc is not None and self.proc.stdout is not None
         self.busy = False
         try:
-            return _read(self.proc.stdout)
+            return _read(cast(BinaryIO, self.proc.stdout))  # (a pipe opened in binary mode)
         except EOFError:
             code = self.proc.wait()
             self.proc = None

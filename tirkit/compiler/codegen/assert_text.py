@@ -32,10 +32,10 @@ def _int(e: IntImm, _need: int = 0, _ctx: Any = None) -> str:
     t = e.dtype
     if t is _INT32 or str(t) == "int32":
         return str(e.value)
-    t = str(t)
-    if t == "bool":
+    text = str(t)
+    if text == "bool":
         return str(bool(e.value))
-    return f"T.{t}({e.value})"
+    return f"T.{text}({e.value})"
 
 
 _INT32 = DataType.parse("int32")

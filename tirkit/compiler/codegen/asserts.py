@@ -28,7 +28,7 @@ they moved a 64-bit address (``movabs``).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeAlias
 
 from llvmlite import ir
 
@@ -43,7 +43,7 @@ from .ir_values import StringGlobal
 from .types import I8, I32, I64, PTR, CodegenError, ir_const
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-Piece = str | ir.Value
+Piece: TypeAlias = "str | ir.Value"  # (llvmlite is untyped: a string for type checkers)
 _MESSAGE_BUFFER = ir.ArrayType(I8, 1024)  # snprintf's buffer for a message with values
 _SNPRINTF_ARGS = [PTR, I64, PTR]
 

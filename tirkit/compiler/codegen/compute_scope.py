@@ -17,6 +17,8 @@ closures, where the time goes, are optimised as before (the same machine code).
 """
 from __future__ import annotations
 
+from typing import cast
+
 from llvmlite import ir
 
 from ...ir.dtype import DataType
@@ -43,7 +45,7 @@ def emit_compute_scope(cg: CodeGenLLVM, s: S.AttrStmt) -> None:
     if fs.error_flag is not None or fs.func.function_type.return_type != I32:
         cg.stmt(s.body)
         return
-    captured = captured_vars(cg, s.body)
+    captured = captured_vars(cg, cast(S.For, s.body))  # (the compute_scope's loop)
     values = [cg.vars[v] for v in captured]
     name = getattr(s.value, "value", None) or f"{fs.name}_compute_"
     fn = fast_scope(ir.Function(cg.module, ir.FunctionType(I32, [v.type for v in values]),

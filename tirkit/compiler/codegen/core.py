@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from llvmlite import ir
 
@@ -32,6 +32,7 @@ __all__ = ["CodeGenLLVM", "FunctionState", "EXPR_RULES", "STMT_RULES", "CALL_RUL
            "register", "register_call", "register_attr", "rule_registrar"]
 
 Rule = Callable[["CodeGenLLVM", Any], Any]
+_R = TypeVar("_R")  # the rule type of a table (a subclass's tables take the subclass)
 _PTR_ARG = [PTR]
 EXPR_RULES: dict[type, Rule] = {}
 STMT_RULES: dict[type, Rule] = {}
@@ -49,11 +50,11 @@ def register(*classes: type) -> Callable[[Rule], Rule]:
     return deco
 
 
-def rule_registrar(table: dict[Any, Rule], what: str) -> Callable[..., Callable[[Rule], Rule]]:
+def rule_registrar(table: dict[Any, _R], what: str) -> Callable[..., Callable[[_R], _R]]:
     """A decorator factory filling ``table``: ``@reg(key, ...)`` registers the decorated rule
     under each key (``what`` names the keys in the factory's docstring)."""
-    def reg(*keys: Any) -> Callable[[Rule], Rule]:
-        def deco(rule: Rule) -> Rule:
+    def reg(*keys: Any) -> Callable[[_R], _R]:
+        def deco(rule: _R) -> _R:
             for key in keys:
                 table[key] = rule
             return rule

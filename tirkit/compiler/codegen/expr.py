@@ -9,7 +9,7 @@ Signed ``add/sub/mul`` of 32 bits or more carry ``nsw`` as in ``CodeGenLLVM::Cre
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from llvmlite import ir
 
@@ -273,12 +273,12 @@ def _lanes_of(cg: CodeGenLLVM, v: E.PrimExpr) -> list[ir.Value]:
 def _shuffle(cg: CodeGenLLVM, e: E.Shuffle) -> ir.Value:
     if not all(isinstance(i, IntImm) for i in e.indices):
         raise CodegenError("Shuffle with non-constant indices is not supported")
-    idx = [i.value for i in e.indices]
+    idx = [cast(IntImm, i).value for i in e.indices]
     if len(e.vectors) == 1 and e.vectors[0].dtype.lanes > 1:
         v = cg.expr(e.vectors[0])
         mask = ir.Constant(ir.VectorType(I32, len(idx)), idx)
-        out = cg.builder.shuffle_vector(v, ir.Constant(v.type, ir.Undefined), mask)
-        return out if len(idx) > 1 else cg.builder.extract_element(out, ir.Constant(I32, 0))
+        picked = cg.builder.shuffle_vector(v, ir.Constant(v.type, ir.Undefined), mask)
+        return picked if len(idx) > 1 else cg.builder.extract_element(picked, ir.Constant(I32, 0))
     elems = [x for v in e.vectors for x in _lanes_of(cg, v)]
     if len(idx) == 1:
         return elems[idx[0]]

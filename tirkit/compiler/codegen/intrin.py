@@ -15,10 +15,13 @@
 from __future__ import annotations
 
 import re
+from typing import Callable, cast
 
 from llvmlite import ir
 
+from ...ir.dtype import DataType
 from ...ir.expr import GlobalVar, IntImm
+from ...ir.op import Op
 from ...tir import expr as E
 from .casts import cast_value
 from .core import CALL_RULES, CodeGenLLVM, register, register_call
@@ -82,10 +85,16 @@ def _call_global(cg: CodeGenLLVM, e: E.Call, gv: GlobalVar) -> ir.Value:
     return cg.builder.call(fn, args)
 
 
-def _c_call(cg: CodeGenLLVM, symbol: str, dtype: object, args: list[E.PrimExpr]) -> ir.Value:
+def _c_call(cg: CodeGenLLVM, symbol: str, dtype: DataType | str,
+            args: list[E.PrimExpr]) -> ir.Value:
     values = [cg.expr(a) for a in args]
     fn = cg.declare(symbol, llvm_type(dtype), [v.type for v in values])
     return cg.builder.call(fn, values)
+
+
+def _op_name(call: E.Call) -> str:
+    """The name of the op a call of a registered rule calls (never a GlobalVar there)."""
+    return cast(Op, call.op).name
 
 
 def _name_arg(call: E.Call) -> str:
@@ -93,7 +102,7 @@ def _name_arg(call: E.Call) -> str:
     if isinstance(head, E.StringImm):
         return head.value
     what = "an integer intrinsic id" if isinstance(head, IntImm) else repr(head)
-    raise CodegenError(f"{call.op.name}: the first argument must be the intrinsic/function name "
+    raise CodegenError(f"{_op_name(call)}: the first argument must be the intrinsic/function name "
                        f"as a string, got {what}")
 
 
@@ -115,7 +124,7 @@ def intrinsic_name(name: str, ret: ir.Type, args: list[ir.Value]) -> str:
 def _llvm_intrin(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
     name = _name_arg(e)
     if not name.startswith("llvm."):
-        raise CodegenError(f"{e.op.name}: {name!r} is not an LLVM intrinsic name (llvm.*)")
+        raise CodegenError(f"{_op_name(e)}: {name!r} is not an LLVM intrinsic name (llvm.*)")
     ret = llvm_type(e.dtype)
     operands = e.args[1:]
     if len(operands) >= 1 and isinstance(operands[0], IntImm) and operands[0].dtype == "uint32":
@@ -146,7 +155,7 @@ def _reinterpret(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
     return cg.builder.bitcast(v, llvm_type(dst))
 
 
-def _bitwise(method: str) -> object:
+def _bitwise(method: str) -> Callable[[CodeGenLLVM, E.Call], ir.Value]:
     def rule(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
         return getattr(cg.builder, method)(cg.expr(e.args[0]), cg.expr(e.args[1]))
     return rule
@@ -170,7 +179,7 @@ def _shift_right(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
 
 @register_call("tir.large_uint_imm")
 def _large_uint(_cg: CodeGenLLVM, e: E.Call) -> ir.Value:
-    low, high = (int(a.value) & 0xFFFFFFFF for a in e.args)
+    low, high = (int(cast(IntImm, a).value) & 0xFFFFFFFF for a in e.args)
     return const(e.dtype, (high << 32) | low)
 
 
@@ -210,7 +219,7 @@ def _if_then_else(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
 
 @register_call("tir.assume", "tir.tvm_thread_invariant")
 def _assume(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
-    if e.op.name == "tir.tvm_thread_invariant":
+    if _op_name(e) == "tir.tvm_thread_invariant":
         return cg.expr(e.args[0])
     fn = cg.declare("llvm.assume", ir.VoidType(), [I1])
     cg.builder.call(fn, [cg.expr(e.args[0])])
@@ -225,7 +234,7 @@ def _undef(_cg: CodeGenLLVM, e: E.Call) -> ir.Value:
 @register_call("tir.prefetch")
 def _prefetch(cg: CodeGenLLVM, e: E.Call) -> ir.Value:
     ptr = cg.expr(e.args[0])
-    rest = [ir.Constant(I32, int(a.value)) for a in e.args[1:4]]
+    rest = [ir.Constant(I32, int(cast(IntImm, a).value)) for a in e.args[1:4]]
     while len(rest) < 3:
         rest.append(ir.Constant(I32, [0, 3, 1][len(rest)]))
     fn = cg.declare("llvm.prefetch.p0", ir.VoidType(), [PTR, I32, I32, I32])

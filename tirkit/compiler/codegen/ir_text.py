@@ -336,6 +336,8 @@ class FastBuilder(ir.IRBuilder):
     unnamed values."""
 
     # pylint: disable=too-many-public-methods
+    _block: Any  # (llvmlite's IRBuilder state, which it does not annotate)
+    _anchor: int
     shl, lshr, ashr = _binop("shl"), _binop("lshr"), _binop("ashr")
     add, fadd, sub, fsub = _binop("add"), _binop("fadd"), _binop("sub"), _binop("fsub")
     mul, fmul = _binop("mul"), _binop("fmul")
@@ -575,7 +577,7 @@ class _IfThen:
 
     def __init__(self, bld: FastBuilder, pred: ir.Value, likely: bool | None) -> None:
         self.bld, self.pred, self.likely = bld, pred, likely
-        self.end: ir.Block | None = None
+        self.end: Any = None  # the .endif block, made by __enter__
 
     def __enter__(self) -> ir.Block:
         bld = self.bld

@@ -43,13 +43,15 @@ def serial_loop(cg: CodeGenLLVM, var: E.Var, begin: ir.Value, end: ir.Value,
     cmp = bld.icmp_signed if var.dtype.is_int() else bld.icmp_unsigned
     bld.cbranch(cmp("<", phi, end), block, exit_)
     bld.position_at_end(block)
-    cg.fs.loop_exits.append((latch, exit_))
-    stored = cg.fs.vector_store_bits
+    fs = cg.fs
+    assert fs is not None  # (inside a function)
+    fs.loop_exits.append((latch, exit_))
+    stored = fs.vector_store_bits
     try:
         with cg.bind(var, phi):
             body()
     finally:
-        cg.fs.loop_exits.pop()
+        fs.loop_exits.pop()
     if not cg.builder.block.is_terminated:
         bld.branch(latch)
     bld.position_at_end(latch)
@@ -57,7 +59,7 @@ def serial_loop(cg: CodeGenLLVM, var: E.Var, begin: ir.Value, end: ir.Value,
     phi.add_incoming(nxt, latch)
     back = bld.branch(head)
     props = dict(hints or {})
-    if cg.fs.vector_store_bits - stored >= UNROLLED_REGISTERS * cg.target.vector_bits:
+    if fs.vector_store_bits - stored >= UNROLLED_REGISTERS * cg.target.vector_bits:
         props[UNROLL_DISABLE] = True
     if props:
         back.set_metadata("llvm.loop", _loop_id(cg.module, props))

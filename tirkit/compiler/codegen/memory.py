@@ -12,6 +12,8 @@ is gathered/scattered lane by lane. A ``predicate`` uses ``llvm.masked.load/stor
 from __future__ import annotations
 
 from math import gcd, prod
+from typing import cast
+
 from llvmlite import ir
 
 from ...arith import Analyzer
@@ -125,8 +127,9 @@ def _load(cg: CodeGenLLVM, e: E.BufferLoad) -> ir.Value:
     if buf.dtype.lanes != 1:
         raise CodegenError(f"vector index into buffer {buf.name!r} of vector dtype {buf.dtype}")
     if _dense_ramp(index):
-        ptr = element_address(cg, buf, index.base)
-        align = _alignment(cg, buf, index.base)
+        base = cast(E.Ramp, index).base  # (a dense ramp)
+        ptr = element_address(cg, buf, base)
+        align = _alignment(cg, buf, base)
         if mask is None:
             raw = _tagged(cg, buf, cg.builder.load(ptr, typ=storage_type(t), align=align))
         else:
@@ -186,13 +189,15 @@ def _store(cg: CodeGenLLVM, s: S.BufferStore) -> None:
     value = _to_memory(cg, cg.expr(s.value), t)
     mask = cg.expr(s.predicate) if s.predicate is not None else None
     if t.lanes != 1:
+        assert cg.fs is not None  # (inside a function)
         cg.fs.vector_store_bits += t.bits * t.lanes
     if index.dtype.lanes == 1:
         ptr = element_address(cg, buf, index)
         _tagged(cg, buf, cg.builder.store(value, ptr, align=_alignment(cg, buf, index)))
     elif _dense_ramp(index) and buf.dtype.lanes == 1:
-        ptr = element_address(cg, buf, index.base)
-        align = _alignment(cg, buf, index.base)
+        base = cast(E.Ramp, index).base  # (a dense ramp)
+        ptr = element_address(cg, buf, base)
+        align = _alignment(cg, buf, base)
         if mask is None:
             _tagged(cg, buf, cg.builder.store(value, ptr, align=align))
         else:
@@ -238,7 +243,7 @@ MAX_STACK_BYTES = 64 * 1024
 @register(S.Allocate)
 def _allocate(cg: CodeGenLLVM, s: S.Allocate) -> None:
     ety = storage_type(s.dtype)
-    count = prod(e.value for e in s.extents) if all(isinstance(e, IntImm)
+    count = prod(cast(IntImm, e).value for e in s.extents) if all(isinstance(e, IntImm)
                                                     for e in s.extents) else -1
     nbytes = count * elem_bytes(s.dtype) * s.dtype.lanes
     if 0 <= nbytes <= MAX_STACK_BYTES:

@@ -21,28 +21,31 @@ from __future__ import annotations
 
 import re
 from math import prod
-from typing import Any
+from typing import Any, Callable, cast
 
 from llvmlite import ir
 
 from ...ir.expr import GlobalVar, IntImm
 from ...ir.module import IRModule
+from ...ir.op import Op
 from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.function import PrimFunc
 from ..runtime.abi import CallingConv
 from . import casts, expr, intrin, memory, stmt  # noqa: F401  pylint: disable=unused-import
-from .core import STMT_RULES, CodeGenLLVM, FunctionState, Rule, rule_registrar
+from .core import STMT_RULES, CodeGenLLVM, FunctionState, rule_registrar
 from .types import I8, I32, PTR, VOID, CodegenError, llvm_type, storage_type
 
 __all__ = ["CodeGenNVPTX", "NVPTX_STMT_RULES", "NVPTX_CALL_RULES", "NVPTX_FALLBACK_RULES",
            "register_nvptx", "register_nvptx_call", "is_kernel", "emit_nvptx_llvm"]
 
-NVPTX_STMT_RULES: dict[type, Rule] = {}
-NVPTX_CALL_RULES: dict[str, Rule] = {}
+#: a rule of the NVPTX tables (it takes the CodeGenNVPTX)
+NvptxRule = Callable[["CodeGenNVPTX", Any], Any]
+NVPTX_STMT_RULES: dict[type, NvptxRule] = {}
+NVPTX_CALL_RULES: dict[str, NvptxRule] = {}
 #: the rule of a math call no entry of NVPTX_CALL_RULES names (``"math"``: libdevice's
 #: ``__nv_*`` functions), filled by :mod:`.nvptx_intrin`
-NVPTX_FALLBACK_RULES: dict[str, Rule] = {}
+NVPTX_FALLBACK_RULES: dict[str, NvptxRule] = {}
 
 #: shared-memory address space; generic pointers are address space 0
 SHARED_AS = 3
@@ -55,7 +58,7 @@ register_nvptx_call = rule_registrar(NVPTX_CALL_RULES, "calls to the named ops o
 
 def is_kernel(func: PrimFunc) -> bool:
     """Whether ``func`` is a GPU kernel (``calling_conv`` 2, made by LowerDeviceKernelLaunch)."""
-    conv = func.attrs.get("calling_conv", 0)
+    conv: Any = func.attrs.get("calling_conv", 0)
     return int(getattr(conv, "value", conv)) == CallingConv.kDeviceKernelLaunch
 
 
@@ -97,8 +100,9 @@ class CodeGenNVPTX(CodeGenLLVM):
 
 
 def _is_math(e: E.Call) -> bool:
-    attrs = e.op.attrs
-    return bool(attrs.get("libm") or (attrs.get("legalize") and e.op.name in (
+    op = cast(Op, e.op)  # (not a GlobalVar: the caller checked)
+    attrs = op.attrs
+    return bool(attrs.get("libm") or (attrs.get("legalize") and op.name in (
         "tir.sigmoid", "tir.rsqrt", "tir.isinf", "tir.isfinite")))
 
 
@@ -138,7 +142,7 @@ def _const_count(s: S.Allocate) -> int:
     if not all(isinstance(e, IntImm) for e in s.extents):
         raise CodegenError(f"allocation {s.buffer_var.name_hint!r} in a GPU kernel needs a "
                            "constant size (use shared.dyn for a size known at launch)")
-    return max(prod(e.value for e in s.extents), 1)
+    return max(prod(cast(IntImm, e).value for e in s.extents), 1)
 
 
 @register_nvptx(S.Allocate)
@@ -228,7 +232,8 @@ def _add_launch_bounds(text: str, bounds: dict[str, int]) -> str:
     for k, (name, block) in enumerate(sorted(bounds.items())):
         pattern = re.compile(r'^(define ptx_kernel [^\n]*@"?' + re.escape(name) + r'"?\(.*\))',
                              re.M)
-        text, n = pattern.subn(lambda m, k=k: f"{m.group(1)} #{900 + k}", text, count=1)
+        text, n = pattern.subn(lambda m, k=k: f"{m.group(1)} #{900 + k}",  # type: ignore[misc]
+                               text, count=1)
         if n:
             groups.append(f'attributes #{900 + k} = {{ "nvvm.maxntid"="{block}" }}')
     return text + ("\n" + "\n".join(groups) + "\n" if groups else "")

@@ -16,11 +16,13 @@ and the warp/sync parts of ``codegen_nvptx.cc``).
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from llvmlite import ir
 
 from ...ir.dtype import DataType
 from ...ir.expr import IntImm
+from ...ir.op import Op
 from ...tir import expr as E
 from .casts import cast_value
 from .cuda_toolkit import find_libdevice
@@ -130,7 +132,7 @@ def _compute_type(t: DataType) -> DataType:
 def math_call(cg: CodeGenNVPTX, e: E.Call) -> ir.Value:
     """A math op on floats: libdevice, an LLVM intrinsic or an expansion."""
     t = e.dtype
-    name = e.op.name[len("tir."):]
+    name = cast(Op, e.op).name[len("tir."):]
     if name in ("isinf", "isfinite"):
         return _isinf(cg, e, name)
     if not t.is_floating() and not t.is_bfloat16():

@@ -129,11 +129,13 @@ def _while(cg: CodeGenLLVM, s: S.While) -> None:
     cg.builder.position_at_end(head)
     cg.builder.cbranch(cg.expr(s.condition), body, end)
     cg.builder.position_at_end(body)
-    cg.fs.loop_exits.append((head, end))
+    fs = cg.fs
+    assert fs is not None  # (inside a function)
+    fs.loop_exits.append((head, end))
     try:
         cg.stmt(s.body)
     finally:
-        cg.fs.loop_exits.pop()
+        fs.loop_exits.pop()
     if not cg.builder.block.is_terminated:
         cg.builder.branch(head)
     cg.builder.position_at_end(end)
@@ -141,14 +143,14 @@ def _while(cg: CodeGenLLVM, s: S.While) -> None:
 
 @register(S.Break)
 def _break(cg: CodeGenLLVM, _s: S.Break) -> None:
-    if not cg.fs.loop_exits:
+    if cg.fs is None or not cg.fs.loop_exits:
         raise CodegenError("break outside a loop")
     cg.builder.branch(cg.fs.loop_exits[-1][1])
 
 
 @register(S.Continue)
 def _continue(cg: CodeGenLLVM, _s: S.Continue) -> None:
-    if not cg.fs.loop_exits:
+    if cg.fs is None or not cg.fs.loop_exits:
         raise CodegenError("continue outside a loop")
     cg.builder.branch(cg.fs.loop_exits[-1][0])
 

@@ -12,7 +12,7 @@ pass then recurses into the statement's children with their definitions in scope
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any
+from typing import Any, Sequence
 
 from tirkit.ir.expr import FloatImm, IntImm, PrimExpr
 from tirkit.tir import expr as E
@@ -95,7 +95,7 @@ _DIRECT: dict[int, tuple] = {}
 _KID_LISTS: dict[int, list | None] = {}
 
 
-def _kids(e: Any) -> list | None:
+def _kids(e: Any) -> Sequence[Any] | None:
     """The PrimExpr children of ``e`` in visiting order, or None for a class outside _KIDS
     (memoized: the complexity count walks each new expression again; do not change it)."""
     cls = type(e)

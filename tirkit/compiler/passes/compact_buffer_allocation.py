@@ -110,7 +110,7 @@ class _AccessRegionCollector(StmtExprVisitor):
         if op.init is not None:
             raise ValueError(f"CompactBufferAllocation: block {op.name_hint!r} still has an init "
                              "part; run LowerInitBlock first")
-        saved = {}
+        saved: dict[Buffer, Any] = {}
         for region in (*op.reads, *op.writes):
             saved.setdefault(region.buffer, self.annotated.get(region.buffer))
         for buf in saved:

@@ -7,7 +7,7 @@ replaced by the value it was bound to. Must run after ``LowerInitBlock``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit.compiler.transform import Pass, prim_func_pass, register_pass
 from tirkit.ir.expr import PrimExpr
@@ -53,7 +53,7 @@ class _OpaqueBlockConverter(StmtExprMutator):
             del self.subst[id(iv.var)]
         if pred is op.predicate and new_block is block and not op.iter_values:
             return op
-        return BlockRealize((), pred, new_block, span=op.span)
+        return BlockRealize((), pred, cast(Block, new_block), span=op.span)
 
 
 def _check_no_init(block: Block) -> None:

@@ -26,7 +26,7 @@ as ``floordiv(ramp, 2)``) on every lane, a vector condition reduced by
 from __future__ import annotations
 
 from functools import reduce
-from typing import Any
+from typing import Any, cast
 
 from tirkit.arith import Analyzer
 from tirkit.ir.expr import IntImm, PrimExpr
@@ -65,8 +65,8 @@ def flat_index(buf: Buffer, indices: tuple[PrimExpr, ...], lanes: int = 1) -> Pr
 
 
 def _size(buf: Buffer) -> PrimExpr:
-    return reduce(tir_op.multiply, (tir_op.cast("int64", d) for d in buf.shape),
-                  IntImm("int64", 1))
+    one: PrimExpr = IntImm("int64", 1)
+    return reduce(tir_op.multiply, (tir_op.cast("int64", d) for d in buf.shape), one)
 
 
 def _checkable(buf: Buffer, indices: Any) -> bool:
@@ -143,7 +143,7 @@ def access_message(buf: Buffer, indices: tuple, verb: str, span: Any) -> str:
 
     name = buf.data.name if getattr(buf, "data", None) is not None else buf.name
     size = _text(_size(buf)) if not all(isinstance(d, IntImm) for d in buf.shape) else \
-        str(reduce(lambda a, d: a * int(d.value), buf.shape, 1))
+        str(reduce(lambda a, d: a * int(cast(IntImm, d).value), buf.shape, 1))
     exprs = [i.base if isinstance(i, E.Ramp) else i for i in indices]
     names = sorted(dict.fromkeys(v.name for e in exprs for v in undefined_vars(e)))
     values = ", ".join(f"{n} = {{{n}}}" for n in names if n.isidentifier())

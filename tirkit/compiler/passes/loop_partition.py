@@ -13,7 +13,7 @@ removed (TVM's ``RemoveLikelyTagsAndHints``).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit.arith import Analyzer
 from tirkit.ir.expr import IntImm, PrimExpr
@@ -42,7 +42,7 @@ def find_likely_cond(body: S.Stmt, var: E.Var) -> E.Call | None:
             return False  # an `if` is a statement: the expressions are not walked
         if isinstance(n, S.IfThenElse) and _is_likely(n.condition) \
                 and uses_var(n.condition, lambda v: v is var):
-            found.append(n.condition)
+            found.append(cast(E.Call, n.condition))  # (_is_likely checked)
         return None
     pre_order_visit(body, visit)
     return found[0] if found else None
@@ -97,7 +97,7 @@ class LoopPartitioner(StmtMutator):
         cond = find_likely_cond(new.body, new.loop_var)
         got = split_point(cond.args[0], new.loop_var, new.min.value, new.extent.value) \
             if cond is not None else None
-        if got is None:
+        if cond is None or got is None:
             return new
         k, first = got
         pre = self.make_for(new, new.min.value, k, ConditionEliminator(cond, first)(new.body),

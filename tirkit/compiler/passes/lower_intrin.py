@@ -155,7 +155,9 @@ def _libm_rule(op: Op) -> _Rule:
             return None
 
         def build(t: DataType, args: tuple[PrimExpr, ...]) -> PrimExpr:
-            return Call(t, "tir.call_pure_extern", (StringImm(libm_symbol(op, t)), *args),
+            symbol = libm_symbol(op, t)
+            assert symbol is not None  # (a libm op on a floating dtype)
+            return Call(t, "tir.call_pure_extern", (StringImm(symbol), *args),
                         span=call.span)
         return _promoted(call, build)
     return rule

@@ -16,7 +16,7 @@ is replaced by the loop min; ``pragma_*`` loop annotations become ``AttrStmt(loo
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit.compiler.transform import IllFormedIRError, Pass, prim_func_pass, register_pass
 from tirkit.ir.expr import IntImm, PrimExpr, Range
@@ -134,7 +134,7 @@ class _OpaqueBlockLower(StmtExprMutator):
     """``OpaqueBlockLower``."""
 
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
-        new = super().visit_expr(expr)
+        new: Any = super().visit_expr(expr)  # (a binary op where fold is found)
         fold = _REFOLD.get(type(new))
         if new is expr or fold is None:
             return new
@@ -149,7 +149,7 @@ class _OpaqueBlockLower(StmtExprMutator):
         if op.iter_values:
             raise ValueError(f"LowerOpaqueBlock: block {op.block.name_hint!r} is not opaque; "
                              "run ConvertBlocksToOpaque first")
-        block = self.visit_stmt(op.block)
+        block = cast(Block, self.visit_stmt(op.block))
         pred = self.visit_expr(op.predicate)
         body = block.body
         if not _is_one(pred):

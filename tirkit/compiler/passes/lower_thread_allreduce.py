@@ -22,7 +22,7 @@ The extents of the threads involved must be constants.
 from __future__ import annotations
 
 from math import prod
-from typing import Any
+from typing import Any, cast
 
 from tirkit.ir.dtype import DataType
 from tirkit.ir.expr import IntImm, PrimExpr
@@ -99,7 +99,7 @@ class _AllreduceLowerer(StmtMutator):
     # -------------------------------------------------------------------------- one reduction
     def lower(self, call: Call, reducer: CommReducer) -> Stmt:
         """The statements computing one ``tvm_thread_allreduce``."""
-        n = int(call.args[0].value)
+        n = int(cast(IntImm, call.args[0]).value)
         values, cond = list(call.args[1:1 + n]), call.args[1 + n]
         outs = list(call.args[2 + n:2 + 2 * n])
         rvars = [a for a in call.args[2 + 2 * n:] if isinstance(a, Var)]
@@ -107,7 +107,8 @@ class _AllreduceLowerer(StmtMutator):
             raise ValueError("LowerThreadAllreduce: the results must be buffer elements")
         values = [v if _is_true(cond) else Select(cond, v, ident)
                   for v, ident in zip(values, reducer.identity_element)]
-        reduce_axes, group_axes = [], []
+        reduce_axes: list[Any] = []
+        group_axes: list[Any] = []
         for tag, var, ext in self.threads:
             if not tag.startswith("threadIdx."):
                 continue
@@ -120,8 +121,8 @@ class _AllreduceLowerer(StmtMutator):
         self.count += 1
         if [a[0] for a in reduce_axes] == ["threadIdx.x"] and extent <= _WARP and \
                 extent & (extent - 1) == 0:
-            return self._warp(values, outs, reducer, extent)
-        return self._shared(values, outs, reducer, reduce_axes, group_axes)
+            return self._warp(values, cast(list[BufferLoad], outs), reducer, extent)
+        return self._shared(values, cast(list[BufferLoad], outs), reducer, reduce_axes, group_axes)
 
     def _warp(self, values: list[PrimExpr], outs: list[BufferLoad], reducer: CommReducer,
               extent: int) -> Stmt:

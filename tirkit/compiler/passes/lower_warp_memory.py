@@ -51,7 +51,7 @@ class _WarpAccessRewriter(StmtExprMutator):
         """``buf`` on the local allocation."""
         got = self.buffers.get(id(buf))
         if got is None:
-            size = IntImm("int32", 1)
+            size: PrimExpr = IntImm("int32", 1)
             for dim in buf.shape:
                 size = size * dim
             local = self.ana.simplify(size // self.width)

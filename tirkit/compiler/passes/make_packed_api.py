@@ -20,7 +20,7 @@ come from :class:`~tirkit.compiler.passes.arg_binder.ArgBinder` (TVM's ``arg_bin
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit.ir import GlobalVar, IRModule
 from tirkit.ir.dtype import DataType, dtype as _dtype
@@ -173,7 +173,7 @@ class _ReturnRewriter(StmtMutator):
         elif t.is_floating():
             tcode, expr = int(TypeCode.kDLFloat), Cast("float64", val, span=span)
         elif t.is_void():
-            tcode, expr = int(TypeCode.kTVMNullptr), val
+            tcode, expr = int(TypeCode.kTVMNullptr), cast(Cast, val)  # (returned as it is)
         else:
             raise TypeError(f"MakePackedAPI: expected an int, float or void return value, got {t}")
         vbuf, tbuf = self._buffers(tcode, str(expr.dtype))
@@ -282,7 +282,7 @@ def make_packed_api(func: PrimFunc, name: str, is_entry: bool = False) -> PrimFu
         seq_check = [AttrStmt("default", "device_id", sig.device_id, nop(), span=func.span),
                      AttrStmt("default", "device_type", device_type, nop(), span=func.span)]
     body = SeqStmt((body, Evaluate(tir.ret(IntImm(_INT32, 0)), span=func.span)), span=func.span)
-    nests = [seq_init, binder.init_nest, seq_check, binder.asserts, decls]
+    nests: list[list[Any]] = [seq_init, binder.init_nest, seq_check, binder.asserts, decls]
     core = body
     body = merge_nest(nests, body)
     params = sig.params()
@@ -354,7 +354,7 @@ def _run(mod: IRModule, ctx: PassContext) -> IRModule:
                 new = f.with_body(body)
             symbol = methods.get(gv)
             if symbol is not None:
-                new = make_packed_api(new, symbol, is_entry=len(methods) == 1 or
+                new = make_packed_api(cast(PrimFunc, new), symbol, is_entry=len(methods) == 1 or
                                       bool(_int_value(f.attrs.get("tir.is_entry_func", 0))))
 
         changed |= new is not f

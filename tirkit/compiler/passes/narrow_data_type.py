@@ -60,7 +60,8 @@ class DataTypeRewriter(StmtExprMutator):
             return IntImm(self.narrow_t, e.value, span=e.span)
         if isinstance(e, E.Var):
             return self.vmap[id(e)]
-        return type(e)(self.narrow(e.a), self.narrow(e.b), span=e.span)
+        binary: Any = e  # (narrowable: a binary op)
+        return type(binary)(self.narrow(binary.a), self.narrow(binary.b), span=e.span)
 
     def rewrite(self, e: PrimExpr, want_narrow: bool) -> PrimExpr:
         """``e`` with narrowed parts; in the narrow type when ``want_narrow`` and possible,

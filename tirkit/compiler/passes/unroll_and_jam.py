@@ -39,7 +39,7 @@ Config ``"tirkit.disable_unroll_and_jam": True`` turns the pass off. Measured (2
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit.arith import Analyzer
 from tirkit.ir.expr import IntImm, PrimExpr
@@ -149,7 +149,7 @@ def _jammable(loop: S.For, local: set[Var], noalias: bool, analyzer: Analyzer,
     moving = {id(var)} | {id(let.var) for let in head}  # what changes with the jammed copy
     nest_vars = {id(n.loop_var) for n in chain if isinstance(n, S.For)}
     for n in chain:
-        parts = (n.min, n.extent) if isinstance(n, S.For) else (n.value,)
+        parts = (n.min, n.extent) if isinstance(n, S.For) else (cast(S.LetStmt, n).value,)
         if any(uses_var(e, lambda v: id(v) in moving) for e in parts):
             return None
     stores = _leaves(body)
@@ -178,10 +178,10 @@ def _jammable(loop: S.For, local: set[Var], noalias: bool, analyzer: Analyzer,
             return None
     accumulates = False
     for load in loads:
-        index = written.get(load.buffer.data)
-        if index is None:
+        stored_at = written.get(load.buffer.data)
+        if stored_at is None:
             continue
-        if len(load.indices) != 1 or not expr_deep_equal(load.indices[0], index):
+        if len(load.indices) != 1 or not expr_deep_equal(load.indices[0], stored_at):
             return None
         accumulates = True
     return (head, chain, body) if accumulates else None
@@ -241,7 +241,8 @@ def unroll_and_jam(loop: S.For, head: list[S.LetStmt], chain: list[S.Stmt], body
         new = n.with_changes(body=new)
         if isinstance(n, S.For):
             new = new.with_changes(annotations=dict(NEST_HINTS))
-    return S.For(outer, IntImm(var.dtype, 0), IntImm(var.dtype, loop.extent.value // factor),
+    extent = cast(IntImm, loop.extent).value  # (_factor checked)
+    return S.For(outer, IntImm(var.dtype, 0), IntImm(var.dtype, extent // factor),
                  loop.kind, new, span=loop.span)
 
 
@@ -342,7 +343,7 @@ class _Jammer(StmtMutator):
         factor = _factor(op)
         found = _jammable(op, self.local, self.noalias, self.analyzer, self.strides) \
             if factor else None
-        if found is None:
+        if found is None or factor is None:
             return super().visit_for_(op)
         return unroll_and_jam(op, *found, factor, self.analyzer, self.strides)
 

@@ -112,7 +112,7 @@ PACKED_FUNC_TYPE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(TVMValue),
                                     ctypes.c_void_p)
 
 #: byte offsets of DLTensor fields, for code generators that GEP by hand
-DLTENSOR_OFFSETS = {name: getattr(DLTensor, name).offset for name, _ in DLTensor._fields_}
+DLTENSOR_OFFSETS = {field[0]: getattr(DLTensor, field[0]).offset for field in DLTensor._fields_}
 DLTENSOR_SIZE = ctypes.sizeof(DLTensor)
 
 

@@ -42,14 +42,15 @@ __all__ = ["CUDAModule", "CUDAFunction"]
 
 _GRID = ("blockIdx.x", "blockIdx.y", "blockIdx.z")
 _BLOCK = ("threadIdx.x", "threadIdx.y", "threadIdx.z")
-_CTYPES = {"int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
-           "int64": ctypes.c_int64, "uint8": ctypes.c_uint8, "uint16": ctypes.c_uint16,
-           "uint32": ctypes.c_uint32, "uint64": ctypes.c_uint64, "float32": ctypes.c_float,
-           "float64": ctypes.c_double, "bool": ctypes.c_bool, "handle": ctypes.c_uint64}
+_CTYPES: dict[str, Any] = {
+    "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+    "int64": ctypes.c_int64, "uint8": ctypes.c_uint8, "uint16": ctypes.c_uint16,
+    "uint32": ctypes.c_uint32, "uint64": ctypes.c_uint64, "float32": ctypes.c_float,
+    "float64": ctypes.c_double, "bool": ctypes.c_bool, "handle": ctypes.c_uint64}
 
 
 def _conv(func: PrimFunc) -> int:
-    conv = func.attrs.get("calling_conv", 0)
+    conv: Any = func.attrs.get("calling_conv", 0)
     return int(getattr(conv, "value", conv))
 
 
@@ -210,7 +211,7 @@ class _HostInterpreter:
 
     def run(self, stmt: S.Stmt) -> None:
         """Execute ``stmt``."""
-        rule: Callable[[Any], None] | None = None
+        rule: Callable[[Any, Any], None] | None = None
         for cls in type(stmt).__mro__:
             rule = _RULES.get(cls)
             if rule is not None:

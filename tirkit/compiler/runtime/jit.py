@@ -436,5 +436,5 @@ class JITModule:
         """
         proto = ctypes.CFUNCTYPE(restype, *argtypes)
         cfunc = proto(self.get_function_address(name))
-        cfunc.jit_module = self
+        cfunc.jit_module = self  # type: ignore[attr-defined]  # (a ctypes function's __dict__)
         return cfunc

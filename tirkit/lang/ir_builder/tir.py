@@ -13,6 +13,8 @@ be built imperatively by running Python (seed 001's "IRBuilder as core")::
     func = b.get()
 """
 # pylint: disable=wildcard-import,unused-wildcard-import,redefined-builtin
+import builtins  # (the wildcard import below shadows bool: T.bool)
+
 from tirkit.lang.tir import *  # noqa: F401,F403  (every T function, as the parser sees them)
 
 from . import tir_frames as _F
@@ -34,7 +36,7 @@ class _CompletedPrimFuncFrame(_F.PrimFuncFrame):
             builder.set_result(script_complete(builder.result))
 
 
-def prim_func(is_private: bool = False) -> _F.PrimFuncFrame:  # type: ignore[no-redef]
+def prim_func(is_private: builtins.bool = False) -> _F.PrimFuncFrame:  # type: ignore[no-redef]
     """``with T.prim_func():`` starts a PrimFunc built by the statements inside (mirrors
     ``tvm.script.ir_builder.tir.prim_func``); ``IRBuilder.get()`` returns it completed."""
     return _CompletedPrimFuncFrame(is_private)

@@ -57,7 +57,7 @@ def _strided(kind: tir.ForKind, start: Any, stop: Any, step: Any,
     ana = Analyzer()
     negative = isinstance(st, IntImm) and st.value < 0
     span_ = tir.subtract(lo, hi) if negative else tir.subtract(hi, lo)
-    mag = tir.const(-st.value, dt) if negative else st
+    mag = tir.const(-st.value, dt) if isinstance(st, IntImm) and negative else st
     count = ana.simplify(tir.max(tir.floordiv(span_ + mag - tir.const(1, dt), mag),
                                  tir.const(0, dt)))
     frame = _loop(kind, tir.const(0, dt), count, annotations)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import weakref
 from contextlib import contextmanager
 from functools import partial
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence, cast
 
 from tirkit import tir
 from tirkit.ir.diagnostics import Diagnostic, Fix, Note
@@ -84,13 +84,16 @@ class Parser:
         frames = self.builder.frames
         inner = next((k for k in range(len(frames) - 1, -1, -1)
                       if isinstance(frames[k], BlockFrame)), None)
-        if inner is None or not frames[inner].iter_vars:
+        if inner is None:
+            return
+        block = cast(BlockFrame, frames[inner])
+        if not block.iter_vars:
             return
         for frame in frames[:inner]:
             if isinstance(frame, ForFrame) and any(v is value for v in frame.vars):
                 # TVM reports this in verify_well_formed, not while parsing: the IR is built
                 self.warn(node, f"loop variable {value.name_hint!r} is used inside block "
-                          f"{frames[inner].name!r}: use the block's iter vars", code="scope")
+                          f"{block.name!r}: use the block's iter vars", code="scope")
                 return
 
     # ------------------------------------------------------------------ entry and plumbing

@@ -332,7 +332,8 @@ def _fstring_part(ev: Evaluator, node: Any, part: Any) -> str:
         raise EvalError(node, f"an f-string formats '{part.value.id}', which is a "
                         f"{type(value).__name__}, not a Python value known statically")
     if part.conversion != -1:
-        value = {"r": repr, "s": str, "a": ascii}[chr(part.conversion)](value)
+        convert: dict[str, Callable[[Any], str]] = {"r": repr, "s": str, "a": ascii}
+        value = convert[chr(part.conversion)](value)
     spec = "" if part.format_spec is None else _joined_spec(ev, node, part.format_spec)
     return format(value, spec)
 

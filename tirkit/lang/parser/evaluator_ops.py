@@ -138,16 +138,18 @@ def _unaryop(ev: Evaluator, node: Any) -> Any:
     name = op_name(node.op)
     if isinstance(value, PrimExpr):
         if name == "USub":
-            if isinstance(value, (tir.IntImm, tir.FloatImm)):
-                return type(value)(value.dtype, -value.value)
+            if isinstance(value, tir.IntImm):
+                return tir.IntImm(value.dtype, -value.value)
+            if isinstance(value, tir.FloatImm):
+                return tir.FloatImm(value.dtype, -value.value)
             return tir.Mul(value, tir.const(-1, value.dtype))  # a Broadcast for vectors
         if name == "Not":
             return tir.Not(value)
         if name == "Invert":
             return tir.bitwise_not(value)
         return value
-    table = {"USub": operator.neg, "UAdd": operator.pos, "Not": operator.not_,
-             "Invert": operator.invert}
+    table: dict[str, Callable[[Any], Any]] = {"USub": operator.neg, "UAdd": operator.pos,
+                                              "Not": operator.not_, "Invert": operator.invert}
     return table[name](value)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from tirkit import tir
 
@@ -70,14 +70,14 @@ def _parse_expr(node: Any) -> Any:
     """The expression a string constant holds, as a node of the same tree kind, located at
     the string."""
     if isinstance(node, ast.AST):
-        expr = ast.parse(node.value, mode="eval").body
+        expr = ast.parse(cast(Any, node).value, mode="eval").body
         for sub in ast.walk(expr):
             ast.copy_location(sub, node)
         return expr
     result = parse_module(f"_ = ({node.value})\n")
     if result.diagnostics or result.tree is None or len(result.tree.body) != 1:
         raise ValueError(f"the quoted dim {node.value!r} is not an expression")
-    return _respan(result.tree.body[0].value, node.span)
+    return _respan(cast(Any, result.tree.body[0]).value, node.span)
 
 
 def _respan(node: Any, span: Any) -> Any:

@@ -64,7 +64,7 @@ class _NameNode:
 @register("ir", "Expr")
 def visit_expr(self: Parser, node: Any) -> None:
     """``I.module_attrs({...})`` and docstrings in a module body."""
-    value = getattr(node, "value", None)
+    value: Any = getattr(node, "value", None)
     if type(value).__name__ == "Constant" and isinstance(value.value, str):
         return
     self.eval_expr(node.value)

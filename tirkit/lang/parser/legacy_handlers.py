@@ -50,7 +50,7 @@ def _pointer_store(self: Parser, node: Any, target: Any, ptr: tir.Var) -> None:
     if isinstance(index, tuple):
         raise ParseError(target.slice, "a store through a pointer takes one flat index",
                          code="rank-mismatch")
-    legacy_tir = self.evaluator.env.get("tir")
+    legacy_tir: Any = self.evaluator.env.get("tir")
     if not hasattr(legacy_tir, "flat_buffer"):
         raise ParseError(target.value, f"{ptr.name_hint!r} is not a buffer", code="bad-store")
     buf = legacy_tir.flat_buffer(ptr, value.dtype)

@@ -126,7 +126,7 @@ class Macro:
 def _body(node: Any) -> list[Any]:
     body = list(node.body)
     first = body[0] if body else None
-    value = getattr(first, "value", None)
+    value: Any = getattr(first, "value", None)
     if type(first).__name__ == "Expr" and type(value).__name__ == "Constant" \
             and isinstance(value.value, str):
         body = body[1:]  # the docstring
@@ -260,7 +260,8 @@ def static_macros(text: str, line_index: LineIndex, aliases: dict[str, str],
             continue
         first = min([d.lineno for d in stmt.decorator_list] + [stmt.lineno])
         start = line_index.offset(first, 0)
-        end = line_index.offset(stmt.end_lineno, 0) + len(line_index.line_text(stmt.end_lineno))
+        last = stmt.end_lineno or stmt.lineno  # (set by ast.parse)
+        end = line_index.offset(last, 0) + len(line_index.line_text(last))
         env[stmt.name] = Macro(stmt.name, text[start:end], line_index, start, env, hygienic)
 
 

@@ -33,7 +33,7 @@ class MetaVar:
 
 
 def _is_docstring(node: Any) -> bool:
-    value = getattr(node, "value", None)
+    value: Any = getattr(node, "value", None)
     return type(value).__name__ == "Constant" and isinstance(value.value, str)
 
 
@@ -369,6 +369,7 @@ def check_block_bindings(self: Parser, block: BlockFrame) -> None:
                 if outer.dom is not None:
                     ana.bind(outer.var, outer.dom)
     for iv, binding in zip(block.iter_vars, block.iter_values):
+        assert iv.dom is not None  # (a block iter var's domain)
         lo, ext = iv.dom.min, iv.dom.extent
         where = self.iter_binding_nodes.get(id(iv.var))
         if where is None or not isinstance(lo, tir.IntImm) or not isinstance(ext, tir.IntImm):

@@ -97,11 +97,12 @@ def broadcast_shapes(op: str, lhs: Sequence[PrimExpr],
     Raises:
         RelaxOpError: when two dims differ and neither is 1.
     """
-    out = []
+    out: list[PrimExpr] = []
     for k in range(1, max(len(lhs), len(rhs)) + 1):
         a = lhs[-k] if k <= len(lhs) else None
         b = rhs[-k] if k <= len(rhs) else None
         if a is None or (b is not None and is_one(a)):
+            assert b is not None  # (k is within lhs or within rhs)
             out.append(b)
         elif b is None or is_one(b) or same_dim(a, b):
             out.append(a)

@@ -24,7 +24,7 @@ def var_markdown(var: rx.Var) -> str:
     lines = [f"```python\n{var.name_hint}: {sinfo}\n```", "", f"- {kind}"]
     shape = getattr(var.struct_info_, "shape", None)
     if shape is not None:
-        lines.append(f"- rank {len(shape)}, dtype `{var.struct_info_.dtype}`")
+        lines.append(f"- rank {len(shape)}, dtype `{getattr(var.struct_info_, 'dtype')}`")
     return "\n".join(lines)
 
 

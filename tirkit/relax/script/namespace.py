@@ -96,7 +96,7 @@ def match_cast(value: Any, struct_info: si.StructInfo) -> MatchCastMarker:
     return MatchCastMarker(value, struct_info)
 
 
-def func_attr(attrs: dict[str, Any]) -> FuncAttrMarker:
+def func_attr(attrs: dict[builtins.str, Any]) -> FuncAttrMarker:
     """``R.func_attr({...})``: set the function's attributes (``R.func_attr``)."""
     return FuncAttrMarker(dict(attrs))
 

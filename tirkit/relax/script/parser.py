@@ -114,7 +114,7 @@ def _decorator_flags(self: Parser, node: Any) -> dict[str, Any]:
 
 
 def _is_docstring(stmt: Any) -> bool:
-    value = getattr(stmt, "value", None)
+    value: Any = getattr(stmt, "value", None)
     return type(stmt).__name__ == "Expr" and type(value).__name__ == "Constant" and \
         isinstance(value.value, str)
 
@@ -259,7 +259,7 @@ def visit_with(self: Parser, node: Any) -> None:
 
 def _output_names(body: list[Any]) -> set[str]:
     last = body[-1] if body else None
-    call = getattr(last, "value", None)
+    call: Any = getattr(last, "value", None)
     if type(last).__name__ != "Expr" or type(call).__name__ != "Call":
         return set()
     return {a.id for a in call.args if type(a).__name__ == "Name"}

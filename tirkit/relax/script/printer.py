@@ -232,7 +232,7 @@ def _symbolic_vars(func: rx.Function) -> list[tir.Var]:
 
 
 def _uses_gvar(func: rx.Function) -> bool:
-    found = []
+    found: list[GlobalVar] = []
 
     def visit(obj: Any) -> None:
         if found:
@@ -282,9 +282,9 @@ def _function_header(p: Printer, func: rx.Function, name: str, f: Frame) -> Doc:
         lhs = p.define(v, f, v.name_hint)
         f.stmts.append(LineDoc(concat(lhs, " = ", call(p, p.T(str(v.dtype)), []).doc)))
     params = []
-    for v in func.params:
-        ann = p.expr(v.struct_info_).doc if v.struct_info_ is not None else R(p, "Object")
-        params.append(concat(p.define(v, f, v.name_hint), ": ", ann))
+    for rv in func.params:
+        ann = p.expr(rv.struct_info_).doc if rv.struct_info_ is not None else R(p, "Object")
+        params.append(concat(p.define(rv, f, rv.name_hint), ": ", ann))
     return concat("def ", name, "(", join(", ", params), ") -> ",
                   p.expr(func.ret_struct_info).doc)
 

@@ -8,7 +8,7 @@ The table and ``register_legalize`` live in :mod:`.legalize_registry`, the imple
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit.ir.module import IRModule
 from tirkit.ir.op import Op
@@ -46,12 +46,12 @@ def _needs(func: Any) -> bool:
         return False
     return any(isinstance(b.value, rx.Call) and isinstance(b.value.op, Op)
                and b.value.op.name not in _KEEP
-               for block in func.body.blocks for b in block.bindings)
+               for block in cast(rx.SeqExpr, func.body).blocks for b in block.bindings)
 
 
 def _legalize_function(bb: BlockBuilder, func: rx.Function) -> rx.Function:
     blocks = []
-    for block in func.body.blocks:
+    for block in cast(rx.SeqExpr, func.body).blocks:  # (a normalized function's body)
         bindings = []
         for b in block.bindings:
             value = b.value
