@@ -120,6 +120,20 @@ def main(x: T.Buffer(128, "int32"), y: T.Buffer(140, "int32"), z: T.Buffer(4, "i
             z[vk] = 0
 """)
 
+#: a padding block over a symbolic domain: its iter's extent ``n + 6`` is no constant (the
+#: in-bound region was read with ``.value``: AttributeError, a traceback; found by mypy)
+SYMBOLIC = parse("""
+@T.prim_func
+def main(a: T.handle, b: T.handle):
+    n = T.int32()
+    x = T.match_buffer(a, (n,), "int32")
+    y = T.match_buffer(b, (n + 6,), "int32")
+    for i in range(n + 6):
+        with T.block("block"):
+            vi = T.axis.remap("S", [i])
+            y[vi] = T.if_then_else(vi >= 6, x[vi - 6], 0)
+""")
+
 
 @pytest.mark.parametrize("func,block,loop_of,error,text", [
     (NOT_PADDING, "block", "block", X.PaddingPatternMatchError,
@@ -127,6 +141,8 @@ def main(x: T.Buffer(128, "int32"), y: T.Buffer(140, "int32"), z: T.Buffer(4, "i
     (COUPLED, "block", "block", X.PaddingPatternMatchError, "not independent"),
     (REDUCE, "block", "block", errors.NotCompleteBlockError, "data-parallel"),
     (TWO_NESTS, "block", "other", errors.LoopPositionError, "needs a loop above the block"),
+    (SYMBOLIC, "block", "block", X.PaddingPatternMatchError,
+     r"iter vi has the domain \[0, \+n \+ 6\), not constant"),
 ])
 def test_decompose_padding_errors(func, block, loop_of, error, text):
     sch = Schedule(func)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..ir.dtype import DataType
 from ..ir.expr import IntImm, PrimExpr
-from ..ir.node import Node, node
+from ..ir.node import Coerced, Node, TupleOf, coerced_field, node
 from ..tir import op as tir_op
 
 
@@ -30,7 +30,7 @@ class IterMark(Node):
     """
 
     source: Any
-    extent: PrimExpr
+    extent: Coerced[PrimExpr, PrimExpr | int]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "extent", _expr(self.extent, _like(self.source)))
@@ -46,9 +46,9 @@ class IterSplitExpr(IterMapExpr):
     (mirrors ``tvm.arith.IterSplitExpr``). ``IterSplitExpr(mark)`` is the whole mark."""
 
     source: IterMark
-    lower_factor: PrimExpr = None  # type: ignore[assignment]
-    extent: PrimExpr = None  # type: ignore[assignment]
-    scale: PrimExpr = None  # type: ignore[assignment]
+    lower_factor: Coerced[PrimExpr, PrimExpr | int | None] = coerced_field(default=None)
+    extent: Coerced[PrimExpr, PrimExpr | int | None] = coerced_field(default=None)
+    scale: Coerced[PrimExpr, PrimExpr | int | None] = coerced_field(default=None)
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:
@@ -68,8 +68,8 @@ class IterSumExpr(IterMapExpr):
     """``sum(args) + base`` (mirrors ``tvm.arith.IterSumExpr``); ``args`` are
     :class:`IterSplitExpr`."""
 
-    args: tuple[IterSplitExpr, ...]
-    base: PrimExpr
+    args: TupleOf[IterSplitExpr]
+    base: Coerced[PrimExpr, PrimExpr | int]
     dtype: DataType = field(init=False)
 
     def __post_init__(self) -> None:

@@ -157,9 +157,9 @@ def print_block(p: Printer, block: S.Block, realize: S.BlockRealize | None) -> S
             f.stmts.append(ScopeDoc(concat("with ", p.T("init"), "()"), g.stmts))
         p.body(block.body, f)
     kwargs = [] if realize is not None else [("no_realize", Text("True"))]
-    name = [] if p.cfg.written is not None and unnamed_block(p, block) \
+    name_arg: list[Doc] = [] if p.cfg.written is not None and unnamed_block(p, block) \
         else [str_lit(block.name_hint)]  # (the user's T.block() without a name: tirfmt)
-    head = call(p, p.T(_block_kw(p)), name, kwargs).doc
+    head = call(p, p.T(_block_kw(p)), name_arg, kwargs).doc
     return ScopeDoc(concat("with ", head), f.stmts)
 
 

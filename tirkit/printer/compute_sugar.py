@@ -18,7 +18,7 @@ prints expanded.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from tirkit.ir.expr import IntImm
 from tirkit.ir.structural import structural_equal
@@ -87,8 +87,9 @@ def _block_of(loops: list[S.For], inner: Any) -> S.Block | None:
             block.match_buffers or block.annotations or len(block.iter_vars) != len(loops):
         return None
     for value, loop, iv in zip(inner.iter_values, loops, block.iter_vars):
+        dom: Any = iv.dom  # (a block iter var's domain)
         if value is not loop.loop_var or iv.var.name_hint != "v_" + loop.loop_var.name_hint \
-                or not _is_zero(iv.dom.min) or not structural_equal(iv.dom.extent, loop.extent):
+                or not _is_zero(dom.min) or not structural_equal(dom.extent, loop.extent):
             return None
     return block
 
@@ -102,17 +103,18 @@ def _store_value(block: S.Block, n_spatial: int) -> tuple[Any, str | None] | Non
         return None
     if n_spatial == len(block.iter_vars):
         return (store.value, None) if block.init is None else None
-    kind = _REDUCERS.get(type(store.value))
+    update: Any = store.value  # (a binary op where kind is found)
+    kind = _REDUCERS.get(type(update))
     init = block.init
     if kind is None or not isinstance(init, S.BufferStore) or init.buffer is not store.buffer \
             or any(i is not v for i, v in zip(init.indices, spatial)):
         return None
-    lhs = store.value.a
+    lhs = update.a
     if not (isinstance(lhs, E.BufferLoad) and lhs.buffer is store.buffer
             and all(i is v for i, v in zip(lhs.indices, spatial))) or \
             not structural_equal(init.value, kind[1](store.buffer.dtype)):
         return None
-    return store.value.b, kind[0]
+    return update.b, kind[0]
 
 
 def match_compute(stmt: Any) -> ComputeForm | None:
@@ -130,7 +132,7 @@ def match_compute(stmt: Any) -> ComputeForm | None:
     if found is None:
         return None
     value, reducer = found
-    buf = block.body.buffer
+    buf = cast(S.BufferStore, block.body).buffer  # (what _store_value matched)
     if not _plain_buffer(buf, loops[:n_spatial]) or buf.dtype != value.dtype or \
             _touches(value, buf):
         return None
@@ -155,8 +157,8 @@ def plan_compute_sugar(root: S.Block) -> dict[int, ComputeForm]:
     root's allocation list loses exactly their buffers (see the module doc)."""
     items = list(root.body.seq) if isinstance(root.body, S.SeqStmt) else [root.body]
     allocs = list(root.alloc_buffers)
-    forms = [(k, match_compute(s)) for k, s in enumerate(items)]
-    forms = [(k, f) for k, f in forms if f is not None and any(b is f.buffer for b in allocs)
+    matched = [(k, match_compute(s)) for k, s in enumerate(items)]
+    forms = [(k, f) for k, f in matched if f is not None and any(b is f.buffer for b in allocs)
              and not any(_touches(items[j], f.buffer) for j in range(k))]
     # the longest run of matched statements whose buffers end the allocation list, in order
     while forms:

@@ -11,7 +11,7 @@ calls the compiled kernel in place.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 import numpy as np
 
@@ -202,11 +202,12 @@ class VirtualMachine:
         for param, arg in zip(func.params, args):
             arg = np.asarray(arg) if isinstance(param.struct_info_, si.TensorStructInfo) and \
                 hasattr(arg, "__array__") and not isinstance(arg, np.ndarray) else arg
-            match_sinfo(arg, param.struct_info_, env, f"{name}: parameter {param.name_hint!r}",
+            match_sinfo(arg, cast(si.StructInfo, param.struct_info_), env,
+                        f"{name}: parameter {param.name_hint!r}",
                         later)
             frame[id(param)] = arg
         check_later(later, env)
-        body = func.body
+        body = cast(rx.SeqExpr, func.body)  # (a normalized function's body)
         for block in body.blocks:
             for binding in block.bindings:
                 value = self._eval(binding.value, frame, env)
@@ -234,16 +235,18 @@ class VirtualMachine:
         if isinstance(c.op, GlobalVar):
             func = self.exe.mod.functions[c.op]
             args = [self._eval(a, frame, env) for a in c.args]
-            return self.invoke(func, c.op.name_hint, args)
+            return self.invoke(cast(rx.Function, func), c.op.name_hint, args)
         raise VMError(f"cannot call {c.op!r}")
 
     def _dps(self, c: rx.Call, frame: dict[int, Any], env: dict[int, int]) -> Any:
-        inputs = [self._eval(a, frame, env) for a in c.args[1].fields]
+        inputs = [self._eval(a, frame, env) for a in cast(rx.Tuple, c.args[1]).fields]
         sinfo = c.sinfo_args[0]
-        outs_sinfo = sinfo.fields if isinstance(sinfo, si.TupleStructInfo) else (sinfo,)
+        outs_sinfo: Sequence[Any] = sinfo.fields if isinstance(sinfo, si.TupleStructInfo) \
+            else (sinfo,)  # TensorStructInfos
         outs = [np.empty(eval_shape(s.shape, env), dtype=str(s.dtype)) for s in outs_sinfo]
-        ints = list(eval_shape(c.args[2].values, env)) if len(c.args) > 2 else []
-        callee = c.args[0]
+        ints = list(eval_shape(cast(rx.ShapeExpr, c.args[2]).values, env)) \
+            if len(c.args) > 2 else []
+        callee: Any = c.args[0]  # an ExternFunc or a GlobalVar
         if isinstance(callee, rx.ExternFunc):
             fn = PACKED_FUNCS.get(callee.global_symbol)
             if fn is None:

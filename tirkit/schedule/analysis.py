@@ -4,12 +4,13 @@ complete/reduction blocks, and the checks that raise TVM's ScheduleErrors.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from ..arith import Analyzer, detect_iter_map
 from ..arith.int_set import IntervalSet, eval_set
-from ..ir.expr import IntImm, Range
+from ..ir.expr import IntImm, PrimExpr, Range
 from ..tir.expr import IterVarType, Var
+from ..tir.function import PrimFunc
 from ..tir.stmt import Block, BlockRealize, For, SeqStmt
 from ..tir.stmt_functor import post_order_visit, substitute
 from . import errors as err
@@ -69,7 +70,7 @@ def get_scope_root(sref: StmtSRef) -> StmtSRef | None:
 def get_block_realize(state: ScheduleState, block_sref: StmtSRef) -> BlockRealize:
     """The BlockRealize executing a block (TVM ``GetBlockRealize``)."""
     if block_sref.parent is None:
-        return state.mod[state.func_of(block_sref)].body
+        return cast(BlockRealize, cast(PrimFunc, state.mod[state.func_of(block_sref)]).body)
     found: list[BlockRealize] = []
     _find_realize(block_sref.parent.stmt.body, block_sref.stmt, found)
     return found[0]
@@ -194,8 +195,8 @@ def covers(ana: Analyzer, prod: list[IntervalSet], cons: list[IntervalSet]) -> b
     for p, c in zip(prod, cons):
         if not (p.is_bounded() and c.is_bounded()):
             return False
-        if not (ana.can_prove(p.min_value <= c.min_value)
-                and ana.can_prove(c.max_value <= p.max_value)):
+        if not (ana.can_prove(cast(PrimExpr, p.min_value) <= c.min_value)  # (bounded)
+                and ana.can_prove(cast(PrimExpr, c.max_value) <= p.max_value)):
             return False
     return True
 
@@ -211,13 +212,13 @@ def lower_bound_writes(state: ScheduleState, producer: StmtSRef, top: StmtSRef,
     vmap = {iv.var: v for iv, v in zip(realize.block.iter_vars, realize.iter_values)}
     dom = {s.stmt.loop_var: Range.from_min_extent(s.stmt.min, s.stmt.extent)
            for s in loops_between(producer, top)}
-    out = []
+    out: list[tuple[Any, list[IntervalSet | None]]] = []
     for region in producer.stmt.writes:
         mins = [substitute(r.min, vmap) for r in region.region]
         extents = [ana.simplify(substitute(r.extent, vmap)) for r in region.region]
         bound = RB.region_lower_bound(ana, mins, extents, dom,
                                       realize.predicate if use_predicate else True)
-        out.append((region.buffer, bound if bound is not None else [None] * len(mins)))
+        out.append((region.buffer, list(bound) if bound is not None else [None] * len(mins)))
     return out
 
 
@@ -242,13 +243,13 @@ def region_cover(state: ScheduleState, block_sref: StmtSRef, scope_root: StmtSRe
             for buf, sets in lower_bound_writes(state, p, top, ana):
                 if id(buf) in read_bufs:
                     touched.setdefault(id(buf), []).append(sets)
-        for buf, sets in reads:
+        for buf, read_sets in reads:
             if id(buf) not in touched:
                 continue
             produced = [RB.union_lower_bound(ana, list(dims)) for dims in zip(*touched[id(buf)])]
             if any(p is None for p in produced) or not covers(
-                    ana, RB.clip_to_shape(ana, produced, buf.shape),
-                    RB.clip_to_shape(ana, sets, buf.shape)):
+                    ana, RB.clip_to_shape(ana, cast(list[IntervalSet], produced), buf.shape),
+                    RB.clip_to_shape(ana, read_sets, buf.shape)):
                 return False
     return True
 

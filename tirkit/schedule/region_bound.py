@@ -11,11 +11,11 @@ not (its written region would be over-estimated), so such a producer covers noth
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..arith import Analyzer, detect_iter_map
 from ..arith.int_set import IntervalSet
-from ..ir.expr import IntImm
+from ..ir.expr import IntImm, PrimExpr
 from ..tir import op
 from ..tir.expr import GE, GT, LE, LT, And, Var
 from ..tir.stmt_functor import post_order_visit
@@ -87,9 +87,9 @@ def tighten(ana: Analyzer, lo_expr: Any, hi_expr: Any, interval: IntervalSet,
         low, high = _iter_map_bound(lo_expr, dom, pred, relaxed), \
             _iter_map_bound(hi_expr, dom, pred, relaxed)
         if low is not None:
-            lo = _tighter(ana, lo, ana.simplify(low.min_value), False)
+            lo = _tighter(ana, lo, ana.simplify(cast(PrimExpr, low.min_value)), False)  # bounded
         if high is not None:
-            hi = _tighter(ana, hi, ana.simplify(high.max_value), True)
+            hi = _tighter(ana, hi, ana.simplify(cast(PrimExpr, high.max_value)), True)
     for lhs, rhs, strict in bounds:
         k = _offset(ana, hi_expr, lhs)        # hi_expr = lhs + k <(=) rhs + k
         if k is not None and not _uses(rhs, relaxed):

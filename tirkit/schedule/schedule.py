@@ -189,7 +189,9 @@ class Schedule:
     def _loop_sref(self, rv: Any) -> StmtSRef:
         return self._sref(rv, For)
 
-    def _new_rv(self, sref: StmtSRef) -> Any:
+    def _new_rv(self, sref: StmtSRef | None) -> Any:
+        # (the sref of a statement a primitive just put into the module: never None)
+        assert sref is not None, "a primitive made a random variable of no statement"
         rv: Any = BlockRV() if sref.is_block else LoopRV()
         self._symbols[id(rv)] = (rv, sref)
         return rv

@@ -10,7 +10,7 @@ while its loop var is kept, a block while it is the same object or listed in
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from ..ir.module import IRModule
 from ..ir.node import map_fields
@@ -79,7 +79,7 @@ def _swap(stmt: Any, old: Any, new: Any) -> Any:
     return map_fields(stmt, lambda v: _swap(v, old, new) if isinstance(v, Stmt) else v)
 
 
-def replace_child(parent: Stmt, old: Stmt, new: Stmt | None) -> Stmt:
+def replace_child(parent: Any, old: Stmt, new: Stmt | None) -> Stmt:
     """``parent`` (a For or Block) with its descendant ``old`` replaced by ``new`` (no TVM
     counterpart; part of ``ScheduleState::Replace``)."""
     return parent.with_changes(body=_swap(parent.body, old, new))
@@ -175,15 +175,16 @@ class ScheduleState:
         Block."""
         reuse: dict[int, StmtSRef] = {}
         keep: list[Any] = []
-        for old, new in (block_sref_reuse or {}).items():
-            sref = self.get_sref(old)
+        for old_block, new_block in (block_sref_reuse or {}).items():
+            sref = self.get_sref(old_block)
             if sref is not None:
-                reuse[id(new)] = sref
-                keep.append(new)
+                reuse[id(new_block)] = sref
+                keep.append(new_block)
         if isinstance(src_sref.stmt, Block) and isinstance(tgt_stmt, Block):
             reuse[id(tgt_stmt)] = src_sref
         carry: dict[int, StmtSRef] = {}
-        old, new = src_sref.stmt, tgt_stmt
+        old: Any = src_sref.stmt
+        new: Any = tgt_stmt
         node = src_sref.parent
         while node is not None:
             parent_new = replace_child(node.stmt, old, new)
@@ -192,7 +193,7 @@ class ScheduleState:
             old, new = node.stmt, parent_new
             node = node.parent
         name = self.func_of(src_sref)
-        func = self.mod[name]
+        func = cast(PrimFunc, self.mod[name])  # (a schedule's functions are PrimFuncs)
         new_func = func.with_body(func.body.with_changes(block=new))
         old_mod = self.mod
         self.mod = old_mod.with_function(name, new_func)
@@ -239,7 +240,7 @@ class ScheduleState:
                 visit(child, parent, -1)
 
         new_nodes: list[tuple[StmtSRef, Any, Any, int]] = []
-        visit(self.mod[name].body, None, -1)
+        visit(cast(PrimFunc, self.mod[name]).body, None, -1)
         for sref, stmt, parent, seq_index in new_nodes:
             sref.stmt, sref.parent, sref.seq_index = stmt, parent, seq_index
         live = {id(s) for s in refs.values()}

@@ -13,7 +13,7 @@ wrong kernel there: the accumulator is compacted to what one iteration touches).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit.compiler.transform import Pass, prim_func_pass, register_pass
 from tirkit.tir.block_access import get_block_read_write_region
@@ -36,16 +36,17 @@ class _Scope:
 def _lca(lhs: _Scope | None, rhs: _Scope) -> _Scope:
     if lhs is None:
         return rhs
-    while lhs.parent is not None and rhs.parent is not None and lhs is not rhs:
-        if lhs.depth == rhs.depth:
-            lhs, rhs = lhs.parent, rhs.parent
-        elif lhs.depth < rhs.depth:
-            rhs = rhs.parent
+    a, b = lhs, rhs
+    while a.parent is not None and b.parent is not None and a is not b:
+        if a.depth == b.depth:
+            a, b = a.parent, b.parent
+        elif a.depth < b.depth:
+            b = cast(_Scope, b.parent)  # (the loop condition)
         else:
-            lhs = lhs.parent
-    if lhs.parent is None:
-        return lhs
-    return rhs if rhs.parent is None else lhs
+            a = cast(_Scope, a.parent)
+    if a.parent is None:
+        return a
+    return b if b.parent is None else a
 
 
 class _LCADetector(StmtExprVisitor):
@@ -101,13 +102,14 @@ class _LCADetector(StmtExprVisitor):
                 continue
             for var in _vars(value):
                 loop = self.loop_scope.get(var)
-                if loop is not None and (iv.var not in dom or loop.parent.depth
-                                         < dom[iv.var].depth):
-                    dom[iv.var] = loop.parent
+                above = cast(_Scope, loop.parent) if loop is not None else None  # (a loop's)
+                if above is not None and (iv.var not in dom or above.depth
+                                          < dom[iv.var].depth):
+                    dom[iv.var] = above
         if not dom:
             return
         for region in (*op.block.reads, *op.block.writes):
-            scope = self.stack[-1]
+            scope: Any = self.stack[-1]  # (a scope when a var is in dom: its loop's is inside)
             for r in region.region:
                 for var in _vars(r.min) + _vars(r.min + r.extent - 1):
                     if var in dom and dom[var].depth < scope.depth:
@@ -130,7 +132,7 @@ class _LCADetector(StmtExprVisitor):
             for var in _vars(value):
                 loop = self.loop_scope.get(var)
                 if loop is not None and loop.parent is not None and \
-                        loop.stmt.kind != ForKind.THREAD_BINDING and \
+                        cast(For, loop.stmt).kind != ForKind.THREAD_BINDING and \
                         (top is None or loop.parent.depth < top.depth):
                     top = loop.parent
         if top is None:

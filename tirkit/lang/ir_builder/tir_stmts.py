@@ -160,7 +160,8 @@ def Assert(condition: Any, message: Any) -> F.AssertFrame:  # pylint: disable=in
     ``(kind, [parts])`` pair, ``("ValueError", ["expected ", "4"])``: the AssertStmt's
     ``error_kind`` and ``message_parts`` (TVM 0.27 ``T.Assert(cond, parts, error_kind=kind)``;
     a part that is not a string is written with ``str``, as its parser does)."""
-    kind, parts = "RuntimeError", ()
+    kind: Any = "RuntimeError"
+    parts: tuple[str, ...] = ()
     if isinstance(message, tuple) and len(message) == 2 and \
             isinstance(getattr(message[0], "value", message[0]), str) and \
             isinstance(message[1], (list, tuple)):

@@ -198,7 +198,7 @@ def _infer_concat(call: Any) -> TensorStructInfo:
     fields = call.args[0].struct_info_
     if not isinstance(fields, TupleStructInfo) or not fields.fields:
         raise RelaxOpError("relax.concat: expects a non-empty tuple of tensors")
-    tensors = list(fields.fields)
+    tensors: list[Any] = list(fields.fields)  # TensorStructInfos of known shape (checked)
     if not all(isinstance(t, TensorStructInfo) and t.shape is not None for t in tensors):
         raise RelaxOpError("relax.concat: every input must be a tensor of known shape")
     first = tensors[0]

@@ -11,7 +11,7 @@ private Relax function marked ``{"Primitive": True}`` that the caller calls inst
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any
+from typing import Any, cast
 
 from tirkit import tir
 from tirkit.ir.expr import GlobalVar
@@ -131,10 +131,10 @@ def _use_counts(func: rx.Function) -> dict[int, int]:
         elif isinstance(obj, rx.TupleGetItem):
             visit(obj.tuple_value)
 
-    for block in func.body.blocks:
+    for block in cast(rx.SeqExpr, func.body).blocks:
         for b in block.bindings:
             visit(b.value)
-    visit(func.body.body)
+    visit(cast(rx.SeqExpr, func.body).body)
     return counts
 
 
@@ -143,10 +143,11 @@ def _groups(block: rx.BindingBlock, mod: IRModule, uses: dict[int, int]) -> list
     current: list[Any] = []
     reductions = 0
     for b in block.bindings:
-        ok = _is_call_tir(b.value) and _pattern(mod, b.value) <= OpPatternKind.COMM_REDUCE
-        is_red = ok and _pattern(mod, b.value) == OpPatternKind.COMM_REDUCE
+        value: Any = b.value  # (a call_tir where ok)
+        ok = _is_call_tir(value) and _pattern(mod, value) <= OpPatternKind.COMM_REDUCE
+        is_red = ok and _pattern(mod, value) == OpPatternKind.COMM_REDUCE
         chained = bool(current) and ok and any(a is current[-1].var
-                                                for a in b.value.args[1].fields) \
+                                                for a in value.args[1].fields) \
             and uses.get(id(current[-1].var), 0) == 1 \
             and isinstance(current[-1].var, rx.DataflowVar) and not (is_red and reductions)
         if chained:
@@ -166,7 +167,7 @@ def _groups(block: rx.BindingBlock, mod: IRModule, uses: dict[int, int]) -> list
 def _fuse_function(func: rx.Function, mod: IRModule, funcs: dict, names: set[str]) -> rx.Function:
     uses = _use_counts(func)
     blocks = []
-    for block in func.body.blocks:
+    for block in cast(rx.SeqExpr, func.body).blocks:
         if not isinstance(block, rx.DataflowBlock):
             blocks.append(block)
             continue

@@ -9,7 +9,7 @@ Symbolic vars that no buffer shape defines are passed as trailing int64 paramete
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tirkit import tir
 from tirkit.ir.expr import GlobalVar
@@ -71,8 +71,8 @@ class FuseTIR:
             return mod
         funcs = {gv: f for gv, f in mod.functions.items() if gv not in prims}
         fused = {gv: _fuse(gv.name_hint, f, mod) for gv, f in prims.items()}
-        callees = {id(b.value.args[0]) for f in prims.values() for blk in f.body.blocks
-                   for b in blk.bindings}
+        callees = {id(cast(rx.Call, b.value).args[0]) for f in prims.values()
+                   for blk in cast(rx.SeqExpr, f.body).blocks for b in blk.bindings}
         for gv, (prim_func, _) in fused.items():
             funcs[gv] = prim_func
         for gv, f in list(funcs.items()):
@@ -96,16 +96,18 @@ def _fuse(name: str, func: rx.Function, mod: IRModule) -> tuple[tir.PrimFunc, li
         handle = tir.Var(p.name_hint, "handle")
         params.append(handle)
         buffer_map[handle] = buf
-    (block,) = func.body.blocks
-    result = func.body.body
-    allocs, stmts, names = [], [], set()
+    (block,) = cast(rx.SeqExpr, func.body).blocks
+    result: Any = cast(rx.SeqExpr, func.body).body  # the var of the last binding
+    allocs, stmts = [], []
+    names: set[str] = set()
     for b in block.bindings:
         buf = _buffer_for(b.var.name_hint, b.var.struct_info_)
         buffers[id(b.var)] = buf
         if b.var is not result:
             allocs.append(buf)
-        callee = renew_defs(mod.functions[b.value.args[0]])  # one set of vars per call
-        body, inner_allocs = _inline_callee(callee, b.value, buffers[id(b.var)], buffers, names)
+        value = cast(rx.Call, b.value)  # a call_tir (what FuseOps grouped)
+        callee = renew_defs(cast(tir.PrimFunc, mod.functions[cast(GlobalVar, value.args[0])]))
+        body, inner_allocs = _inline_callee(callee, value, buffers[id(b.var)], buffers, names)
         stmts.append(body)
         allocs.extend(inner_allocs)
     out = buffers[id(result)]
@@ -124,7 +126,7 @@ def _fuse(name: str, func: rx.Function, mod: IRModule) -> tuple[tir.PrimFunc, li
 
 def _inline_callee(callee: tir.PrimFunc, call: rx.Call, out: tir.Buffer,
                    buffers: dict[int, tir.Buffer], names: set[str]) -> tuple[Any, list]:
-    args = list(call.args[1].fields)
+    args = list(cast(rx.Tuple, call.args[1]).fields)
     outs = 1
     mapping: dict[int, Any] = {}
     for param, arg in zip(callee.params, args):
@@ -141,7 +143,7 @@ def _inline_callee(callee: tir.PrimFunc, call: rx.Call, out: tir.Buffer,
                 mapping[id(old_dim)] = new_dim
     ints = list(callee.params[len(args) + outs:])
     if len(call.args) > 2:
-        for var, value in zip(ints, call.args[2].values):
+        for var, value in zip(ints, cast(rx.ShapeExpr, call.args[2]).values):
             mapping[id(var)] = value
     root = callee.body.block if isinstance(callee.body, tir.BlockRealize) else None
     body = root.body if root is not None and root.name_hint == "root" else callee.body
@@ -182,7 +184,7 @@ def _free_shape_vars(prim: tir.PrimFunc) -> list[Any]:
                 defined.add(id(d))
     free = [v for v in undefined_vars(prim.body, prim.params) if v.dtype != "handle"
             and id(v) not in defined]
-    shape_free = []
+    shape_free: list[tir.Var] = []
     for buf in prim.buffer_map.values():
         for d in buf.shape:
             for v in undefined_vars(d, []):
@@ -193,7 +195,7 @@ def _free_shape_vars(prim: tir.PrimFunc) -> list[Any]:
 
 def _rewrite_calls(func: rx.Function, fused: dict[GlobalVar, tuple[tir.PrimFunc, list]]) -> Any:
     blocks = []
-    for block in func.body.blocks:
+    for block in cast(rx.SeqExpr, func.body).blocks:
         bindings = []
         for b in block.bindings:
             v = b.value

@@ -5,7 +5,7 @@ of the topi operator with the call's attributes. Each PrimFunc is named after it
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from tirkit import te, tir, topi
 
@@ -20,11 +20,13 @@ def _te(name: str, fn: Callable[..., Any]) -> Callable[[BlockBuilder, rx.Call], 
     return legalize
 
 
-for _op, _fn in {"add": topi.add, "subtract": topi.subtract, "multiply": topi.multiply,
-                 "divide": topi.divide, "floor_divide": topi.floor_divide, "power": topi.power,
-                 "maximum": topi.maximum, "minimum": topi.minimum, "exp": topi.exp,
-                 "log": topi.log, "sqrt": topi.sqrt, "tanh": topi.tanh, "sigmoid": topi.sigmoid,
-                 "negative": topi.negative, "abs": topi.abs}.items():
+_ELEMWISE: dict[str, Callable[..., Any]] = {
+    "add": topi.add, "subtract": topi.subtract, "multiply": topi.multiply,
+    "divide": topi.divide, "floor_divide": topi.floor_divide, "power": topi.power,
+    "maximum": topi.maximum, "minimum": topi.minimum, "exp": topi.exp,
+    "log": topi.log, "sqrt": topi.sqrt, "tanh": topi.tanh, "sigmoid": topi.sigmoid,
+    "negative": topi.negative, "abs": topi.abs}
+for _op, _fn in _ELEMWISE.items():
     register_legalize(f"relax.{_op}")(_te(_op, _fn))
 
 
@@ -57,7 +59,7 @@ def _silu(bb: BlockBuilder, call: rx.Call) -> rx.Expr:
 @register_legalize("relax.matmul")
 def _matmul(bb: BlockBuilder, call: rx.Call) -> rx.Expr:
     a, b = call.args
-    a_nd, b_nd = a.struct_info_.ndim, b.struct_info_.ndim
+    a_nd, b_nd = cast(Any, a.struct_info_).ndim, cast(Any, b.struct_info_).ndim  # (tensors)
 
     def fn(x: te.Tensor, y: te.Tensor) -> te.Tensor:
         xx = topi.reshape(x, [1] + list(x.shape)) if a_nd == 1 else x
@@ -111,7 +113,7 @@ register_legalize("relax.nn.avg_pool2d")(_pool("avg"))
 
 @register_legalize("relax.reshape")
 def _reshape(bb: BlockBuilder, call: rx.Call) -> rx.Expr:
-    shape = call.struct_info_.shape
+    shape = cast(Any, call.struct_info_).shape  # (a tensor of known shape)
     return bb.call_te(topi.reshape, call.args[0], list(shape), primfunc_name_hint="reshape")
 
 
@@ -123,7 +125,8 @@ def _permute(bb: BlockBuilder, call: rx.Call) -> rx.Expr:
 
 @register_legalize("relax.concat")
 def _concat(bb: BlockBuilder, call: rx.Call) -> rx.Expr:
-    return bb.call_te(topi.concatenate, list(call.args[0].fields), call.attrs.get("axis", 0),
+    fields = list(cast(rx.Tuple, call.args[0]).fields)
+    return bb.call_te(topi.concatenate, fields, call.attrs.get("axis", 0),
                       primfunc_name_hint="concatenate")
 
 

@@ -3,10 +3,11 @@
 step that hands an IR-level result to the schedule state."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ...tir import stmt as S
 from ...tir.buffer import Buffer
+from ...tir.function import PrimFunc
 from .. import errors as err
 from ..schedule import Schedule
 from ._ir_utils import PrimitiveResult
@@ -84,7 +85,7 @@ def normalize_buffer(sch: Schedule, block_rv: Any, buffer: Any,
 def func_body(sch: Schedule, block_rv: Any) -> S.Stmt:
     """The body of the function holding the block or loop ``block_rv``."""
     sref = sch._sref(block_rv)  # pylint: disable=protected-access
-    return sch.state.mod[sch.state.func_of(sref)].body
+    return cast(PrimFunc, sch.state.mod[sch.state.func_of(sref)]).body
 
 
 def apply_result(sch: Schedule, result: PrimitiveResult) -> list[Any]:

@@ -17,7 +17,7 @@ provably contain the dom becomes the new block's predicate.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer, detect_iter_map
 from ...arith.int_set import IntervalSet
@@ -150,6 +150,7 @@ def _solve(ctx: _Ctx, provided: IntervalSet, required: IntervalSet,
 
     if isinstance(pmin, Mul) and (isinstance(pmin.a, Var) or isinstance(pmin.b, Var)):
         var, e = (pmin.a, pmin.b) if isinstance(pmin.a, Var) else (pmin.b, pmin.a)
+        var = cast(Var, var)
         return var, DomainInfo(IntervalSet(div(rmin, e), div(rmax, e)),
                                IntervalSet(IntImm(var.dtype, 0), op.floordiv(dim_max, e)))
     if ana.can_prove_equal(pmin, pmax):

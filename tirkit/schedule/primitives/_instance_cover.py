@@ -18,11 +18,11 @@ so no legal schedule is refused; a hole inside the range is then not caught.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer
 from ...arith.int_set import IntervalSet, eval_set
-from ...ir.expr import IntImm, Range
+from ...ir.expr import IntImm, PrimExpr, Range
 from ...tir import op
 from ...tir.expr import Var
 from .. import analysis as A
@@ -44,10 +44,11 @@ def _old_values(state: Any, block_sref: Any, scope_root: Any
         got = eval_set(value, dom)
         if bounds and got.is_bounded():
             got = RB.tighten(ana, value, value, got, bounds, set(dom), dom, realize.predicate)
-        own = IntervalSet.from_range(iv.dom)
+        own = IntervalSet.from_range(cast(Range, iv.dom))  # (a block iter var's domain)
         lo = own.min_value if got.min_value is None else op.max(got.min_value, own.min_value)
         hi = own.max_value if got.max_value is None else op.min(got.max_value, own.max_value)
-        upper.append(IntervalSet(ana.simplify(lo), ana.simplify(hi)))
+        upper.append(IntervalSet(ana.simplify(cast(PrimExpr, lo)),
+                                 ana.simplify(cast(PrimExpr, hi))))
     lower = RB.region_lower_bound(ana, list(realize.iter_values),
                                   [IntImm("int32", 1)] * len(upper), dom, realize.predicate)
     return upper, lower

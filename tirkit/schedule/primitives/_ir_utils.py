@@ -9,7 +9,7 @@ They work on the IR itself: a statement's place is found by identity from the fu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, cast
 
 from ...arith import Analyzer
 from ...arith.int_set import IntervalSet, eval_set
@@ -28,8 +28,8 @@ class PrimitiveResult:
     """What a primitive hands to the schedule state: replace ``scope`` by ``new_scope`` reusing
     the srefs of ``block_reuse`` (old block -> new block); ``blocks`` are the new blocks made."""
 
-    scope: S.Block
-    new_scope: S.Block
+    scope: S.Stmt  # the scope block (or the statement a primitive rewrites in place)
+    new_scope: S.Stmt
     block_reuse: dict[S.Block, S.Block]
     blocks: list[S.Block]
 
@@ -90,7 +90,7 @@ def locate(body: S.Stmt, block: S.Block) -> Site:
     realize = path[-2]
     scope_at = max(i for i, s in enumerate(path[:-2]) if isinstance(s, S.Block))
     loops = [s for s in path[scope_at + 1:-2] if isinstance(s, S.For)]
-    return Site(path, block, realize, path[scope_at], loops)
+    return Site(path, block, cast(S.BlockRealize, realize), cast(S.Block, path[scope_at]), loops)
 
 
 def child_blocks(stmt: S.Stmt) -> list[S.Block]:
@@ -166,13 +166,15 @@ def relax_region(region: S.BufferRegion, realize: S.BlockRealize,
         if not relaxed.is_bounded():
             out.append(Range.from_min_extent(IntImm(dim.dtype, 0), dim))
             continue
-        relaxed = IntervalSet(ana.simplify(relaxed.min_value), ana.simplify(relaxed.max_value))
+        lo: Any = relaxed.min_value  # (bounded)
+        hi: Any = relaxed.max_value
+        relaxed = IntervalSet(ana.simplify(lo), ana.simplify(hi))
         if all(isinstance(v, IntImm) for v in (relaxed.min_value, relaxed.max_value, dim)):
             # the predicate may bound an index in a form the relaxation cannot use
             # (T.where((n_0 * 2 + n_1) * 2 + n_2 < 1) over n_2 in [0, 2)): the loops' range
             # then overshoots the buffer, which a valid program never touches, so cut it
             relaxed = RB.clip_to_shape(ana, [relaxed], [dim])[0]
-        start = ana.simplify(relaxed.min_value)
+        start = ana.simplify(cast(PrimExpr, relaxed.min_value))
         out.append(Range.from_min_extent(start, ana.simplify(relaxed.max_value - start + 1)))
     return S.BufferRegion(region.buffer, tuple(out))
 

@@ -74,7 +74,7 @@ def _injective(ana: Analyzer, box: list[IntervalSet], merged: list[S.For]) -> bo
         others = [lp.loop_var for lp in merged if lp is not loop]
         ok = False
         for dim in box:
-            if not ana.can_prove_equal(dim.max_value, dim.min_value):
+            if not ana.can_prove_equal(dim.max_value, dim.min_value):  # type: ignore[arg-type]
                 continue
             used: list[Any] = []
             post_order_visit(dim.min_value, lambda n: used.append(n) if isinstance(n, E.Var)

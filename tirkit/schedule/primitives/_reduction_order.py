@@ -128,7 +128,7 @@ def _walk(split: Any, iv: Any, marks: dict[str, TangledMark]) -> None:
         if sub_lo is None or arg_ext % step or (p_hi is not None and arg_ext % (step * sub_ext)):
             entry.aligned = False
             continue
-        _walk(IterSplitExpr(arg.source, sub_lo * step, sub_ext, 1),  # type: ignore[call-arg]
+        _walk(IterSplitExpr(arg.source, sub_lo * step, sub_ext, 1),
               iv, marks)
 
 

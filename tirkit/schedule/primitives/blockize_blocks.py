@@ -16,7 +16,7 @@ would drop it, which changes what a reduction computes).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer
 from ...ir.expr import IntImm, Range
@@ -84,13 +84,15 @@ def _inner(sch: Any, sref: Any, lca: Any, ana: Analyzer, reuse: dict) -> tuple[A
     loops = [p.stmt for p in reversed(A.loops_between(sref, lca))]
     for lp in loops:
         ana.bind(lp.loop_var, Range.from_min_extent(lp.min, lp.extent))
-    ivs, vals, sub = [], [], {}
+    ivs: list[E.IterVar] = []
+    vals: list[Any] = []
+    sub: dict[int, Any] = {}
     for iv, value in zip(block.iter_vars, realize.iter_values):
         v = ana.simplify(value)
         if isinstance(v, IntImm):
             sub[id(iv.var)] = v
             continue
-        div = divide(v, iv.dom, [], loops, ana)
+        div = divide(v, cast(Range, iv.dom), [], loops, ana)  # (a block iter var's domain)
         if div is None or not isinstance(div.outer, IntImm):
             raise BlockizeError(block, reason=f"the binding {iv.var.name_hint} = "
                                 f"{value.script()} is not an affine map of the loops between the "
@@ -101,10 +103,11 @@ def _inner(sch: Any, sref: Any, lca: Any, ana: Analyzer, reuse: dict) -> tuple[A
         ivs.append(new)
         vals.append(div.inner)
         sub[id(iv.var)] = ana.simplify(div.outer * div.inner_extent + new.var)
-    dom = {iv.var: iv.dom for iv in ivs}
+    dom = {iv.var: cast(Range, iv.dom) for iv in ivs}  # (made above)
     for iv in ivs:
-        ana.bind(iv.var, iv.dom)
-    block_sub = Subst(sub, ana, reuse).visit_stmt(block).with_changes(iter_vars=tuple(ivs))
+        ana.bind(iv.var, dom[iv.var])
+    block_sub = cast(S.Block, Subst(sub, ana, reuse).visit_stmt(block)).with_changes(
+        iter_vars=tuple(ivs))
     reuse[block] = block_sub
     stmt: S.Stmt = S.BlockRealize(tuple(vals), realize.predicate, block_sub)
     for lp in reversed(loops):

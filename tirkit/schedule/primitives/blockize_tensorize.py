@@ -11,7 +11,7 @@ the ``impl`` body, binding the impl's buffers to the matched regions with ``matc
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer
 from ...ir.expr import IntImm, PrimExpr, Range
@@ -41,7 +41,7 @@ def _outer_init(block: S.Block, realize: S.BlockRealize, loops: list[S.For]) -> 
             ivs.append(iv.with_changes(var=nv))
             values.append(v)
     stmt: S.Stmt = S.BlockRealize(tuple(values), realize.predicate, S.Block(
-        tuple(ivs), (), block.writes, f"{block.name_hint}_init", block.init))
+        tuple(ivs), (), block.writes, f"{block.name_hint}_init", cast(S.Stmt, block.init)))
     for lp in reversed(loops):
         if any(uses(v, {id(lp.loop_var)}) for v in values):
             nv = E.Var(lp.loop_var.name_hint, lp.loop_var.dtype)
@@ -63,9 +63,10 @@ def blockize_realize(site: U.Site, loop: S.For, preserve_unit_iters: bool,
     ana = Analyzer()
     for lp in site.loops:
         ana.bind(lp.loop_var, Range.from_min_extent(lp.min, lp.extent))
-    o_ivs, o_vals, i_ivs, i_vals, sub = [], [], [], [], {}
+    o_ivs, o_vals, i_ivs, i_vals = [], [], [], []
+    sub: dict[int, Any] = {}
     for iv, value in zip(block.iter_vars, realize.iter_values):
-        div = divide(value, iv.dom, outer, inner, ana)
+        div = divide(value, cast(Range, iv.dom), outer, inner, ana)  # (a block iter var's)
         if div is None:
             raise BlockizeError(loop, block, reason=f"the binding {iv.var.name_hint} = "
                                 f"{value.script()} cannot be divided into an outer part and a "
@@ -84,10 +85,10 @@ def blockize_realize(site: U.Site, loop: S.For, preserve_unit_iters: bool,
         i_vals.append(div.inner)
         sub[id(iv.var)] = i_iv.var if U.is_const(div.outer_extent, 1) \
             else o_iv.var * div.inner_extent + i_iv.var
-    inner_dom = {iv.var: iv.dom for iv in i_ivs}
+    inner_dom = {iv.var: cast(Range, iv.dom) for iv in i_ivs}  # (made above)
     for iv in i_ivs:
-        ana.bind(iv.var, iv.dom)
-    block_sub = Subst(sub, ana, reuse).visit_stmt(block)
+        ana.bind(iv.var, inner_dom[iv.var])
+    block_sub = cast(S.Block, Subst(sub, ana, reuse).visit_stmt(block))
     outer_pred, inner_pred = _split_predicate(realize.predicate, inner)
     has_outer_reduce = block_sub.init is not None and any(
         iv.iter_type == E.IterVarType.CommReduce for iv in o_ivs)
@@ -148,14 +149,15 @@ def tensorize_impl(body: S.Stmt, target: S.Stmt, intrin: Any,
     from .tensorize_compare import TensorizeComparator  # pylint: disable=import-outside-toplevel
 
     reuse: dict[S.Block, S.Block] = {}
+    realize: S.BlockRealize
     if isinstance(target, S.For):
-        realize = blockize_impl(body, target, preserve_unit_iters).new_scope
+        realize = cast(S.BlockRealize, blockize_impl(body, target, preserve_unit_iters).new_scope)
     else:
-        realize = U.locate(body, target).realize
+        realize = U.locate(body, cast(S.Block, target)).realize
     impl = renew_defs(intrin.impl)
     cmp = TensorizeComparator(realize.block)
     cmp.match(realize, intrin.desc.body)
-    impl_block = impl.body.block
+    impl_block = cast(S.BlockRealize, impl.body).block
     regions = {r.buffer: r.region for r in (*impl_block.reads, *impl_block.writes)}
     mbs = []
     for d_param, i_param in zip(intrin.desc.params, impl.params):
@@ -173,7 +175,7 @@ def tensorize_impl(body: S.Stmt, target: S.Stmt, intrin: Any,
                                            annotations=anns)
     if isinstance(target, S.For):
         return PrimitiveResult(target, realize.with_changes(block=new_block), reuse, [new_block])
-    return PrimitiveResult(target, new_block, {target: new_block}, [new_block])
+    return PrimitiveResult(target, new_block, {cast(S.Block, target): new_block}, [new_block])
 
 
 # ----------------------------------------------------------------------- schedule methods

@@ -9,7 +9,7 @@ subcomputations (TVM's common-subexpression rule; 0 caches every computation).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...arith.int_set import eval_set
 from ...ir.expr import FloatImm, IntImm, PrimExpr, Range
@@ -132,7 +132,8 @@ def _stage(k: int, expr: PrimExpr, site: U.Site, scope_name: str
     for v in block_vars:
         post_order_visit(binding[v], lambda n: loop_vars.append(n) if isinstance(n, E.Var)
                          and all(n is not x for x in loop_vars) else None)
-    shape = [eval_set(binding[v], ranges).max_value + 1 for v in block_vars]
+    shape = [cast(PrimExpr, eval_set(binding[v], ranges).max_value) + 1  # (one bounded loop)
+             for v in block_vars]
     data = E.Var(f"index_var_{k}", PointerType(PrimType(expr.dtype), scope_name))
     buf = Buffer(data, expr.dtype, shape, name=f"index_var_{k}")
     axes = [E.Var(f"ax{i}", v.dtype) for i, v in enumerate(loop_vars)]

@@ -7,7 +7,7 @@ the written region back right after it: a cache read and a cache write around on
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...ir.expr import Range
 from ...tir import stmt as S
@@ -74,7 +74,7 @@ def cache_inplace_impl(body: S.Stmt, block: S.Block, read_buffer_index: int,
     info.loc, info.pos = _inplace_loc(site)
     info.cache_region = read_region
     read_stage = make_cache_stage(read_region, info, storage_scope, True)
-    info.stage = _guarded(info.stage, site.realize.predicate)
+    info.stage = _guarded(cast(S.Stmt, info.stage), site.realize.predicate)
     mid_scope = CacheReadRewriter(scope, info, True).visit_stmt(scope)
     reuse = dict(info.block_reuse)
     mid_block = reuse.get(block, block)
@@ -86,7 +86,7 @@ def cache_inplace_impl(body: S.Stmt, block: S.Block, read_buffer_index: int,
     info2.pos += 1
     info2.cache_region = write_region
     write_stage = make_cache_stage(write_region, info2, storage_scope, True)
-    info2.stage = _guarded(info2.stage, site.realize.predicate)
+    info2.stage = _guarded(cast(S.Stmt, info2.stage), site.realize.predicate)
     new_scope = CacheWriteRewriter(site2.scope, mid_block, info2, True).visit_stmt(site2.scope)
     final = {old: info2.block_reuse.get(mid, mid) for old, mid in reuse.items()}
     return PrimitiveResult(scope, new_scope, final, [read_stage, write_stage])

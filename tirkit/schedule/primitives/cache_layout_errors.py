@@ -91,7 +91,7 @@ RollingBufferInsertionError = _error(
     "location of the target buffer is not a for loop.",
     "rolling_buffer injection is invalid. The block {0} should be tiled so that the lca of the "
     "access location of the target buffer {buffer} is a for loop.")
-ReIndexPartialWriteError = type("ReIndexPartialWriteError", (ScheduleError,), {
+ReIndexPartialWriteError: type[ScheduleError] = type("ReIndexPartialWriteError", (ScheduleError,), {
     "fast": "The block does not write the buffer at every point of its iteration domain.",
     "detail": "{0} does not write {buffer} at every point of its iteration domain ({reason}); "
               "the copy stage of the reindexed write would copy the new buffer back at every "
@@ -100,7 +100,7 @@ ReIndexPartialWriteError = type("ReIndexPartialWriteError", (ScheduleError,), {
                "its iteration domain: under a predicate, a loop nest covering part of an iter's "
                "domain, or a store under a condition (no TVM counterpart: TVM 0.27's ReIndex "
                "applies and the copy stage overwrites the rest)."})
-ReadModifyWriteError = type("ReadModifyWriteError", (ScheduleError,), {
+ReadModifyWriteError: type[ScheduleError] = type("ReadModifyWriteError", (ScheduleError,), {
     "fast": "The block reads and writes the buffer, and the new buffer would break one of them.",
     "detail": "{0} reads and writes {buffer}: {reason}",
     "__doc__": "The block reads and writes the buffer and a primitive would give one side of "

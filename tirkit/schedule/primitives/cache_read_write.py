@@ -12,7 +12,7 @@ preconditions and raise its errors.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ...arith import Analyzer
 from ...ir.expr import IntImm, Range
@@ -49,16 +49,17 @@ def check_storage_scope(scope: str) -> None:
 
 @dataclass
 class CacheStageInfo:
-    """TVM's ``CacheStageInfo``: buffers, insertion point (``loc`` stmt and ``pos``), the stage."""
+    """TVM's ``CacheStageInfo``: buffers, insertion point (``loc`` stmt and ``pos``), the stage.
+    The primitive fills each field before it reads it (None until then, as TVM's null refs)."""
 
-    read_buffer: Buffer | None = None
-    write_buffer: Buffer | None = None
-    alloc: Buffer | None = None
-    loc: S.Stmt | None = None
+    read_buffer: Buffer = None  # type: ignore[assignment]
+    write_buffer: Buffer = None  # type: ignore[assignment]
+    alloc: Buffer = None  # type: ignore[assignment]
+    loc: S.Stmt = None  # type: ignore[assignment]
     pos: int = 0
-    stage: S.Stmt | None = None
+    stage: S.Stmt = None  # type: ignore[assignment]
     consumers: list[S.Block] = field(default_factory=list)
-    cache_region: S.BufferRegion | None = None
+    cache_region: S.BufferRegion = None  # type: ignore[assignment]
     block_reuse: dict[S.Block, S.Block] = field(default_factory=dict)
 
 
@@ -125,7 +126,7 @@ def detect_loc(writer: S.Block, scope: S.Block, info: CacheStageInfo, is_read: b
         return
     det = _LocDetector(writer, scope, related)
     det.visit_stmt(scope)
-    info.loc, info.pos = det.loc, det.pos
+    info.loc, info.pos = cast(S.Stmt, det.loc), det.pos
 
 
 def relax_to_loc(region: S.BufferRegion, site: U.Site, loc: S.Stmt) -> S.BufferRegion:
@@ -318,11 +319,13 @@ def check_region_cover(body: S.Stmt, scope: S.Block, buffer: Buffer) -> None:
     if writer is None:
         return
     w_site = U.locate(body, writer)
-    written = U.relax_region(U.region_of(writer.writes, buffer), w_site.realize, w_site.loops)
+    written = U.relax_region(cast(S.BufferRegion, U.region_of(writer.writes, buffer)),
+                             w_site.realize, w_site.loops)
     ana = Analyzer()
     for reader in U.readers(scope, buffer):
         r_site = U.locate(body, reader)
-        read = U.relax_region(U.region_of(reader.reads, buffer), r_site.realize, r_site.loops)
+        read = U.relax_region(cast(S.BufferRegion, U.region_of(reader.reads, buffer)),
+                              r_site.realize, r_site.loops)
         for w, r in zip(written.region, read.region):
             if not (ana.can_prove(w.min <= r.min)
                     and ana.can_prove(r.min + r.extent <= w.min + w.extent)):
@@ -348,7 +351,8 @@ def cache_read_impl(body: S.Stmt, block: S.Block, read_buffer_index: int, storag
     if writer is not None:
         detect_loc(writer, scope, info, is_read=True)
         w_site = U.locate(body, writer)
-        cache_region = relax_to_loc(U.region_of(writer.writes, read_buffer), w_site, info.loc)
+        cache_region = relax_to_loc(cast(S.BufferRegion, U.region_of(writer.writes, read_buffer)),
+                                    w_site, info.loc)
     else:
         info.loc, info.pos = scope, 0
         cache_region = U.region_of(scope.reads, read_buffer) or U.full_region(read_buffer)
@@ -384,7 +388,8 @@ def cache_write_impl(body: S.Stmt, block: S.Block, write_buffer_index: int, stor
             f"cache of {write_buffer.name} before anything is written there (only a copy out of "
             "the cache is made)")
     detect_loc(block, scope, info, is_read=False)
-    cache_region = relax_to_loc(U.region_of(block.writes, write_buffer), site, info.loc)
+    cache_region = relax_to_loc(cast(S.BufferRegion, U.region_of(block.writes, write_buffer)),
+                                site, info.loc)
     full = not isinstance(info.loc, S.Block) or not _all_consumers_under(scope, info.loc,
                                                                           write_buffer)
     info.cache_region = cache_region

@@ -7,7 +7,7 @@ iteration domain shrinks to the region its consumers (compute_at) or producers
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer
 from ...arith.int_set import IntervalSet, eval_set
@@ -16,11 +16,13 @@ from ...tir import op
 from ...tir.expr import IterVarType, Var
 from ...tir.stmt import BlockRealize, For, ForKind, SeqStmt
 from ...tir.stmt_functor import substitute
+from ...tir.function import PrimFunc
 from .. import analysis as A
 from .. import region_bound as RB
 from .. import errors as err
 from ..block_scope import DepKind
 from ..schedule import Schedule, primitive
+from ..state import StmtSRef
 from ..transform import deep_swap
 from ._block_var_domain import DomainInfo, calculate_block_var_domain, cover_range
 from ._instance_cover import dropped_instances
@@ -73,7 +75,7 @@ def _related(sch: Schedule, block_sref: Any, scope_root: Any, consumers: bool) -
 
 def _check(sch: Schedule, block_sref: Any, loop_sref: Any, is_compute_at: bool) -> Any:
     block, loop = block_sref.stmt, loop_sref.stmt
-    scope_root = A.get_scope_root(block_sref)
+    scope_root = cast(StmtSRef, A.get_scope_root(block_sref))  # (checked: not the root block)
     if scope_root is None:
         raise err.InvalidArgumentError(block, reason="cannot move the root block")
     if _under(block_sref, loop_sref):
@@ -90,7 +92,7 @@ def _check(sch: Schedule, block_sref: Any, loop_sref: Any, is_compute_at: bool) 
     A.check_stage_pipeline(sch.state, scope_root)
     A.check_complete_or_reduction(sch.state, block_sref, scope_root)
     if is_compute_at:
-        func = sch.mod[sch.state.func_of(block_sref)]
+        func = cast(PrimFunc, sch.mod[sch.state.func_of(block_sref)])
         params = set(func.buffer_map.values())
         for r in block.writes:
             if r.buffer in params:
@@ -215,7 +217,7 @@ def _check_dense_writes(sch: Schedule, block_sref: Any, loop_sref: Any,
     for buf, hull in required.items():
         lower = [RB.union_lower_bound(ana, list(dims)) for dims in zip(*produced.get(buf, []))]
         if len(lower) != len(hull) or any(d is None for d in lower) or not A.covers(
-                ana, RB.clip_to_shape(ana, lower, buf.shape),
+                ana, RB.clip_to_shape(ana, cast(list[IntervalSet], lower), buf.shape),
                 RB.clip_to_shape(ana, hull, buf.shape)):
             raise err.NotCompactDataFlowError(
                 block_sref.stmt, reason=f"under loop {loop_sref.stmt.loop_var.name} its "

@@ -2,16 +2,18 @@
 ``src/tir/schedule/primitive/compute_inline.cc``)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from ...ir.expr import IntImm
+from ...ir.expr import IntImm, Range
 from ...tir.block_access import get_block_read_write_region
 from ...tir.expr import BufferLoad, IterVarType, Var
 from ...tir.stmt import Block, BufferStore
 from ...tir.stmt_functor import ir_transform, substitute
+from ...tir.function import PrimFunc
 from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
+from ..state import StmtSRef
 from ..transform import block_reuse, deep_swap, replace_objects
 
 
@@ -25,7 +27,7 @@ def _single_store(block: Block) -> BufferStore:
 
 def _plain_indices(block: Block, indices: Any, what: str) -> list[Var]:
     ivars = [iv.var for iv in block.iter_vars]
-    out = []
+    out: list[Var] = []
     for i in indices:
         if not isinstance(i, Var) or all(i is not v for v in ivars) or any(i is o for o in out):
             raise err.BodyAnalysisError(
@@ -46,11 +48,12 @@ def _value_over_indices(block: Block, value: Any, params: list[Var]) -> Any:
     fixed = {}
     for iv in block.iter_vars:
         if any(iv.var is u for u in used) and all(iv.var is not p for p in params):
-            if not (isinstance(iv.dom.extent, IntImm) and iv.dom.extent.value == 1):
+            dom = cast(Range, iv.dom)  # (a block iter var's domain)
+            if not (isinstance(dom.extent, IntImm) and dom.extent.value == 1):
                 raise err.BodyAnalysisError(
                     block, reason=f"the stored value uses iter var {iv.var.name_hint}, which "
                     "is not one of the store's indices")
-            fixed[iv.var] = iv.dom.min
+            fixed[iv.var] = dom.min
     return substitute(value, fixed) if fixed else value
 
 
@@ -86,13 +89,13 @@ def _drop_alloc(stmt: Any, buffer: Any) -> Any:
 
 
 def _check_common(sch: Schedule, block_sref: Any) -> tuple[Any, Any]:
-    scope_root = A.get_scope_root(block_sref)
+    scope_root = cast(StmtSRef, A.get_scope_root(block_sref))  # (checked: not the root block)
     if scope_root is None:
         raise err.InvalidArgumentError(block_sref.stmt, reason="cannot inline the root block")
     A.check_stage_pipeline(sch.state, scope_root)
     block = block_sref.stmt
     store = _single_store(block)
-    func = sch.mod[sch.state.func_of(block_sref)]
+    func = cast(PrimFunc, sch.mod[sch.state.func_of(block_sref)])
     if store.buffer in set(func.buffer_map.values()):
         raise err.NotOutputBlockError(block, reason="the buffer it writes is a function "
                                       "parameter, so it cannot be inlined")
@@ -164,7 +167,7 @@ def reverse_compute_inline(sch: Schedule, block: Any) -> None:
             ``OnlyLeafError``.
     """
     block_sref = sch._block_sref(block)  # pylint: disable=protected-access
-    scope_root = A.get_scope_root(block_sref)
+    scope_root = cast(StmtSRef, A.get_scope_root(block_sref))  # (checked: not the root block)
     if scope_root is None:
         raise err.InvalidArgumentError(block_sref.stmt, reason="cannot inline the root block")
     consumer = block_sref.stmt
@@ -237,8 +240,9 @@ def _inlined_predicate(producer_sref: Any, realize: Any, consumer: Block,
     pred: Any = None
     for iv in consumer.iter_vars:
         e = vmap[next(v for v in vmap if v is iv.var)]
-        cond = op.logical_and(op.greater_equal(e, iv.dom.min),
-                              op.less(e, op.add(iv.dom.min, iv.dom.extent)))
+        dom = cast(Range, iv.dom)  # (a block iter var's domain)
+        cond = op.logical_and(op.greater_equal(e, dom.min),
+                              op.less(e, op.add(dom.min, dom.extent)))
         pred = cond if pred is None else op.logical_and(pred, cond)
     if pred is None or _is_true(ana.simplify(pred)):
         return None
@@ -263,7 +267,7 @@ def _check_only_consumer(sch: Schedule, block_sref: Any, producer_sref: Any, sco
     NonSingleProducerError when another block reads it (TVM 0.27 refuses both as "an output
     block"; before, the first computed wrong numbers and the second built ill-formed IR)."""
     producer, consumer = producer_sref.stmt, block_sref.stmt
-    func = sch.mod[sch.state.func_of(block_sref)]
+    func = cast(PrimFunc, sch.mod[sch.state.func_of(block_sref)])
     if any(b is buf for b in func.buffer_map.values()):
         raise err.NotOutputBlockError(
             producer, reason=f'the buffer "{buf.name}" it writes is a function parameter, so '

@@ -8,7 +8,7 @@ predicate: each conjunct bounds one loop var that a block iter is bound to.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer
 from ...ir.expr import FloatImm, IntImm, PrimExpr, Range
@@ -50,13 +50,13 @@ def _bound(cmp: Any, ana: Analyzer) -> tuple[E.Var, int | None, int | None]:
     c = ana.simplify(substitute(diff, {v: IntImm(v.dtype, 1)}) - k)
     if not (isinstance(k, IntImm) and isinstance(c, IntImm) and c.value in (1, -1)):
         raise ValueError("Strided iteration is not supported")
-    k, c = k.value, c.value  # diff == c*v + k
+    kv, cv = k.value, c.value  # diff == cv*v + kv
     strict = isinstance(cmp, (E.LT, E.GT))
-    upper = isinstance(cmp, (E.LT, E.LE)) == (c == 1)  # c*v + k < 0 bounds v from above if c>0
+    upper = isinstance(cmp, (E.LT, E.LE)) == (cv == 1)  # cv*v + kv < 0: v from above if cv>0
     if upper:
-        edge = -k * c  # v < edge (strict) or v <= edge
+        edge = -kv * cv  # v < edge (strict) or v <= edge
         return v, None, edge if strict else edge + 1
-    edge = -k * c
+    edge = -kv * cv
     return v, (edge + 1 if strict else edge), None
 
 
@@ -72,7 +72,11 @@ def _in_bound_region(realize: S.BlockRealize, pred: PrimExpr, ana: Analyzer) -> 
         cur[1] = hi if cur[1] is None else (cur[1] if hi is None else min(cur[1], hi))
     region, used = [], set()
     for iv, value in zip(realize.block.iter_vars, realize.iter_values):
-        dom_lo, dom_ext = iv.dom.min.value, iv.dom.extent.value
+        dom = cast(Range, iv.dom)  # (a block iter var's domain)
+        if not (isinstance(dom.min, IntImm) and isinstance(dom.extent, IntImm)):
+            raise ValueError(f"iter {iv.var.name_hint} has the domain [{dom.min.script()}, "
+                             f"+{dom.extent.script()}), not constant")
+        dom_lo, dom_ext = dom.min.value, dom.extent.value
         if isinstance(value, E.Var) and id(value) in bounds:
             used.add(id(value))
             lo, hi = bounds[id(value)]
@@ -81,7 +85,7 @@ def _in_bound_region(realize: S.BlockRealize, pred: PrimExpr, ana: Analyzer) -> 
             region.append(Range.from_min_extent(IntImm(value.dtype, lo), IntImm(value.dtype,
                                                                                 max(hi - lo, 0))))
         else:
-            region.append(iv.dom)
+            region.append(dom)
     if set(bounds) - used:
         raise ValueError("Block iters are not independent wrt padding condition")
     return region
@@ -123,7 +127,8 @@ def _const_nest(site: U.Site, pad: PrimExpr, loops_in: list[S.For]) -> tuple[S.S
     write = block.writes[0]
     region = S.BufferRegion(write.buffer, tuple(Range.from_min_extent(rw(r.min), rw(r.extent))
                                                 for r in write.region))
-    store = block.body.with_changes(value=pad, indices=tuple(rw(i) for i in block.body.indices))
+    body = cast(S.BufferStore, block.body)  # (what _match matched)
+    store = body.with_changes(value=pad, indices=tuple(rw(i) for i in body.indices))
     new_block = S.Block(tuple(ivs), (), (region,), f"{block.name_hint}_pad_const", store)
     stmt: S.Stmt = S.BlockRealize(tuple(rw(v) for v in realize.iter_values),
                                   rw(realize.predicate), new_block)
@@ -141,7 +146,8 @@ def _in_bound_nest(site: U.Site, inb: PrimExpr, pred: PrimExpr, region: list[Ran
     for lp in site.loops:
         ana.bind(lp.loop_var, Range.from_min_extent(lp.min, lp.extent))
     repl: dict[int, Any] = {}
-    ivs, binding = [], []
+    ivs: list[E.IterVar] = []
+    binding: list[PrimExpr] = []
     for iv, value, rng in zip(block.iter_vars, realize.iter_values, region):
         nv = E.Var(iv.var.name_hint, iv.var.dtype)
         new_range = Range.from_min_extent(IntImm(nv.dtype, 0), rng.extent)
@@ -157,7 +163,8 @@ def _in_bound_nest(site: U.Site, inb: PrimExpr, pred: PrimExpr, region: list[Ran
     rw = lambda e: ana.simplify(substitute(e, lambda v: repl.get(id(v))))  # noqa: E731
     regions = lambda rs: tuple(S.BufferRegion(r.buffer, tuple(  # noqa: E731
         Range.from_min_extent(rw(x.min), rw(x.extent)) for x in r.region)) for r in rs)
-    store = block.body.with_changes(value=rw(inb), indices=tuple(rw(i) for i in block.body.indices))
+    body = cast(S.BufferStore, block.body)  # (what _match matched)
+    store = body.with_changes(value=rw(inb), indices=tuple(rw(i) for i in body.indices))
     new_block = S.Block(tuple(ivs), regions(block.reads), regions(block.writes), block.name_hint,
                         store)
     # the block's own predicate stays too (a split by a non-divisor above the in-bound loops)
@@ -223,7 +230,8 @@ def decompose_padding_impl(body: S.Stmt, block: S.Block, loop: S.For) -> Primiti
     const_nest, const_block = _const_nest(site, pad, site.loops[at:])
     in_nest, in_block = _in_bound_nest(site, inb, pred, region, site.loops[in_at:])
     new_scope = _Replacer(loop, const_nest, site.loops[in_at], in_nest).visit_stmt(site.scope)
-    return PrimitiveResult(site.scope, new_scope, {site.scope: new_scope, block: in_block},
+    return PrimitiveResult(site.scope, new_scope, {site.scope: cast(S.Block, new_scope),
+                                                   block: in_block},
                            [const_block])
 
 

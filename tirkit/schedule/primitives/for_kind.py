@@ -1,13 +1,14 @@
 """parallel, vectorize, bind, unroll (mirrors ``src/tir/schedule/primitive/for_kind.cc``)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...tir.expr import IterVar, IterVarType, Var
 from ...tir.stmt import ForKind
 from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
+from ..state import StmtSRef
 
 THREAD_TAGS = ("blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y",
                "threadIdx.z", "vthread", "vthread.x", "vthread.y", "vthread.z")
@@ -19,7 +20,7 @@ def _check_compact_dataflow(sch: Schedule, loop_sref: Any) -> None:
     """Every block under the loop is complete or a reduction (TVM
     ``CheckSubtreeCompactDataflow``)."""
     for block_sref in A.get_child_blocks(sch.state, loop_sref):
-        root = A.get_scope_root(block_sref)
+        root = cast(StmtSRef, A.get_scope_root(block_sref))
         complete = A.complete_block_reason(sch.state, block_sref, root)
         if complete is None:
             continue

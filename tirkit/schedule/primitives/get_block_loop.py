@@ -4,13 +4,15 @@ get_output_blocks (mirrors ``src/tir/schedule/primitive/get_block_loop.cc``).
 from __future__ import annotations
 
 import difflib
-from typing import Any
+from typing import Any, cast
 
 from ...tir.stmt import Block, For
+from ...tir.function import PrimFunc
 from .. import analysis as A
 from .. import errors as err
 from ..block_scope import DepKind
 from ..schedule import Schedule, primitive
+from ..state import StmtSRef
 
 NotSingleResult = err.NotSingleResult
 
@@ -71,7 +73,7 @@ def get_child_blocks(sch: Schedule, block_or_loop: Any) -> list[Any]:
 
 def _deps(sch: Schedule, block: Any, consumers: bool) -> list[Any]:
     sref = sch._block_sref(block)  # pylint: disable=protected-access
-    root = A.get_scope_root(sref)
+    root = cast(StmtSRef, A.get_scope_root(sref))  # (checked: not the root block)
     if root is None:
         return []
     scope = sch.state.get_block_scope(root)
@@ -103,7 +105,7 @@ def get_output_blocks(sch: Schedule, scope_block: Any) -> list[Any]:
     """Blocks under ``scope_block`` that write a buffer not allocated in the function
     (``Schedule.get_output_blocks``)."""
     sref = sch._block_sref(scope_block)  # pylint: disable=protected-access
-    func = sch.mod[sch.state.func_of(sref)]
+    func = cast(PrimFunc, sch.mod[sch.state.func_of(sref)])
     params = set(func.buffer_map.values())
     out = [s for s in A.get_child_blocks(sch.state, sref)
            if any(r.buffer in params for r in s.stmt.writes)]

@@ -12,7 +12,7 @@ domains, the body rewritten through the inverse map, one new loop per new iter v
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ...arith import Analyzer
 from ...ir.expr import FloatImm, IntImm, PrimExpr, Range
@@ -57,7 +57,9 @@ def _retype(e: PrimExpr, vmap: dict[int, E.Var], dtype: Any) -> PrimExpr:
     if isinstance(e, IntImm) and e.dtype.is_int():
         return IntImm(dtype, e.value)
     if hasattr(e, "a") and hasattr(e, "b"):
-        return type(e)(*tir_op.match_types(_retype(e.a, vmap, dtype), _retype(e.b, vmap, dtype)))
+        binary: Any = e  # (a binary op)
+        return type(binary)(*tir_op.match_types(_retype(binary.a, vmap, dtype),
+                                                _retype(binary.b, vmap, dtype)))
     return substitute(e, lambda v: vmap.get(id(v)))
 
 
@@ -220,7 +222,8 @@ def transform_layout_impl(body: S.Stmt, block: S.Block, buffer: Buffer, index_ma
     if pad is not None:
         _check_pad_value(pad, buffer)
     scope = defining if defining is not None else site.scope
-    inverse, predicate = None, IntImm("bool", 0)
+    inverse: IndexMap | None = None
+    predicate: PrimExpr = IntImm("bool", 0)
     if not assume_injective_transform:
         try:
             inverse, predicate = index_map.non_surjective_inverse(list(buffer.shape))
@@ -238,10 +241,11 @@ def transform_layout_impl(body: S.Stmt, block: S.Block, buffer: Buffer, index_ma
             f"{predicate.script()} is true.")
     new = buffer.with_changes(shape=new_shape)
     rewriter = _LayoutRewriter(buffer, new, index_map)
-    new_scope = rewriter.visit_stmt(scope)
-    if has_padding:
+    new_scope = cast(S.Block, rewriter.visit_stmt(scope))
+    if has_padding:  # (then the inverse was computed and a pad value given)
         new_scope = _insert_after_writer(scope, new_scope, buffer,
-                                         _padding_stage(new, inverse, predicate, pad))
+                                         _padding_stage(new, cast(IndexMap, inverse), predicate,
+                                                        cast(IndexMap, pad)))
     reuse = dict(rewriter.reuse)
     reuse[scope] = new_scope
     param = defining is None
@@ -287,7 +291,7 @@ def transform_block_layout_impl(body: S.Stmt, block: S.Block, index_map: IndexMa
     _check_trivial_nest(site)
     index_map = legalize_index_map_dtype(index_map, [iv.var for iv in block.iter_vars])
     old_vars = [iv.var for iv in block.iter_vars]
-    extents = [iv.dom.extent for iv in block.iter_vars]
+    extents = [cast(Range, iv.dom).extent for iv in block.iter_vars]  # (a block's iter vars)
     mapped = index_map.map_indices(old_vars)
     shape = _map_shape(index_map, extents, block, "the block iters")
     types = {id(iv.var): iv.iter_type for iv in block.iter_vars}
@@ -365,7 +369,7 @@ def _check_trivial_nest(site: U.Site) -> None:
     loop_vars = {id(lp.loop_var) for lp in site.loops}
     for iv, v in zip(block.iter_vars, realize.iter_values):
         trivial = (isinstance(v, E.Var) and id(v) in loop_vars) or U.is_const(v)
-        if not trivial or not U.is_const(iv.dom.min, 0):
+        if not trivial or not U.is_const(cast(Range, iv.dom).min, 0):
             raise X.BlockHasNontrivialBindingError(block, reason=f'block "{block.name_hint}" does not have a '
                                     f"trivial binding: {iv.var.name_hint} = {v.script()}")
 
@@ -375,7 +379,7 @@ def _simplify_accesses(block: S.Block, ivs: Sequence[E.IterVar]) -> S.Block:
     ``BlockBufferAccessSimplifier``)."""
     ana = Analyzer()
     for iv in ivs:
-        ana.bind(iv.var, iv.dom)
+        ana.bind(iv.var, cast(Range, iv.dom))
 
     class _Simp(StmtExprMutator):
         def visit_buffer_load_(self, op: E.BufferLoad) -> Any:
@@ -471,7 +475,7 @@ def _register() -> None:
                                     assume_injective_transform)
         apply_result(sch, res)
         if res.old_buffer is not None:
-            _replace_param_buffer(sch, block, res.old_buffer, res.new_buffer)
+            _replace_param_buffer(sch, block, res.old_buffer, cast(Buffer, res.new_buffer))
 
     @primitive("TransformBlockLayout", normalize=_normalize_block_layout)
     def transform_block_layout(sch: Any, block: Any, index_map: Any) -> None:

@@ -10,7 +10,7 @@ blockize does for its outer block.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ...arith import Analyzer
 from ...ir.expr import IntImm, Range
@@ -20,6 +20,7 @@ from ...tir.stmt_functor import ir_transform, substitute
 from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
+from ..state import StmtSRef
 from ..transform import blocks_in, fresh_loops, rebind_block, simplify_bindings
 from . import _ir_utils as U
 from ._blockize_util import union_regions
@@ -121,7 +122,7 @@ def loop_partition(sch: Schedule, loop: Any, factors: Sequence[Any],
     reads, writes = _accessed(body, outer)
     common = Block([], reads, writes, f"{blocks[0].name_hint}_{lp.loop_var.name_hint}_common",
                    body)
-    parent = sref.parent
+    parent = cast(StmtSRef, sref.parent)  # (a loop or non-root block has one)
     from ..state import _swap  # pylint: disable=import-outside-toplevel
     new_parent = parent.stmt.with_changes(
         body=_swap(parent.stmt.body, lp, BlockRealize([], True, common)))
@@ -156,7 +157,7 @@ def reorder_block_iter_var(sch: Schedule, block: Any, new_order: Sequence[int]) 
     new_block = blk.with_changes(iter_vars=tuple(blk.iter_vars[i] for i in order))
     new_realize = BlockRealize([realize.iter_values[i] for i in order], realize.predicate,
                                new_block)
-    parent = sref.parent
+    parent = cast(StmtSRef, sref.parent)  # (a loop or non-root block has one)
     from ..state import _swap  # pylint: disable=import-outside-toplevel
     sch.state.replace(parent, parent.stmt.with_changes(
         body=_swap(parent.stmt.body, realize, new_realize)), {blk: new_block})

@@ -2,7 +2,7 @@
 ``src/tir/schedule/primitive/loop_transformation.cc``)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ...arith import Analyzer
 from ...ir.dtype import DataType, dtype as _dtype
@@ -14,6 +14,7 @@ from ...tir.stmt_functor import substitute
 from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
+from ..state import StmtSRef
 from ..transform import append_predicate, block_reuse, simplify_bindings
 
 NotSingleInferFactorError = err._error(  # pylint: disable=protected-access
@@ -215,7 +216,7 @@ def merge(sch: Schedule, *loops: Any) -> Any:
         nest = c.stmt.with_changes(body=nest)
     outermost = chains[0][0]
     sibling_roots = [c[0] for c in chains]
-    scope_parent = outermost.parent
+    scope_parent = cast(StmtSRef, outermost.parent)  # (a loop or non-root block has one)
     new_body = _replace_siblings(scope_parent.stmt.body, [s.stmt for s in sibling_roots], nest)
     sch.state.replace(scope_parent, scope_parent.stmt.with_changes(body=new_body))
     return sch._new_rv(sch.state.get_sref(new_loop))  # pylint: disable=protected-access
@@ -254,7 +255,7 @@ def add_unit_loop(sch: Schedule, block_or_loop: Any) -> Any:
         if sref.parent is None:
             raise err.InvalidArgumentError(stmt, reason="cannot add a loop above the root block")
         new_loop = For(var, 0, 1, ForKind.SERIAL, realize)
-        parent = sref.parent
+        parent = cast(StmtSRef, sref.parent)  # (a loop or non-root block has one)
         from ..state import _swap  # pylint: disable=import-outside-toplevel
         new_parent = parent.stmt.with_changes(body=_swap(parent.stmt.body, realize, new_loop))
         sch.state.replace(parent, new_parent)

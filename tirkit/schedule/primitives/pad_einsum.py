@@ -8,7 +8,7 @@ shape), outputs copied back after it; the block and its loops run over the padde
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ...arith import Analyzer
 from ...ir import structural_equal
@@ -51,15 +51,16 @@ def _check_full_loops(site: U.Site) -> None:
     from .cache_layout_errors import BlockHasNontrivialBindingError  # pylint: disable=C0415
     used: list[Any] = []
     for iv, value in zip(site.block.iter_vars, site.realize.iter_values):
+        dom: Any = iv.dom  # (a block iter var's domain)
         loop = next((lp for lp in site.loops if lp.loop_var is value), None)
         ok = loop is not None and all(value is not u for u in used) \
-            and U.is_const(iv.dom.min, 0) and U.is_const(loop.min, 0) \
-            and Analyzer().can_prove_equal(loop.extent, iv.dom.extent)
+            and U.is_const(dom.min, 0) and U.is_const(loop.min, 0) \
+            and Analyzer().can_prove_equal(loop.extent, dom.extent)
         if not ok:
             raise BlockHasNontrivialBindingError(
                 site.block, reason=f"pad_einsum needs each iter bound to a loop of its own over "
-                f"its whole domain from 0; {iv.var.name_hint} (domain [{iv.dom.min.script()}, "
-                f"+{iv.dom.extent.script()})) is bound to {value.script()}"
+                f"its whole domain from 0; {iv.var.name_hint} (domain [{dom.min.script()}, "
+                f"+{dom.extent.script()})) is bound to {value.script()}"
                 + ("" if loop is None else f", a loop over [{loop.min.script()}, "
                    f"+{loop.extent.script()})"))
         used.append(value)
@@ -121,7 +122,7 @@ def _check_padding_is_identity(block: S.Block, iter_ext: dict[int, PrimExpr],
 
 
 def _padded_buffer(region: S.BufferRegion, extents: dict[int, PrimExpr]) -> Buffer:
-    shape = []
+    shape: list[PrimExpr] = []
     for r, dim in zip(region.region, region.buffer.shape):
         if isinstance(r.min, IntImm):
             shape.append(IntImm(r.min.dtype, 1))
@@ -212,7 +213,7 @@ def pad_einsum_impl(body: S.Stmt, block: S.Block, padding: Sequence[int]) -> Pri
     iter_ext: dict[int, PrimExpr] = {}
     loop_ext: dict[int, PrimExpr] = {}
     for iv, value, pad in zip(block.iter_vars, site.realize.iter_values, padding):
-        dom = iv.dom.extent
+        dom = cast(Range, iv.dom).extent  # (a block iter var's domain)
         new = ana.simplify(tir_op.floordiv(dom + int(pad) - 1, int(pad)) * int(pad))
         if not ana.can_prove_equal(new, dom):
             iter_ext[id(iv.var)] = new
@@ -221,7 +222,9 @@ def pad_einsum_impl(body: S.Stmt, block: S.Block, padding: Sequence[int]) -> Pri
     _check_padding_is_identity(block, iter_ext, ana)
     needs = lambda r: any(isinstance(x.min, E.Var) and id(x.min) in iter_ext  # noqa: E731
                           for x in r.region)
-    reads, writes, allocs, buffers = [], [], [], {}
+    reads: list[Any] = []
+    writes: list[Any] = []
+    allocs, buffers = [], {}
     for region, out in [(r, reads) for r in block.reads] + [(w, writes) for w in block.writes]:
         if needs(region):
             padded = _padded_buffer(region, iter_ext)
@@ -245,7 +248,7 @@ def pad_einsum_impl(body: S.Stmt, block: S.Block, padding: Sequence[int]) -> Pri
 def _block_of(stmt: S.Stmt) -> S.Block:
     while isinstance(stmt, S.For):
         stmt = stmt.body
-    return stmt.block
+    return cast(S.BlockRealize, stmt).block
 
 
 def _register() -> None:

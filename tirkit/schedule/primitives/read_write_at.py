@@ -8,7 +8,7 @@ image: statements up to the last writer write the copy, which is copied back aft
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer
 from ...arith.int_set import IntervalSet, eval_set
@@ -71,7 +71,7 @@ def _relaxed(body: S.Stmt, sub: S.Stmt, loop: S.For, buffer: Buffer, is_read: bo
         region = U.region_of(block.reads if is_read else block.writes, buffer)
         if region is None:
             continue
-        path = U.path_to(loop, block)
+        path = cast(list[S.Stmt], U.path_to(loop, block))  # (the block is under the loop)
         dom = U.loop_ranges([s for s in path[1:] if isinstance(s, S.For)])
         vmap = U.bindings(realize)
         sets.append([IntervalSet(eval_set(substitute(r.min, vmap), dom).min_value,
@@ -85,7 +85,8 @@ def _copy_block(src: Buffer, dst: Buffer, name: str, outer: list[S.For],
     """TVM's ``ReadWriteAtImpl::MakeBlock``: iters for the outer loop vars the domain uses."""
     outer_vars = {id(lp.loop_var): lp for lp in outer}
     vmap: dict[int, E.Var] = {}
-    ivs, values = [], []
+    ivs: list[Any] = []
+    values: list[Any] = []
 
     def sub(v: E.Var) -> Any:
         if id(v) in vmap:
@@ -187,7 +188,7 @@ def _clamped_domain(sets: list[list[IntervalSet]], src: Buffer, outer: list[S.Fo
         ana.bind(lp.loop_var, Range.from_min_extent(lp.min, lp.extent))
     domain = []
     for dim, extent in enumerate(src.shape):
-        acc = sets[0][dim]
+        acc: Any = sets[0][dim]  # an IntervalSet (bounded: the loops' ranges are)
         for s in sets[1:]:
             acc = acc.union(s[dim])
         start = ana.simplify(op.max(acc.min_value, IntImm(acc.min_value.dtype, 0)))
@@ -246,8 +247,8 @@ def read_write_at_impl(body: S.Stmt, loop: S.For, block: S.Block, index: int,
         else _copy_block(src, dst, f"{src.name}_{storage_scope}", outer, domain)
     subs.insert(pos, copy)
     new_loop = loop.with_changes(body=S.SeqStmt(tuple(subs)))
-    new_scope = _LoopSwap(loop, new_loop).visit_stmt(site.scope)
-    new_scope = new_scope.with_changes(alloc_buffers=tuple(new_scope.alloc_buffers) + (dst,))
+    swapped = cast(S.Block, _LoopSwap(loop, new_loop).visit_stmt(site.scope))
+    new_scope = swapped.with_changes(alloc_buffers=tuple(swapped.alloc_buffers) + (dst,))
     reuse[site.scope] = new_scope
     return PrimitiveResult(site.scope, new_scope, reuse, [copy.block])
 

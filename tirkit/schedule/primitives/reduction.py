@@ -1,7 +1,7 @@
 """decompose_reduction, rfactor (mirrors ``src/tir/schedule/primitive/reduction.cc``)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...ir.expr import Range
 from ...tir import expr as E
@@ -13,7 +13,7 @@ from ...tir.stmt_functor import substitute
 from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
-from ..state import _swap
+from ..state import StmtSRef, _swap
 from ..transform import deep_swap
 from ._ir_utils import is_const
 
@@ -38,7 +38,7 @@ def decompose_reduction(sch: Schedule, block: Any, loop: Any) -> Any:
     block_sref = sch._block_sref(block)  # pylint: disable=protected-access
     loop_sref = sch._loop_sref(loop)  # pylint: disable=protected-access
     blk: Block = block_sref.stmt
-    scope_root = A.get_scope_root(block_sref)
+    scope_root = cast(StmtSRef, A.get_scope_root(block_sref))  # (checked: not the root block)
     if blk.init is None:
         raise err.NotReductionBlockError(blk, reason="it has no init statement (was it "
                                          "decomposed already?)")
@@ -56,7 +56,7 @@ def decompose_reduction(sch: Schedule, block: Any, loop: Any) -> Any:
     update = blk.with_changes(init=None, name_hint=blk.name_hint + "_update", reads=reads)
     loop_stmt = loop_sref.stmt
     new_loop = deep_swap(loop_stmt, {id(blk): update})
-    parent = loop_sref.parent
+    parent = cast(StmtSRef, loop_sref.parent)  # (a loop or non-root block has one)
     new_parent = parent.stmt.with_changes(
         body=_swap(parent.stmt.body, loop_stmt, SeqStmt([stmt, new_loop])))
     sch.state.replace(parent, new_parent, {blk: update})
@@ -179,7 +179,7 @@ def _rf_check(sch: Schedule, loop_sref: Any) -> tuple[Any, Any, list[Any]]:
     if len(children) != 1:
         raise err.NotSingleChildBlockError(loop_sref.stmt)
     block_sref = children[0]
-    scope_root = A.get_scope_root(block_sref)
+    scope_root = cast(StmtSRef, A.get_scope_root(block_sref))  # (checked: not the root block)
     reason = A.reduction_block_reason(sch.state, block_sref, scope_root)
     if reason is not None:
         raise err.NotReductionBlockError(block_sref.stmt, reason=reason)
@@ -277,10 +277,10 @@ def _rf_block(blk: Block, realize: BlockRealize, red_loops: list, loop_sref: Any
         ivs.append((s is not loop_sref, IterVar(Range.from_min_extent(s.stmt.min, s.stmt.extent),
                                                 v, kind), lv))
     rf_iv = next(iv for other, iv, _ in ivs if not other)
-    vmap = {}
-    for iv, v in pairs:
+    vmap: dict[Any, Any] = {}
+    for iv, value in pairs:
         if iv.iter_type == IterVarType.CommReduce:
-            vmap[iv.var] = substitute(v, new_vars)
+            vmap[iv.var] = substitute(value, new_vars)
     data_par = [(iv, v) for iv, v in pairs if iv.iter_type == IterVarType.DataPar]
     all_ivs = [rf_iv] + [iv for iv, _ in data_par] + [iv for other, iv, _ in ivs if other]
     values = [loop_sref.stmt.loop_var] + [v for _, v in data_par] + \

@@ -8,7 +8,7 @@ opaquely, and sit in a chain of loops under its scope.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer
 from ...ir.expr import IntImm, PrimExpr, Range
@@ -71,7 +71,8 @@ def _collect(buffer: Buffer, block: S.Block) -> tuple[PrimExpr, ...]:
 
 def _reindex_buffer(buffer: Buffer, block: S.Block, covered: set[int]) -> Buffer:
     """TVM's ``CreateReindexBuffer``."""
-    shape = tuple(iv.dom.min + iv.dom.extent for iv in block.iter_vars if id(iv.var) in covered)
+    doms = [cast(Range, iv.dom) for iv in block.iter_vars if id(iv.var) in covered]  # (block's)
+    shape = tuple(dom.min + dom.extent for dom in doms)
     buf = U.with_scope(buffer, buffer.scope(), f"{buffer.name}_reindex")
     return buf.with_changes(shape=shape, strides=())
 
@@ -81,11 +82,13 @@ def _stage(block: S.Block, info: CacheStageInfo, covered: set[int],
            name: str | None = None) -> S.Block:
     """TVM's ``MakeReIndexStage`` (with ``index_map``: ``MakeReindexCacheStage``, the new
     buffer indexed by the map of the iters, iters the access does not use at their min)."""
-    ivs, vmap, re_idx, loops, all_vars = [], {}, [], [], []
+    ivs: list[E.IterVar] = []
+    loops: list[E.Var] = []
+    vmap, re_idx, all_vars = {}, [], []
     for iv in block.iter_vars:
         var = E.Var(f"v{len(ivs)}", iv.var.dtype)
         vmap[id(iv.var)] = var
-        all_vars.append(var if id(iv.var) in covered else iv.dom.min)
+        all_vars.append(var if id(iv.var) in covered else cast(Range, iv.dom).min)
         if id(iv.var) in covered:
             ivs.append(E.IterVar(iv.dom, var, E.IterVarType.DataPar))
             re_idx.append(var)
@@ -103,7 +106,8 @@ def _stage(block: S.Block, info: CacheStageInfo, covered: set[int],
                   S.BufferStore(info.write_buffer, E.BufferLoad(info.read_buffer, src), dst))
     stmt: S.Stmt = S.BlockRealize(tuple(loops), IntImm("bool", 1), new)
     for var, iv in reversed(list(zip(loops, ivs))):
-        stmt = S.For(var, iv.dom.min, iv.dom.extent, S.ForKind.SERIAL, stmt)
+        dom = cast(Range, iv.dom)  # (made above from the block's)
+        stmt = S.For(var, dom.min, dom.extent, S.ForKind.SERIAL, stmt)
     info.stage = stmt
     return new
 
@@ -166,7 +170,7 @@ def reindex_impl(body: S.Stmt, block: S.Block, buffer_index: int,
     _check_read_write(block, buffer, is_write)
     ana = Analyzer()
     for iv in block.iter_vars:
-        ana.bind(iv.var, iv.dom)
+        ana.bind(iv.var, cast(Range, iv.dom))  # (a block iter var's domain)
     indices = tuple(ana.simplify(i) for i in indices)
     _check_in_bounds(ana, buffer, block, indices)
     covered: set[int] = set()
@@ -218,7 +222,7 @@ def check_writes_whole_domain(site: U.Site, buffer: Buffer, covered: set[int]) -
         ana.bind(loop.loop_var, Range.from_min_extent(loop.min, loop.extent))
     in_dom = []
     for iv, value in zip(block.iter_vars, realize.iter_values):
-        lo, ext = iv.dom.min, iv.dom.extent
+        lo, ext = cast(Range, iv.dom).min, cast(Range, iv.dom).extent
         in_dom += [tir_op.greater_equal(value, lo), tir_op.less(value, lo + ext)]
         if id(iv.var) not in covered or not (isinstance(lo, IntImm) and isinstance(ext, IntImm)):
             continue

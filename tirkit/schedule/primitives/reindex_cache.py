@@ -8,10 +8,11 @@ nest, and the block accesses the cache at the mapped indices. The access must be
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer
 from ...tir import expr as E
+from ...ir.expr import Range
 from ...tir import stmt as S
 from ...tir.index_map import IndexMap
 from ...tir.stmt_functor import post_order_visit
@@ -46,7 +47,7 @@ def reindex_cache_impl(body: S.Stmt, block: S.Block, buffer_index: int, kind: st
         raise ReindexCacheReadWriteNotMatchError(block, reason=f"the index map takes "
                                                  f"{len(index_map.initial_indices)} indices but "
                                                  f"the block has {len(block.iter_vars)} iters")
-    region = U.region_of(block.writes if is_write else block.reads, buffer)
+    region = cast(S.BufferRegion, U.region_of(block.writes if is_write else block.reads, buffer))
     if any(not U.is_const(r.extent, 1) for r in region.region):
         raise NotSinglePointAccess(block, region=f"{buffer.name}{list(region.region)}",
                                    primitive=primitive)
@@ -55,7 +56,7 @@ def reindex_cache_impl(body: S.Stmt, block: S.Block, buffer_index: int, kind: st
     _check_read_write(block, buffer, is_write, f"{buffer.name}_{storage_scope}")
     ana = Analyzer()
     for iv in block.iter_vars:
-        ana.bind(iv.var, iv.dom)
+        ana.bind(iv.var, cast(Range, iv.dom))  # (a block iter var's domain)
     indices = tuple(ana.simplify(i) for i in indices)
     _check_in_bounds(ana, buffer, block, indices)
     covered: set[int] = set()
@@ -65,7 +66,7 @@ def reindex_cache_impl(body: S.Stmt, block: S.Block, buffer_index: int, kind: st
     if is_write:
         check_writes_whole_domain(site, buffer, covered)
     try:
-        shape = index_map.map_shape([iv.dom.extent for iv in block.iter_vars])
+        shape = index_map.map_shape([cast(Range, iv.dom).extent for iv in block.iter_vars])
     except ValueError as exc:
         raise IndexMapRangeError(block, reason=f"the index map {index_map.script()} of the "
                                  f"block iters: {exc}; each output index must range from 0"
@@ -104,7 +105,8 @@ def _check_map_matches(block: S.Block, buffer: Any, index_map: IndexMap, indices
                 f"{where} but not in {other}")
     ivs = [iv for iv in block.iter_vars if id(iv.var) in covered]
     try:
-        IndexMap([iv.var for iv in ivs], mapped).non_surjective_inverse([iv.dom for iv in ivs])
+        doms = [cast(Range, iv.dom) for iv in ivs]  # (a block's iter vars)
+        IndexMap([iv.var for iv in ivs], mapped).non_surjective_inverse(doms)
     except ValueError as exc:
         raise NotBijectiveAffineIndexMapError(
             block, reason=f"{primitive} of block \"{block.name_hint}\": the index map "

@@ -10,7 +10,7 @@ predicate ``loop < 1 or overlap <= index``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ...arith import Analyzer
 from ...arith.int_set import eval_set
@@ -169,7 +169,7 @@ def rolling_buffer_impl(body: S.Stmt, block: S.Block, write_buffer_index: int
     if not isinstance(lca, S.For):
         raise RollingBufferInsertionError(block, buffer=buffer.name)
     at = next(i for i, lp in enumerate(site.loops) if lp is lca)
-    relaxed = U.relax_region(U.region_of(block.writes, buffer), site.realize,
+    relaxed = U.relax_region(cast(S.BufferRegion, U.region_of(block.writes, buffer)), site.realize,
                              site.loops[at + 1:])
     info = _collect(site, relaxed)
     rewriter = _Rewriter(scope, info)
@@ -194,7 +194,7 @@ def _check_deps(scope: S.Block, block: S.Block) -> None:
             raise RollingBufferDependencyError(block)
 
 
-def _lca(body: S.Stmt, blocks: list[S.Block]) -> S.Stmt:
+def _lca(body: S.Stmt, blocks: list[S.Block]) -> S.Stmt | None:
     paths = [U.path_to(body, b) for b in blocks]
     common = None
     for nodes in zip(*paths):

@@ -3,12 +3,13 @@
 state (deterministic for a seed) unless given, and recorded in the trace."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ...tir.expr import IterVarType
 from .. import analysis as A
 from .. import errors as err
 from ..schedule import Schedule, primitive
+from ..state import StmtSRef
 
 
 #: trial division stops here: a cofactor left above it counts as prime (a product of two
@@ -174,8 +175,8 @@ def _loop_kinds(sch: Schedule, block_sref: Any, loops: list[Any]) -> list[bool]:
 
 def _can_compute_at(sch: Schedule, block_sref: Any, loop: Any) -> bool:
     trial = sch.copy()
-    brv, lrv = trial._new_rv(trial.state.get_sref(block_sref.stmt)), \
-        trial._new_rv(trial.state.get_sref(loop.stmt))  # pylint: disable=protected-access
+    brv, lrv = trial._new_rv(cast(StmtSRef, trial.state.get_sref(block_sref.stmt))), \
+        trial._new_rv(cast(StmtSRef, trial.state.get_sref(loop.stmt)))  # pylint: disable=W0212
     try:
         trial.compute_at(brv, lrv)
     except err.ScheduleError:

@@ -11,7 +11,7 @@ when ``program_index - base == desc_index`` is provable. The first mismatch rais
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 from ...arith import Analyzer
 from ...ir.expr import FloatImm, IntImm, PrimExpr
@@ -38,7 +38,7 @@ class TensorizeComparator:
         self.lhs_ana = Analyzer()   # program block iter domains
         self.is_scope = True
 
-    def fail(self, what: str) -> None:
+    def fail(self, what: str) -> NoReturn:
         """Raise the mismatch error."""
         raise TensorizeError(self.block, reason=f"The stmt doesn't match the tensor intrin: {what}")
 
@@ -140,7 +140,8 @@ class TensorizeComparator:
             self.fail(f"buffer {lhs.buffer.name} has fewer dimensions than the description's")
         base = self.buffer_indices.get(id(lhs.buffer))
         for i in range(offset):
-            if not (isinstance(lhs.region[i].extent, IntImm) and lhs.region[i].extent.value == 1):
+            extent = lhs.region[i].extent
+            if not (isinstance(extent, IntImm) and extent.value == 1):
                 self.fail(f"the region of {lhs.buffer.name} is not element-wise in its leading "
                           f"dimension {i}")
         if base is None:
