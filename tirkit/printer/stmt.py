@@ -438,7 +438,8 @@ def _grid(p: Printer, loop: S.For, limit: int | None = None) -> list[S.For]:
 def _same_span_depth(loop: S.For) -> int:
     """How many nested loops from ``loop`` down carry ``loop``'s span (the loops of one written
     ``for ... in T.grid(...)`` share it)."""
-    depth, node = 0, loop
+    depth = 0
+    node: S.Stmt = loop
     while isinstance(node, S.For) and node.span == loop.span:
         depth += 1
         node = node.body
