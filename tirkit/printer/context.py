@@ -184,10 +184,15 @@ class Printer:
         if name is not None:
             self.defined_names.discard(name)
 
-    def allow_concise(self) -> bool:
+    def allow_concise(self, node: Any = None) -> bool:
         """Whether the statement being printed may use concise scoping (TVM
-        ``AllowConciseScoping``): it is the last of its frame and not underlined."""
-        return bool(self.frames) and self.frames[-1].allow_concise and self.cfg.syntax_sugar
+        ``AllowConciseScoping``): it is the last of its frame and not underlined; with the
+        ``written`` option (tirfmt), not when the user wrote ``node`` as a ``with`` scope."""
+        if not (self.frames and self.frames[-1].allow_concise and self.cfg.syntax_sugar):
+            return False
+        text = self.cfg.written(node) if self.cfg.written is not None and node is not None \
+            else None
+        return text is None or not (text.startswith("with") and text[4:5].isspace())
 
     # ----------------------------------------------------------------------- definitions
     def unique_name(self, hint: str) -> str:

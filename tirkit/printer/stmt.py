@@ -25,7 +25,7 @@ from .doc import Doc, Text, concat, join
 from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
-from .written import called_as, loop_spelling
+from .written import called_as, loop_spelling, written
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -59,11 +59,20 @@ def _return_value(s: S.Evaluate) -> Any:
     return None
 
 
+def _written_pass(p: Printer, s: S.Evaluate) -> bool:
+    """Whether a no-op was written ``pass`` (its span may be the enclosing ``def``'s or loop's,
+    whose text then ends with it; ``T.evaluate(0)`` ends otherwise)."""
+    text = written(p, s)
+    return text is not None and text.rstrip().rsplit("\n", 1)[-1].strip() == "pass"
+
+
 @register(S.Evaluate)
 def _evaluate(p: Printer, s: S.Evaluate) -> SDoc:
     ret = _return_value(s) if p.tirx and p.cfg.syntax_sugar else None
     if ret is not None:  # tirx: ``return v`` (TVM 0.27 has no T.ret)
         return LineDoc(concat("return ", p.expr(ret).doc))
+    if p.cfg.written is not None and _is_nop(s) and _written_pass(p, s):
+        return LineDoc(Text("pass"))  # the user's `pass` (tirfmt)
     value = p.expr(s.value).doc
     if isinstance(s.value, Call) and not (
             p.tirx and getattr(s.value.op, "name", None) in TIRX_NODE_OPS) and not (
@@ -89,7 +98,7 @@ def _store(p: Printer, s: S.BufferStore) -> SDoc:
 
 @register(S.LetStmt)
 def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
-    is_concise = p.allow_concise()
+    is_concise = p.allow_concise(s)
     ann = s.var.type_annotation
     tdoc = None if isinstance(ann, TupleType) and not ann.fields else type_doc(p, ann).doc
     rhs = p.expr(s.value).doc
@@ -146,7 +155,7 @@ def _is_nop(s: S.Stmt) -> bool:
 
 @register(S.AssertStmt)
 def _assert(p: Printer, s: S.AssertStmt) -> Any:
-    is_concise = p.allow_concise()
+    is_concise = p.allow_concise(s)
     cond, msg = p.expr(s.condition).doc, p.expr(s.message).doc
     if p.tirx or s.error_kind != "RuntimeError" or s.message_parts:
         # TVM 0.27: (error kind, [message parts]); classic text has no other spelling for them
@@ -227,7 +236,7 @@ def _declare(p: Printer, s: S.DeclBuffer, method: str, annotations: Any = None,
              data: Doc | None = None) -> Any:
     """``B = T.decl_buffer(...)`` / ``T.alloc_buffer(...)`` and the rest of the scope;
     ``data``: the doc of the pointer expression TVM 0.27 keeps in the DeclBuffer."""
-    is_concise = p.allow_concise()
+    is_concise = p.allow_concise(s)
     if is_concise and method == "alloc_buffer" and not annotations \
             and _scalar_init(p, s) is not None:
         return _scalar_local(p, s)
@@ -300,7 +309,7 @@ def _allocate(p: Printer, s: S.Allocate) -> Any:
         # classic: the DeclBuffer prints as T.decl_buffer; tirx: TVM 0.27's AllocBuffer spelling
         return _declare(p, cast(S.DeclBuffer, s.body), "alloc_buffer", s.annotations) if p.tirx \
             else p.stmts(s.body)
-    is_concise = p.allow_concise()
+    is_concise = p.allow_concise(s)
     ann = s.buffer_var.type_annotation
     scope = ann.storage_scope if isinstance(ann, PointerType) else "global"
     args = [p.expr(list(s.extents)).doc, dtype_lit(s.dtype), str_lit(scope)]
@@ -316,7 +325,7 @@ def _allocate(p: Printer, s: S.Allocate) -> Any:
 
 @register(S.AllocateConst)
 def _allocate_const(p: Printer, s: S.AllocateConst) -> Any:
-    is_concise = p.allow_concise()
+    is_concise = p.allow_concise(s)
     data = s.data
     values = data.flatten().tolist() if hasattr(data, "flatten") else list(_flat(data))
     args = [p.expr(values).doc if _printable(values) else p.meta_ref(data),
@@ -345,7 +354,7 @@ def _printable(values: list[Any]) -> bool:
 def _attr(p: Printer, s: S.AttrStmt) -> Any:
     # TVM 0.27's tirx printer sets AsDocBody's concise flag only after printing each item of a
     # SeqStmt, so an AttrStmt there prints concisely only as a frame's whole body
-    is_concise = p.allow_concise() and (p.frames[-1].sole or not p.tirx)
+    is_concise = p.allow_concise(s) and (p.frames[-1].sole or not p.tirx)
     defines, rhs, body = None, None, s.body
     if s.attr_key == "realize_scope" and isinstance(body, S.BufferRealize) \
             and body.buffer is s.node:  # T.realize(region, scope): both nodes, as TVM prints
