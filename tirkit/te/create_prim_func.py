@@ -187,7 +187,7 @@ def create_prim_func(ops: Sequence[Any], index_dtype_override: str | None = None
     """The block-form PrimFunc computing the tensors ``ops`` (``te.create_prim_func``).
 
     ``ops`` lists the function's parameters in order: the inputs (placeholders), the outputs,
-    and scalar ``tir.Var``\ s (a parameter of the var's dtype, as TVM's ``CreatePrimFunc`` takes
+    and scalar ``tir.Var`` parameters (one of the var's dtype, as TVM's ``CreatePrimFunc`` takes
     them). ``index_dtype_override`` (``"int64"``/``"int32"``) is accepted for TVM
     compatibility; index dtypes follow the shapes.
 
