@@ -339,3 +339,20 @@ def f():
 ''', "t.py")
     assert [d.code for d in unit.diagnostics] == ["bad-argument"]
     assert "different values for key `k`" in unit.diagnostics[0].message
+
+
+def test_a_bind_the_source_wrote_before_a_decl_buffer_stays_a_bind():
+    """TVM 0.27 keeps ``A_data_1 = T.bind(T.address_of(A[0, 0]), ...)`` then
+    ``T.decl_buffer(16, data=A_data_1)`` as a Bind and a DeclBuffer over the var
+    (test_tir_inline_private_functions.py, test_tir_transform_simplify.py): only the var the
+    parser binds for ``data=<expr>`` (named ``<buffer>_data``) folds back."""
+    _, text = _tirx('''@T.prim_func
+def f(A: T.Buffer((80, 16), "float32"), A_ptr: T.handle("float32")):
+    A_data_1 = T.bind(T.address_of(A[0, 0]), T.handle("float32"))
+    A_1 = T.decl_buffer(16, "float32", data=A_data_1)
+    A_ptr_redef: T.let[T.handle("float32")] = A_ptr
+    B = T.decl_buffer(1, "float32", data=A_ptr_redef)
+    B[0] = A_1[0]
+''')
+    assert "A_data_1: T.let[" in text and "data=A_data_1" in text
+    assert "A_ptr_redef: T.let[" in text and "data=A_ptr_redef" in text

@@ -14,7 +14,7 @@ from tirkit.ir.type import PointerType, TupleType
 from tirkit.tir import op as O
 from tirkit.tir import stmt as S
 from tirkit.tir.buffer import Buffer
-from tirkit.tir.expr import Call, IterVar, StringImm
+from tirkit.tir.expr import Call, IterVar, StringImm, Var
 from tirkit.tir.analysis import expr_deep_equal
 from tirkit.tir.stmt_functor import post_order_visit
 
@@ -123,11 +123,14 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
 
 
 def _data_of_decl(s: S.LetStmt) -> bool:
-    """Whether ``s`` binds the data pointer of the DeclBuffer that is its body and nothing else
-    uses the var (tirkit's IR of ``T.decl_buffer(..., data=<expr>)``, a DeclBuffer holding the
-    expression in TVM 0.27)."""
+    """Whether ``s`` binds the data pointer of the DeclBuffer that is its body, under the name
+    the parser gives it, and nothing else uses the var (tirkit's IR of ``T.decl_buffer(...,
+    data=<expr>)``, a DeclBuffer holding the expression in TVM 0.27)."""
     decl = s.body
-    if not isinstance(decl, S.DeclBuffer) or decl.buffer.data is not s.var:
+    if not isinstance(decl, S.DeclBuffer) or decl.buffer.data is not s.var \
+            or isinstance(s.value, Var) or s.var.name_hint != f"{decl.buffer.name}_data":
+        # the parser names the var it binds for data=<expr> "<buffer>_data"; a var of another
+        # name, or a let of a plain var, is a Bind the source wrote (TVM 0.27 keeps it)
         return False
     stack: list[Any] = [decl.body, decl.buffer.shape, decl.buffer.strides,
                         decl.buffer.elem_offset]
