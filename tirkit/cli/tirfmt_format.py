@@ -130,10 +130,16 @@ def format_unit(host: HostFile, unit: Unit, parsed: ParsedUnit, mode: Mode,
     width = None
     if mode.line_length:
         width = max(mode.line_length - len(unit.indent.expandtabs(4)), 20)
+    kept = written if dialect == unit.dialect else None
+    # the comments placed for this very print: which statements get a line of their own
+    # depends on the dialect and the kept spellings (a T.match_buffer line and its comment)
+    comments = parsed.comments_with(tir_prefix=tir, ir_prefix=ir, dialect=dialect,
+                                    written=kept) if hasattr(parsed, "comments_with") \
+        else parsed.comments
     text = script(parsed.ir, tir_prefix=tir, ir_prefix=ir, dialect=dialect, line_length=width,
-                  comments=parsed.comments, binding_name=unit.name,
+                  comments=comments, binding_name=unit.name,
                   keep_global_symbol=written_global_symbols(unit.text),
-                  written=written if dialect == unit.dialect else None)
+                  written=kept)
     lines = _strip_header(text)
     if dialect == unit.dialect:
         lines = _keep_decorator(lines, unit)

@@ -45,8 +45,10 @@ def upgrade_legacy(text: str, path: str, dialect: str | None) -> tuple[str, list
         if unit.kind == "ir_module":
             need.add("ir")
         indent = text[unit.start:len(text) - len(text[unit.start:].lstrip(" \t"))]
-        new = script(result.ir, tir_prefix=tir_alias or "T", ir_prefix=ir_alias or "I",
-                     dialect=dialect, comments=result.comments, binding_name=unit.name)
+        config = {"tir_prefix": tir_alias or "T", "ir_prefix": ir_alias or "I",
+                  "dialect": dialect}  # the comments placed for the print they go into
+        new = script(result.ir, **config, comments=result.comments_with(**config),
+                     binding_name=unit.name)
         lines = [ln for ln in new.split("\n") if not ln.startswith("# from tvm.script")]
         while lines and not lines[0].strip():
             lines.pop(0)

@@ -75,6 +75,21 @@ class ParsedUnit:
         return cached
 
 
+    def comments_with(self, **printer_config: Any) -> dict[Any, Any]:
+        """:attr:`comments` for a print with these :func:`tirkit.printer.script` options: which
+        statements print a line of their own can depend on them (tirfmt's ``written`` keeps a
+        ``A = T.match_buffer(a, ...)`` line that the default print folds into the parameter,
+        and with it the comment on that line). Not cached."""
+        if not printer_config:
+            return self.comments
+        if self.syntax is None or self.ir is None or not self.syntax[1]:
+            return {}
+        from .comments import attach_comments  # pylint: disable=import-outside-toplevel
+
+        tree, comments, lines = self.syntax
+        return attach_comments(tree.body[0], comments, self.ir, lines, printer_config)
+
+
 def module_constants(text: str, aliases: dict[str, str], tree: Any = None) -> dict[str, Any]:
     """Values of simple module-level assignments (``N = 128``, ``DT = "float32"``), evaluated in
     static mode; anything not statically known is skipped. Parsing with ``ast`` runs nothing;

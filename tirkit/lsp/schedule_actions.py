@@ -263,7 +263,8 @@ def apply_action(text: str, path: str, action: dict[str, Any]) -> Applied:
         raise ActionError(str(err)) from None
     except (TypeError, ValueError, KeyError) as err:
         raise ActionError(f"{action['primitive']}: {err}") from None
-    shim = SimpleNamespace(ir=sch.mod[symbol], comments=parsed.comments)
+    shim = SimpleNamespace(ir=sch.mod[symbol], comments=parsed.comments,
+                           comments_with=parsed.comments_with)
     new_unit = format_unit(host, unit, cast(Any, shim), Mode())  # (the fields it reads)
     lost = _lost_comments(unit.text, new_unit)
     if lost:

@@ -133,7 +133,7 @@ def alloc_buffers(p: Printer, buffers: Any, f: Frame) -> None:
     for buf in buffers:
         lhs = define_buffer(p, buf, f)
         rhs = buffer_decl(p, buf, method, [], f, VarDef.DATA_POINTER).doc
-        f.stmts.append(LineDoc(concat(lhs, " = ", rhs)))
+        f.stmts.append(p.with_comments(buf, LineDoc(concat(lhs, " = ", rhs))))
 
 
 def print_block(p: Printer, block: S.Block, realize: S.BlockRealize | None) -> SDoc:

@@ -284,6 +284,30 @@ class Printer:
             docs[0].trailing = [*docs[0].trailing, *com.trailing]
             docs[-1].after = [*docs[-1].after, *com.after]
 
+    def with_comments(self, obj: Any, doc: SDoc) -> SDoc:
+        """``doc``, the line printed for ``obj`` (a node that is no statement: a buffer's
+        ``A = T.match_buffer(...)`` / ``T.alloc_buffer`` line), with the comments of the
+        statement that declared it (the table's span that encloses ``obj``'s, on its line)."""
+        self._attach(obj, [doc])
+        span = getattr(obj, "span", None)
+        if not self.cfg.comments or span is None or getattr(span, "start_offset", None) is None:
+            return doc
+        for key, value in self.cfg.comments.items():
+            k = ("span", _span_key(key))
+            if k in self._comments_used or isinstance(key, Node) or \
+                    getattr(key, "start_offset", None) is None:
+                continue
+            if (key.source_name, key.line) == (span.source_name, span.line) and \
+                    key.start_offset <= span.start_offset and key.end_offset >= span.end_offset:
+                self._comments_used.add(k)
+                com = value if isinstance(value, Comments) else \
+                    Comments([value]) if isinstance(value, str) else Comments(list(value))
+                doc.leading = [*com.leading, *doc.leading]
+                doc.trailing = [*doc.trailing, *com.trailing]
+                doc.after = [*doc.after, *com.after]
+                break
+        return doc
+
     def comments_of(self, obj: Any) -> Comments | None:
         """Comments configured for ``obj`` (by node identity, then by span); each entry of the
         table is printed once, with the first statement it matches."""

@@ -202,7 +202,7 @@ def _match_buffers(p: Printer, func: PrimFunc, f: Frame, args: list[Doc],
             continue
         lhs = define_buffer(p, buf, f)
         rhs = buffer_decl(p, buf, "match_buffer", [p.expr(var).doc], f, VarDef.MATCH_BUFFER)
-        f.stmts.append(LineDoc(concat(lhs, " = ", rhs.doc)))
+        f.stmts.append(p.with_comments(buf, LineDoc(concat(lhs, " = ", rhs.doc))))
 
 
 def _body(p: Printer, func: PrimFunc, f: Frame) -> None:
