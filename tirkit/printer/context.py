@@ -140,6 +140,7 @@ class Printer:
         self.module: Any = None
         self.gvar_docs: dict[int, Doc] = {}
         self._comment_index: dict[tuple[str, Any], Any] | None = None
+        self._comment_lines: dict[tuple[Any, int], list[Any]] = {}  # (file, line) -> spans
         self._comments_used: set[tuple[str, Any]] = set()
         self._t_docs: dict[str, Doc] = {}  # name -> the doc of T.name (shared, docs are immutable)
         #: whether docs may break lines (``line_length`` set); else brackets are built flat
@@ -273,12 +274,12 @@ class Printer:
         self._attach(obj, docs)
         return docs
 
-    def _attach(self, obj: Any, docs: list[SDoc]) -> None:
+    def _attach(self, obj: Any, docs: list[SDoc], enclosing: bool = False) -> None:
         if not docs or not isinstance(obj, Node):
             return
         if id(obj) in self.underline:
             docs[0].keys = [*docs[0].keys, id(obj)]
-        com = self.comments_of(obj)
+        com = self.comments_of(obj, enclosing)
         if com is not None:
             docs[0].leading = [*com.leading, *docs[0].leading]
             docs[0].trailing = [*docs[0].trailing, *com.trailing]
@@ -288,38 +289,30 @@ class Printer:
         """``doc``, the line printed for ``obj`` (a node that is no statement: a buffer's
         ``A = T.match_buffer(...)`` / ``T.alloc_buffer`` line), with the comments of the
         statement that declared it (the table's span that encloses ``obj``'s, on its line)."""
-        self._attach(obj, [doc])
-        span = getattr(obj, "span", None)
-        if not self.cfg.comments or span is None or getattr(span, "start_offset", None) is None:
-            return doc
-        for key, value in self.cfg.comments.items():
-            k = ("span", _span_key(key))
-            if k in self._comments_used or isinstance(key, Node) or \
-                    getattr(key, "start_offset", None) is None:
-                continue
-            if (key.source_name, key.line) == (span.source_name, span.line) and \
-                    key.start_offset <= span.start_offset and key.end_offset >= span.end_offset:
-                self._comments_used.add(k)
-                com = value if isinstance(value, Comments) else \
-                    Comments([value]) if isinstance(value, str) else Comments(list(value))
-                doc.leading = [*com.leading, *doc.leading]
-                doc.trailing = [*doc.trailing, *com.trailing]
-                doc.after = [*doc.after, *com.after]
-                break
+        self._attach(obj, [doc], enclosing=True)
         return doc
 
-    def comments_of(self, obj: Any) -> Comments | None:
-        """Comments configured for ``obj`` (by node identity, then by span); each entry of the
-        table is printed once, with the first statement it matches."""
+    def comments_of(self, obj: Any, enclosing: bool = False) -> Comments | None:
+        """Comments configured for ``obj`` (by node identity, then by span, then, with
+        ``enclosing``, by a statement span on its line that contains its span); each entry of
+        the table is printed once, with the first statement it matches."""
         if not self.cfg.comments:
             return None
         if self._comment_index is None:
-            self._comment_index = {}
+            self._comment_index, self._comment_lines = {}, {}
             for key, value in self.cfg.comments.items():
                 k = ("id", id(key)) if isinstance(key, Node) else ("span", _span_key(key))
                 self._comment_index[k] = value
+                if getattr(key, "start_offset", None) is not None and not isinstance(key, Node):
+                    self._comment_lines.setdefault((key.source_name, key.line), []).append(key)
+        span = obj.span
+        keys = [("id", id(obj)), ("span", _span_key(span))]
+        if enclosing and getattr(span, "start_offset", None) is not None:
+            keys += [("span", _span_key(key))
+                     for key in self._comment_lines.get((span.source_name, span.line), ())
+                     if key.start_offset <= span.start_offset <= span.end_offset <= key.end_offset]
         found = None
-        for k in (("id", id(obj)), ("span", _span_key(obj.span))):
+        for k in keys:
             if k in self._comment_index and k not in self._comments_used and k[1] is not None:
                 found = self._comment_index[k]
                 self._comments_used.add(k)

@@ -233,10 +233,7 @@ class Schedule:
 
     def _apply(self, kind: InstructionKind, fn: Callable[..., Any],
                sig: inspect.Signature, args: tuple, kwargs: dict) -> Any:
-        try:
-            bound = sig.bind(self, *args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f"Schedule.{kind.method}: {exc}") from None
+        bound = _bind(kind, sig, self, args, kwargs)
         bound.apply_defaults()
         if self._depth == 0:
             self._resolve_block_names(bound)
@@ -316,12 +313,12 @@ def primitive(kind_name: str, *, attrs: Sequence[str] = (), decision: str | None
 
         @functools.wraps(fn)
         def method(self: Schedule, *args: Any, **kwargs: Any) -> Any:
-            if checks:
-                _check_kinds(self, kind, sig, checks, args, kwargs)
-            if normalize is not None:
-                bound = sig.bind(self, *args, **kwargs)
-                bound.apply_defaults()
-                normalize(self, bound.arguments)
+            if checks or normalize is not None:
+                bound = _bind(kind, sig, self, args, kwargs)
+                _check_kinds(self, kind, checks, bound.arguments)  # the arguments given
+                if normalize is not None:
+                    bound.apply_defaults()
+                    normalize(self, bound.arguments)
                 args, kwargs = bound.args[1:], bound.kwargs
             return self._apply(kind, fn, sig, args, kwargs)  # pylint: disable=protected-access
         method.__signature__ = sig  # type: ignore[attr-defined]
@@ -373,21 +370,26 @@ def _kind_checks(sig: inspect.Signature) -> dict[str, tuple[str, Callable[[Any],
     return checks
 
 
-def _check_kinds(sch: Schedule, kind: InstructionKind, sig: inspect.Signature,
+def _bind(kind: InstructionKind, sig: inspect.Signature, sch: Schedule, args: tuple,
+          kwargs: dict) -> inspect.BoundArguments:
+    """``sig.bind(sch, *args, **kwargs)``; a TypeError naming the method when they do not fit."""
+    try:
+        return sig.bind(sch, *args, **kwargs)
+    except TypeError as exc:
+        raise TypeError(f"Schedule.{kind.method}: {exc}") from None
+
+
+def _check_kinds(sch: Schedule, kind: InstructionKind,
                  checks: dict[str, tuple[str, Callable[[Any], bool]]],
-                 args: tuple, kwargs: dict) -> None:
+                 arguments: dict[str, Any]) -> None:
     """InvalidArgumentError naming the block or loop and the parameter when an argument is of
     the wrong kind (a float index, a tuple where an index goes, a list key, a NaN decision...),
     before the primitive runs: the schedule is unchanged. (TVM's FFI raises a TypeError.)"""
-    try:
-        bound = sig.bind(sch, *args, **kwargs)
-    except TypeError as exc:
-        raise TypeError(f"Schedule.{kind.method}: {exc}") from None
-    for name, value in bound.arguments.items():
+    for name, value in arguments.items():
         check = checks.get(name)
         if check is not None and not check[1](value):
             raise err.InvalidArgumentError(
-                _subject(sch, bound.arguments),
+                _subject(sch, arguments),
                 reason=f"{kind.method}: {name} must be {check[0]}, got {value!r}")
 
 
