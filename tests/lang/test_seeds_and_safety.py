@@ -38,16 +38,17 @@ def test_first_unit_with_syntax_errors_does_not_stop_the_next():
     assert units["fine"].ir is not None and not units["fine"].diagnostics
 
 
-def test_static_mode_runs_no_user_code(tmp_path):
-    for marker in glob.glob("/tmp/tirkit_pwned_*"):
-        Path(marker).unlink()
+def test_static_mode_runs_no_user_code(tmp_path, monkeypatch):
+    """The file's attacks would `touch tirkit_pwned_*` in the working directory: this run's own
+    empty directory (no fixed path under the system's temp directory)."""
+    monkeypatch.chdir(tmp_path)
     path = HERE / "errors" / "15_no_execution.py"
     units = parse_file(path.read_text(), str(path))
     assert sum(len(u.diagnostics) for u in units) >= 4
-    assert not glob.glob("/tmp/tirkit_pwned_*"), "user code ran during static parsing"
+    assert not glob.glob(str(tmp_path / "tirkit_pwned_*")), "user code ran during static parsing"
     with pytest.raises(DiagnosticError):
         from_source(path.read_text())
-    assert not glob.glob("/tmp/tirkit_pwned_*")
+    assert not glob.glob(str(tmp_path / "tirkit_pwned_*"))
 
 
 def test_parse_file_accepts_a_path():
