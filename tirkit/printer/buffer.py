@@ -22,7 +22,10 @@ from .context import E, Frame, Printer, register
 from .doc import Doc, Text, bracket, concat, join
 from .expr import call, dtype_lit, str_lit, var_creation
 from .stmt_doc import LineDoc
-from .written import dtype_written
+from .written import dtype_written, keyword_written
+
+#: the calls that declare a buffer (the spans :func:`keyword_written` reads)
+_DECLARING = ("match_buffer", "alloc_buffer", "decl_buffer", "Buffer", "buffer_decl")
 
 
 class VarDef(IntEnum):
@@ -38,8 +41,10 @@ def _is_new_var(p: Printer, e: Any) -> bool:
 
 
 class _Attrs:
-    def __init__(self, p: Printer, buf: Buffer, frame: Frame, mode: VarDef) -> None:
+    def __init__(self, p: Printer, buf: Buffer, frame: Frame, mode: VarDef,
+                 decl: Any = None) -> None:
         self.p, self.buf, self.frame, self.mode = p, buf, frame, mode
+        self.decl = buf if decl is None else decl  # the node holding the declaration's span
         self.lhs: list[Doc] = []
         self.rhs: list[Doc] = []
         self.kw: dict[str, Doc] = {}
@@ -47,6 +52,12 @@ class _Attrs:
     def out_of_line(self, v: Var) -> None:
         self.lhs.append(self.p.define(v, self.frame, v.name_hint))
         self.rhs.append(var_creation(self.p, v).doc)
+
+    def written(self, key: str) -> bool:
+        """Whether the user wrote ``key=`` in the declaration (tirfmt keeps a default value
+        written out: ``elem_offset=0``, ``align=64``, ``scope="global"``)."""
+        return self.p.cfg.written is not None and \
+            keyword_written(self.p, self.decl, key, _DECLARING) is not None
 
     def uses(self, v: Var) -> int:
         """How often ``v`` occurs in the buffer's shape, strides and elem_offset."""
@@ -96,10 +107,13 @@ class _Attrs:
     def elem_offset(self) -> bool:
         off = self.buf.elem_offset
         if isinstance(off, IntImm):
-            if off.value != 0:
+            if off.value != 0 or self.written("elem_offset"):
                 self.kw["elem_offset"] = self.p.expr(off).doc
             return False
-        if _is_new_var(self.p, off) and self.mode >= VarDef.MATCH_BUFFER:
+        if _is_new_var(self.p, off) and self.mode >= VarDef.MATCH_BUFFER and not (
+                self.p.cfg.written is not None and keyword_written(
+                    self.p, self.decl, "elem_offset", _DECLARING) == off.name_hint):
+            # (tirfmt: the user's own var, A_elem_offset = T.int32(), stays one)
             self.p.define_as(off, self.frame, concat(self.self_doc(), ".elem_offset"))
             return True
         if _is_new_var(self.p, off):
@@ -109,11 +123,11 @@ class _Attrs:
 
     def rest(self, needs_factor: bool) -> None:
         buf = self.buf
-        if buf.scope() != "global":
+        if buf.scope() != "global" or self.written("scope"):
             self.kw["scope"] = str_lit(buf.scope())
-        if buf.data_alignment != DEFAULT_ALIGNMENT:
+        if buf.data_alignment != DEFAULT_ALIGNMENT or self.written("align"):
             self.kw["align"] = Text(str(buf.data_alignment))
-        if needs_factor or buf.offset_factor != 1:
+        if needs_factor or buf.offset_factor != 1 or self.written("offset_factor"):
             self.kw["offset_factor"] = Text(str(buf.offset_factor))
         if buf.buffer_type != BufferType.DEFAULT:
             self.kw["buffer_type"] = str_lit("auto")
@@ -133,7 +147,7 @@ def buffer_attrs(p: Printer, buf: Buffer, frame: Frame, mode: VarDef,
     """The keyword docs describing ``buf`` (TVM ``BufferAttrs``); new vars are defined in
     ``frame`` as ``mode`` allows. ``decl``: the statement that declares it, when that (not the
     buffer) holds the declaration's span (a ``DeclBuffer``)."""
-    a = _Attrs(p, buf, frame, mode)
+    a = _Attrs(p, buf, frame, mode, decl)
     a.shape()
     spelled = dtype_written(p, buf if decl is None else decl) \
         if p.cfg.written is not None else None

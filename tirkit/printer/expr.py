@@ -113,8 +113,8 @@ def _py_tuple(p: Printer, v: tuple) -> E:
 @register(dict)
 def _py_dict(p: Printer, v: dict) -> E:
     keys = list(v)
-    if all(isinstance(k, str) for k in keys):
-        keys.sort()
+    if all(isinstance(k, str) for k in keys) and p.cfg.written is None:
+        keys.sort()  # tirfmt (``written``): the order the user wrote (the IR keeps it)
     items = [concat(p.expr(k).doc, ": ", p.expr(v[k]).doc) for k in keys]
     return E(bracket("{", items, "}", p.cfg.indent_spaces, wrap=p.wrap))
 
@@ -122,8 +122,9 @@ def _py_dict(p: Printer, v: dict) -> E:
 @register(TargetConfig)
 def _target(p: Printer, v: TargetConfig) -> E:
     """tirx: ``T.target("llvm")`` / ``T.target({...})``, TVM 0.27's print of a ``Target``
-    (which it reads back as one); classic: the config dict, as tirkit always printed it."""
-    if not p.tirx:
+    (which it reads back as one); classic: the config dict, as tirkit always printed it, but
+    ``T.target(...)`` for tirfmt (``written``): only ``T.target`` makes a ``TargetConfig``."""
+    if not p.tirx and p.cfg.written is None:
         return _py_dict(p, v)
     args, kwargs = v.script_args()
     return tcall(p, "target", args, kwargs)

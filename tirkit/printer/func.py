@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tirkit.ir.expr import IntImm
-from tirkit.ir.type import PointerType, TupleType
+from tirkit.ir.type import PointerType, PrimType, TupleType
 from tirkit.tir import stmt as S
 from tirkit.tir.analysis import has_block, undefined_vars
 from tirkit.tir.buffer import DEFAULT_ALIGNMENT, Buffer, BufferType
@@ -24,9 +24,9 @@ from .compute_sugar import plan_compute_sugar, print_compute
 from .buffer import VarDef, buffer_attrs, buffer_call, buffer_decl, define_buffer
 from .context import Frame, Printer, register
 from .doc import LINE, SOFTLINE, Doc, Group, Nest, Text, bracket, concat, join, render
-from .expr import call, str_lit, type_doc
+from .expr import call, dtype_lit, str_lit, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
-from .written import match_buffer_written, returns_none, root_block_written
+from .written import keyword_written, match_buffer_written, returns_none, root_block_written
 
 
 def is_simple_buffer(buf: Buffer) -> bool:
@@ -96,12 +96,23 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
             args.append(_tirx_buffer_param(p, buf, f, seen, later))
             inlined.add(id(buf))
             continue
-        ann = type_doc(p, var.type_annotation).doc
+        ann = _param_type(p, var)
         doc = p.var_doc(var)  # defined already when an earlier quoted dim names it
         args.append(concat(doc if doc is not None else p.define(var, f, var.name_hint), ": ",
                            ann))
         seen.add(id(var))
     return args, inlined
+
+
+def _param_type(p: Printer, var: Var) -> Doc:
+    """A param's annotation; tirfmt keeps ``T.handle("float32", storage_scope="shared")``."""
+    t = var.type_annotation
+    if p.cfg.written is not None and isinstance(t, PointerType) and \
+            isinstance(t.element_type, PrimType) and \
+            keyword_written(p, var, "storage_scope", ("handle",)) is not None:
+        return call(p, p.T("handle"), [dtype_lit(t.element_type.dtype)],
+                    [("storage_scope", str_lit(t.storage_scope))]).doc
+    return type_doc(p, t).doc
 
 
 def _annotatable(p: Printer, buf: Buffer, later: dict[int, Var]) -> bool:

@@ -25,7 +25,7 @@ from .doc import Doc, Text, concat, join
 from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
-from .written import called_as, loop_spelling, written
+from .written import called_as, keyword_written, loop_spelling, written
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -315,10 +315,16 @@ def _allocate(p: Printer, s: S.Allocate) -> Any:
     is_concise = p.allow_concise(s)
     ann = s.buffer_var.type_annotation
     scope = ann.storage_scope if isinstance(ann, PointerType) else "global"
-    args = [p.expr(list(s.extents)).doc, dtype_lit(s.dtype), str_lit(scope)]
-    if not _is_one(s.condition):
-        args.append(p.expr(s.condition).doc)
+    args = [p.expr(list(s.extents)).doc, dtype_lit(s.dtype)]
     kwargs = [("annotations", p.expr(s.annotations).doc)] if s.annotations else []
+    if p.cfg.written is not None and keyword_written(p, s, "scope", ("allocate",)) is not None:
+        # tirfmt: the user's T.allocate(..., scope="local")
+        kwargs[:0] = [("scope", str_lit(scope))] + (
+            [] if _is_one(s.condition) else [("condition", p.expr(s.condition).doc)])
+    else:
+        args.append(str_lit(scope))
+        if not _is_one(s.condition):
+            args.append(p.expr(s.condition).doc)
     lhs = p.define(s.buffer_var, p.frames[-1], s.buffer_var.name_hint)
     with p.frame(s) as f:
         rhs = call(p, p.T("allocate"), args, kwargs).doc

@@ -19,7 +19,11 @@ printer keeps:
   ``T.min_value("float32")`` / ``T.max_value(...)`` rather than the constant
   (:func:`limit_written`);
 - a call's ``dtype="float32"`` keyword (``T.call_extern("f", x, dtype="float32")``, TVM's
-  older spelling; :func:`dtype_keyword`).
+  older spelling; :func:`dtype_keyword`);
+- a keyword argument written out with its default value (``elem_offset=0``, ``align=64``,
+  ``offset_factor=1``, ``scope="global"`` of a buffer declaration) or by keyword where the
+  printer writes it positionally (``T.allocate(..., scope="local")``,
+  ``T.handle("float32", storage_scope="shared")``; :func:`keyword_written`).
 
 Each test matches the whole written text of the node, so a node that only inherited a span
 from its parent (a constant inside ``T.int32(1) + 2``) keeps the printer's spelling.
@@ -35,7 +39,7 @@ from .context import Printer
 
 __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
            "axis_spelling", "called_as", "int_written", "dtype_keyword",
-           "unnamed_block", "root_block_written", "limit_written"]
+           "unnamed_block", "root_block_written", "limit_written", "keyword_written"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -236,3 +240,23 @@ def limit_written(p: Printer, imm: Any) -> str | None:
     m = re.fullmatch(_t(p) + r"(min_value|max_value)\s*\(\s*([\"'])" + re.escape(str(imm.dtype))
                      + r"\2\s*\)", text)
     return None if m is None else m.group(1)
+
+
+_CALL_HEAD = r"(?:[\w\s,]*[=:]\s*)?"  # ``A = `` / ``a: `` before the call (a declaration's span)
+
+
+def keyword_written(p: Printer, node: Any, key: str, callees: tuple[str, ...]) -> str | None:
+    """The text of the argument ``key=...`` that the call ``T.<callee>(...)`` declaring
+    ``node`` was written with (``callee`` one of ``callees``; its span may start with ``A = ``
+    or ``a: ``), else ``None``."""
+    text = written(p, node)
+    if text is None:
+        return None
+    m = re.match(_CALL_HEAD + _t(p) + r"(\w+)\s*\(", text)
+    if m is None or m.group(1) not in callees or not text.rstrip().endswith(")"):
+        return None
+    for arg in _top_level_args(text[m.end():text.rstrip().rindex(")")]):
+        kw = re.fullmatch(r"\s*" + re.escape(key) + r"\s*=(?!=)\s*(.*?)\s*", arg, re.S)
+        if kw is not None:
+            return kw.group(1)
+    return None
