@@ -138,7 +138,9 @@ class Printer:
         self.metadata: dict[str, list[Any]] = {}
         self.underline: set[int] = {id(o) for o in cfg.obj_to_underline}
         self.module: Any = None
+        self.module_name = "Module"  # the class name of the module being printed
         self.gvar_docs: dict[int, Doc] = {}
+        self.gvar_alias = "cls"  # how the function being printed calls the module's functions
         self._comment_index: dict[tuple[str, Any], Any] | None = None
         self._comment_lines: dict[tuple[Any, int], list[Any]] = {}  # (file, line) -> spans
         self._comments_used: set[tuple[str, Any]] = set()

@@ -290,8 +290,8 @@ def _function_header(p: Printer, func: rx.Function, name: str, f: Frame) -> Doc:
 
 
 def _function_body(p: Printer, func: rx.Function, f: Frame) -> None:
-    if p.module is not None and _uses_gvar(func):
-        f.stmts.append(LineDoc(concat("cls = ", getattr(p, "module_name", "Module"))))
+    if p.module is not None and p.gvar_alias == "cls" and _uses_gvar(func):
+        f.stmts.append(LineDoc(concat("cls = ", p.module_name)))
     attrs = {k: v for k, v in func.attrs.items() if k != "global_symbol"}
     if attrs:
         f.stmts.append(LineDoc(call(p, R(p, "func_attr"), [p.expr(attrs).doc]).doc))
