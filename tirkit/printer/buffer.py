@@ -151,7 +151,9 @@ def buffer_attrs(p: Printer, buf: Buffer, frame: Frame, mode: VarDef,
     a.shape()
     spelled = dtype_written(p, buf if decl is None else decl) \
         if p.cfg.written is not None else None
-    if spelled == "keyword" and not force_dtype:  # the user's dtype=... (tirfmt)
+    if a.written("shape"):  # the user's shape=... (tirfmt): a marker for buffer_call
+        a.kw[_SHAPE_KEYWORD] = Text("")
+    if spelled == "keyword":  # the user's dtype=... (tirfmt)
         a.kw["dtype="] = dtype_lit(buf.dtype)
     elif buf.dtype != p.cfg.buffer_dtype or force_dtype or spelled:
         a.kw["dtype"] = dtype_lit(buf.dtype)
@@ -167,9 +169,18 @@ _KW_ORDER = ("data", "strides", "elem_offset", "scope", "align", "offset_factor"
              "axis_separators", "annotations")
 
 
+#: the key of :func:`buffer_attrs` saying that the user wrote ``shape=...`` (tirfmt)
+_SHAPE_KEYWORD = "=shape"
+
+
 def buffer_call(p: Printer, method: str, attrs: dict[str, Doc], args: list[Doc]) -> E:
-    """``T.method(args..., shape, dtype, key=value...)`` (TVM ``BufferCall``; ``dtype=...``
-    first of the keywords where the user wrote it so, see :func:`buffer_attrs`)."""
+    """``T.method(args..., shape, dtype, key=value...)`` (TVM ``BufferCall``; ``shape=...`` /
+    ``dtype=...`` first of the keywords where the user wrote them so, see
+    :func:`buffer_attrs`)."""
+    if _SHAPE_KEYWORD in attrs:
+        kwargs = [(k.rstrip("="), attrs[k]) for k in ("shape", "dtype=" if "dtype=" in attrs
+                                                      else "dtype", *_KW_ORDER) if k in attrs]
+        return call(p, p.T(method), list(args), kwargs)
     pos = list(args) + [attrs[k] for k in ("shape", "dtype") if k in attrs]
     kwargs = [(k.rstrip("="), attrs[k]) for k in ("dtype=", *_KW_ORDER) if k in attrs]
     return call(p, p.T(method), pos, kwargs)

@@ -88,7 +88,8 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
         elif is_simple_buffer(buf):
             lhs = define_buffer(p, buf, f)
             attrs = buffer_attrs(p, buf, f, VarDef.DATA_POINTER, force_dtype=True)
-            ann = call(p, p.T("Buffer"), [attrs["shape"], attrs["dtype"]]).doc
+            ann = buffer_call(p, "Buffer", attrs, []).doc  # shape, dtype (and tirfmt's kept
+            # keywords: dtype=..., align=64 written out)
             args.append(concat(lhs, ": ", ann))
             inlined.add(id(buf))
             continue

@@ -25,7 +25,7 @@ from .doc import Doc, Text, concat, join
 from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
-from .written import called_as, keyword_written, loop_spelling, written
+from .written import called_as, keyword_written, loop_spelling, return_written, written
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -68,8 +68,9 @@ def _written_pass(p: Printer, s: S.Evaluate) -> bool:
 
 @register(S.Evaluate)
 def _evaluate(p: Printer, s: S.Evaluate) -> SDoc:
-    ret = _return_value(s) if p.tirx and p.cfg.syntax_sugar else None
-    if ret is not None:  # tirx: ``return v`` (TVM 0.27 has no T.ret)
+    ret = _return_value(s) if p.tirx and p.cfg.syntax_sugar or (
+        p.cfg.written is not None and return_written(p, s)) else None
+    if ret is not None:  # tirx: ``return v`` (TVM 0.27 has no T.ret); tirfmt: the user's
         return LineDoc(concat("return ", p.expr(ret).doc))
     if p.cfg.written is not None and _is_nop(s) and _written_pass(p, s):
         return LineDoc(Text("pass"))  # the user's `pass` (tirfmt)

@@ -23,7 +23,8 @@ printer keeps:
 - a keyword argument written out with its default value (``elem_offset=0``, ``align=64``,
   ``offset_factor=1``, ``scope="global"`` of a buffer declaration) or by keyword where the
   printer writes it positionally (``T.allocate(..., scope="local")``,
-  ``T.handle("float32", storage_scope="shared")``; :func:`keyword_written`).
+  ``T.handle("float32", storage_scope="shared")``; :func:`keyword_written`);
+- ``return v`` rather than ``T.ret(v)`` (:func:`return_written`).
 
 Each test matches the whole written text of the node, so a node that only inherited a span
 from its parent (a constant inside ``T.int32(1) + 2``) keeps the printer's spelling.
@@ -39,7 +40,8 @@ from .context import Printer
 
 __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
            "axis_spelling", "called_as", "int_written", "dtype_keyword",
-           "unnamed_block", "root_block_written", "limit_written", "keyword_written"]
+           "unnamed_block", "root_block_written", "limit_written", "keyword_written",
+           "return_written"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -260,3 +262,9 @@ def keyword_written(p: Printer, node: Any, key: str, callees: tuple[str, ...]) -
         if kw is not None:
             return kw.group(1)
     return None
+
+
+def return_written(p: Printer, stmt: Any) -> bool:
+    """Whether ``T.evaluate(T.ret(v))`` was written ``return v``."""
+    text = written(p, stmt)
+    return text is not None and re.match(r"return\b", text) is not None
