@@ -16,13 +16,15 @@ from tirkit.ir.target import TargetConfig
 from tirkit.ir.type import PointerType, PrimType, TupleType
 from tirkit.tir import expr as X
 from tirkit.tir import op as O
+from tirkit.tir.analysis import expr_deep_equal
 from tirkit.tir.const_fold import try_const_fold
 
 from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_MUL, P_NOT, P_OR,
                       P_SHIFT, P_UNARY, Printer, register)
 from .doc import Doc, Text, bracket, concat, join
 from .stmt_doc import LineDoc
-from .written import called_as, dtype_keyword, int_written, limit_written
+from .written import (called_as, dtype_keyword, folded_written, int_written, limit_written,
+                      method_written)
 
 
 # ------------------------------------------------------------------------------- literals
@@ -137,6 +139,9 @@ def _int_imm(p: Printer, imm: X.IntImm) -> E:
         limit = limit_written(p, imm)
         if limit is not None:  # the user's T.min_value("int32") (tirfmt)
             return call(p, p.T(limit), [dtype_lit(imm.dtype)])
+        folded = folded_written(p, imm) if imm.dtype == p.cfg.int_dtype else None
+        if folded is not None:  # the user's T.ceildiv(14, 4) (tirfmt)
+            return call(p, p.T(folded[0]), [Text(str(folded[1])), Text(str(folded[2]))])
     if imm.dtype == p.cfg.int_dtype and (p.cfg.written is None or not int_written(p, imm)):
         return E(Text(str(imm.value)), P_UNARY if imm.value < 0 else P_ATOM)
     if imm.dtype.is_bool():
@@ -258,12 +263,29 @@ def _rebuilds(fn: Callable[..., Any], node: Any) -> bool:
     return type(out) is type(node) and out.a is node.a and out.b is node.b
 
 
+def _ceildiv_operand(node: X.FloorDiv) -> Any:
+    """``a`` when ``node`` is what ``T.ceildiv(a, b)`` builds, ``floordiv(a + (b - 1), b)``
+    (rebuilt to check), else None."""
+    if not isinstance(node.a, X.Add):
+        return None
+    x = node.a.a
+    try:
+        again = O.floordiv(O.add(x, O.subtract(node.b, 1)), node.b)
+    except (TypeError, ValueError):
+        return None
+    return x if expr_deep_equal(again, node) else None
+
+
 @register(*_BIN)
 def _binary(p: Printer, node: Any) -> E:
     sym, prec, fn, name = _BIN[type(node)]
     if p.cfg.written is not None and type(node) in _WRITTEN_CALLS and \
             called_as(p, node, _WRITTEN_CALLS[type(node)]):  # the user's T.floordiv (tirfmt)
         return tcall(p, _WRITTEN_CALLS[type(node)], [node.a, node.b])
+    if p.cfg.written is not None and type(node) is X.FloorDiv and called_as(p, node, "ceildiv"):
+        x = _ceildiv_operand(node)
+        if x is not None:  # the user's T.ceildiv(n, 4), parsed as (n + 3) // 4 (tirfmt)
+            return tcall(p, "ceildiv", [x, node.b])
     if p.cfg.syntax_sugar and _rebuilds(fn, node):
         return binop(p, sym, prec, node.a, node.b)
     return tcall(p, name, [node.a, node.b])
@@ -337,7 +359,13 @@ def _call(p: Printer, node: X.Call) -> E:
     args = [p.expr(a).doc for a in node.args]
     if isinstance(op, GlobalVar):
         return call(p, p.expr(op).doc, args)
+    if op.name == "tir.tvm_access_ptr" and p.cfg.written is not None:
+        method = _access_ptr_written(p, node)
+        if method is not None:  # the user's A.access_ptr("r") (tirfmt)
+            return method
     sugar = _BITWISE.get(op.name)
+    if sugar is not None and p.cfg.written is not None and called_as(p, node, sugar[2]):
+        sugar = None  # the user's T.shift_left(a, b) (tirfmt), not a << b
     if sugar is not None and p.cfg.syntax_sugar and _call_rebuilds(node, sugar[2]):
         if len(node.args) == 1:
             ea = p.expr(node.args[0])
@@ -360,6 +388,24 @@ def _call(p: Printer, node: X.Call) -> E:
             else dtype_lit(node.dtype)
         args.insert(0 if loc == "first" else len(args), dt)
     return call(p, p.T(name), args)
+
+
+def _access_ptr_written(p: Printer, node: X.Call) -> E | None:
+    """``A.access_ptr("r", extent=128)`` where the call was written so (literal arguments)
+    and ``A`` (whose data the call points into, printed as ``A.data``) builds it again."""
+    spelled = method_written(p, node, "access_ptr")
+    buf = p.data_owner.get(id(node.args[1])) if len(node.args) == 5 else None
+    if spelled is None or buf is None:
+        return None
+    args, kwargs = spelled
+    try:
+        again = buf.access_ptr(*args, **kwargs)
+    except (TypeError, ValueError):
+        return None
+    if not expr_deep_equal(again, node):
+        return None
+    return call(p, concat(p.expr(buf).doc, ".access_ptr"), [p.expr(a).doc for a in args],
+                [(k, p.expr(v).doc) for k, v in kwargs.items()])
 
 
 #: ops TVM 0.27 spells in a namespace of the tirx ``T`` (``T.ptx_legacy.ldmatrix``)

@@ -26,7 +26,8 @@ from .context import Frame, Printer, register
 from .doc import LINE, SOFTLINE, Doc, Group, Nest, Text, bracket, concat, join, render
 from .expr import call, dtype_lit, str_lit, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
-from .written import keyword_written, match_buffer_written, returns_none, root_block_written
+from .written import (args_written, keyword_written, match_buffer_written, returns_none,
+                      root_block_written)
 
 
 def is_simple_buffer(buf: Buffer) -> bool:
@@ -106,13 +107,17 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
 
 
 def _param_type(p: Printer, var: Var) -> Doc:
-    """A param's annotation; tirfmt keeps ``T.handle("float32", storage_scope="shared")``."""
+    """A param's annotation; tirfmt keeps ``T.handle("float32", storage_scope="shared")`` and
+    ``T.handle("float32")`` (the default scope left out) as written."""
     t = var.type_annotation
     if p.cfg.written is not None and isinstance(t, PointerType) and \
-            isinstance(t.element_type, PrimType) and \
-            keyword_written(p, var, "storage_scope", ("handle",)) is not None:
-        return call(p, p.T("handle"), [dtype_lit(t.element_type.dtype)],
-                    [("storage_scope", str_lit(t.storage_scope))]).doc
+            isinstance(t.element_type, PrimType):
+        dt = dtype_lit(t.element_type.dtype)
+        if keyword_written(p, var, "storage_scope", ("handle",)) is not None:
+            return call(p, p.T("handle"), [dt], [("storage_scope", str_lit(t.storage_scope))]).doc
+        args = args_written(p, var, ("handle",))
+        if args is not None and len(args) == 1 and t.storage_scope == "global":
+            return call(p, p.T("handle"), [dt]).doc
     return type_doc(p, t).doc
 
 

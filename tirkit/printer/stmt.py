@@ -185,11 +185,15 @@ def _while(p: Printer, s: S.While) -> SDoc:
 @register(S.IfThenElse)
 def _if(p: Printer, s: S.IfThenElse) -> SDoc:
     cond = p.expr(s.condition).doc
-    with p.frame(s) as f:
+    # tirfmt: each branch's frame is its own, so a free buffer both branches use is defined
+    # once, before the `if` (TVM keys both frames by the If: the buffer is printed in each
+    # branch, which reads back as two buffers -- another IR; default printing keeps TVM's)
+    own = p.cfg.written is not None
+    with p.frame(s.then_case if own else s) as f:
         p.body(s.then_case, f)
     orelse = None
     if s.else_case is not None:
-        with p.frame(s) as g:
+        with p.frame(s.else_case if own else s) as g:
             p.body(s.else_case, g)
         orelse = g.stmts
     return ScopeDoc(concat("if ", cond), f.stmts, orelse=orelse)
@@ -518,9 +522,11 @@ def _for(p: Printer, loop: S.For) -> SDoc:
         if loop.annotations:
             kwargs.append(("annotations", loop.annotations))
         if loop.kind == S.ForKind.SERIAL:
-            rhs = (call(p, "range", [p.expr(a).doc for a in args]).doc
-                   if not loop.annotations and not (spelled and spelled[0] == "serial")
-                   else tcall(p, "serial", args, kwargs).doc)
+            as_range = not loop.annotations and not (spelled and spelled[0] == "serial") \
+                or (spelled is not None and spelled[0] == "range")  # tirfmt: range(n, annotations=)
+            rhs = (call(p, "range", [p.expr(a).doc for a in args],
+                        [(k, p.expr(v).doc) for k, v in kwargs]).doc
+                   if as_range else tcall(p, "serial", args, kwargs).doc)
         else:
             rhs = tcall(p, _KIND[loop.kind], args, kwargs).doc
         p.body(loop.body, f)

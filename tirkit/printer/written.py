@@ -23,14 +23,18 @@ printer keeps:
 - a keyword argument written out with its default value (``elem_offset=0``, ``align=64``,
   ``offset_factor=1``, ``scope="global"`` of a buffer declaration) or by keyword where the
   printer writes it positionally (``T.allocate(..., scope="local")``,
-  ``T.handle("float32", storage_scope="shared")``; :func:`keyword_written`);
-- ``return v`` rather than ``T.ret(v)`` (:func:`return_written`).
+  ``T.handle("float32", storage_scope="shared")``; :func:`keyword_written`), and left out
+  where the user left it out (``T.handle("float32")``, no ``"global"``; :func:`args_written`);
+- ``return v`` rather than ``T.ret(v)`` (:func:`return_written`);
+- ``T.ceildiv(14, 4)`` of two integers, which the parser folds (:func:`folded_written`);
+- ``A.access_ptr("r", extent=128)`` with literal arguments (:func:`method_written`).
 
 Each test matches the whole written text of the node, so a node that only inherited a span
 from its parent (a constant inside ``T.int32(1) + 2``) keeps the printer's spelling.
 """
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -41,7 +45,8 @@ from .context import Printer
 __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
            "axis_spelling", "called_as", "int_written", "dtype_keyword",
            "unnamed_block", "root_block_written", "limit_written", "keyword_written",
-           "return_written"]
+           "args_written", "return_written", "folded_written",
+           "method_written"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -247,17 +252,22 @@ def limit_written(p: Printer, imm: Any) -> str | None:
 _CALL_HEAD = r"(?:[\w\s,]*[=:]\s*)?"  # ``A = `` / ``a: `` before the call (a declaration's span)
 
 
-def keyword_written(p: Printer, node: Any, key: str, callees: tuple[str, ...]) -> str | None:
-    """The text of the argument ``key=...`` that the call ``T.<callee>(...)`` declaring
-    ``node`` was written with (``callee`` one of ``callees``; its span may start with ``A = ``
-    or ``a: ``), else ``None``."""
+def args_written(p: Printer, node: Any, callees: tuple[str, ...]) -> list[str] | None:
+    """The argument texts of the call ``T.<callee>(...)`` declaring ``node`` (``callee`` one of
+    ``callees``; its span may start with ``A = `` or ``a: ``), else ``None``."""
     text = written(p, node)
     if text is None:
         return None
     m = re.match(_CALL_HEAD + _t(p) + r"(\w+)\s*\(", text)
     if m is None or m.group(1) not in callees or not text.rstrip().endswith(")"):
         return None
-    for arg in _top_level_args(text[m.end():text.rstrip().rindex(")")]):
+    return _top_level_args(text[m.end():text.rstrip().rindex(")")])
+
+
+def keyword_written(p: Printer, node: Any, key: str, callees: tuple[str, ...]) -> str | None:
+    """The text of the argument ``key=...`` that the call ``T.<callee>(...)`` declaring
+    ``node`` was written with (see :func:`args_written`), else ``None``."""
+    for arg in args_written(p, node, callees) or ():
         kw = re.fullmatch(r"\s*" + re.escape(key) + r"\s*=(?!=)\s*(.*?)\s*", arg, re.S)
         if kw is not None:
             return kw.group(1)
@@ -268,3 +278,44 @@ def return_written(p: Printer, stmt: Any) -> bool:
     """Whether ``T.evaluate(T.ret(v))`` was written ``return v``."""
     text = written(p, stmt)
     return text is not None and re.match(r"return\b", text) is not None
+
+
+#: integer functions of two constants the parser folds: the value each gives
+_FOLDED = {"ceildiv": lambda a, b: -(-a // b), "floordiv": lambda a, b: a // b,
+           "floormod": lambda a, b: a % b}
+
+
+def folded_written(p: Printer, imm: Any) -> tuple[str, int, int] | None:
+    """``(name, a, b)`` when a constant was written ``T.ceildiv(a, b)`` (``a``, ``b`` integer
+    literals the parser folds into it: ``T.floordiv`` and ``T.floormod`` too), else ``None``."""
+    text = written(p, imm)
+    if text is None:
+        return None
+    m = re.fullmatch(_t(p) + r"(\w+)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)", text)
+    if m is None or m.group(1) not in _FOLDED or int(m.group(3)) == 0:
+        return None
+    a, b = int(m.group(2)), int(m.group(3))
+    return (m.group(1), a, b) if _FOLDED[m.group(1)](a, b) == imm.value else None
+
+
+def method_written(p: Printer, node: Any, method: str
+                   ) -> tuple[list[Any], dict[str, Any]] | None:
+    """The arguments of ``X.method(...)`` that ``node`` was written as, when each is a Python
+    literal (``A.access_ptr("r", extent=128)``: ``(["r"], {"extent": 128})``), else ``None``.
+    The caller checks that they build ``node`` again."""
+    text = written(p, node)
+    if text is None:
+        return None
+    m = re.fullmatch(r"\w+\s*\.\s*" + re.escape(method) + r"\s*\((.*)\)", text.strip(), re.S)
+    if m is None:
+        return None
+    try:
+        tree = ast.parse(f"f({m.group(1)})", mode="eval").body
+        assert isinstance(tree, ast.Call)
+        args = [ast.literal_eval(a) for a in tree.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in tree.keywords if k.arg}
+    except (SyntaxError, ValueError, TypeError):
+        return None
+    if len(kwargs) != len(tree.keywords):
+        return None
+    return args, kwargs
