@@ -53,7 +53,7 @@ class mod:
         mod.kernel(A.data)
 
     @T.prim_func
-    def kernel(A_data: T.handle("float32", "global")):
+    def kernel(A_data: T.handle("float32")):
         A = T.decl_buffer((1,), dtype="float32", data=A_data)
         A[0] = T.float32(0.0)
 
