@@ -112,7 +112,7 @@ class _Attrs:
             return False
         if _is_new_var(self.p, off) and self.mode >= VarDef.MATCH_BUFFER and not (
                 self.p.cfg.written is not None and keyword_written(
-                    self.p, self.decl, "elem_offset", _DECLARING) == off.name_hint):
+                    self.p, self.decl, "elem_offset", _DECLARING) == cast(Var, off).name_hint):
             # (tirfmt: the user's own var, A_elem_offset = T.int32(), stays one)
             self.p.define_as(off, self.frame, concat(self.self_doc(), ".elem_offset"))
             return True
