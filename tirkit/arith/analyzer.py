@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator
 
+from ..ir.deep import run_deep
 from ..ir.expr import IntImm, PrimExpr, Range
 from ..tir import expr as E
 from ..tir import op as tir_op
@@ -11,7 +12,7 @@ from . import rules_div, rules_logic  # noqa: F401  (register their handlers)
 from .bound import ConstIntBound, ConstIntBoundAnalyzer
 from .keys import expr_key
 from .modular_set import ModularSet, ModularSetAnalyzer
-from .simplify import Simplifier, deep_recursion
+from .simplify import Simplifier
 
 
 def _const_last(r: Range) -> tuple[int, int] | None:
@@ -122,8 +123,7 @@ class Analyzer:
         of ``expr`` as written only: cheaper, and never tighter than the default one, which
         intersects it with the bound of the simplified expression."""
         expr = tir_op.convert(expr)
-        with deep_recursion():
-            iv = self._bounds.bound(expr)
+        iv = run_deep(self._bounds.bound, expr, what="const_int_bound")
         if not simplify or isinstance(expr, E.Var) or not expr.dtype.is_int():
             return ConstIntBound.from_interval(iv)
         simp = self._bounds.bound(self.simplify(expr))

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import math
-import sys
 from dataclasses import fields
 from typing import Any, Callable, Iterator
 
+from ..ir.deep import run_deep
 from ..ir.expr import IntImm, PrimExpr
 from ..ir.node import Node, field_kind, init_field_names
 from ..tir import expr as E
@@ -81,8 +81,7 @@ class Simplifier:
         self._memo = [{}]
         self._keys = {}
         try:
-            with deep_recursion():
-                return self.simplify(e)
+            return run_deep(self.simplify, e, what="simplify")
         finally:
             self._memo = [{}]
             self._keys = {}
@@ -206,27 +205,6 @@ def bound_from_cmp(s: Simplifier, c: PrimExpr) -> tuple[Any, Interval] | None:
     if k > 0:
         return key, (-math.inf, limit // k)
     return key, (-((-limit) // k), math.inf)
-
-
-class deep_recursion:  # pylint: disable=invalid-name  # used as a function: with deep_recursion()
-    """Raise Python's recursion limit for deep expression trees (restored on exit; no TVM
-    counterpart, TVM recurses in C++). A class rather than a ``@contextmanager`` generator:
-    every simplification and every print enters it, and a generator-based context manager
-    costs three times as much per use."""
-
-    __slots__ = ("limit", "old")
-
-    def __init__(self, limit: int = 20000) -> None:
-        self.limit = limit
-        self.old = 0
-
-    def __enter__(self) -> None:
-        self.old = sys.getrecursionlimit()
-        if self.old < self.limit:
-            sys.setrecursionlimit(self.limit)
-
-    def __exit__(self, *exc: object) -> None:
-        sys.setrecursionlimit(self.old)
 
 
 def conjuncts(c: PrimExpr) -> list[PrimExpr]:

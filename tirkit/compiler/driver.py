@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from tirkit.ir import IRModule
+from tirkit.ir.deep import run_deep
 from tirkit.tir import PrimFunc
 
 from .pipeline import StageResult, run_pipeline
@@ -30,8 +31,8 @@ def lower(mod_or_func: Any, until: str | int | None = None, opt_level: int = 2,
     Raises:
         PipelineError: unknown stage, or a stage whose pass is not registered.
     """
-    return run_pipeline(mod_or_func, opt_level=opt_level, config=config, until=until,
-                        instruments=instruments)[-1].mod
+    return run_deep(run_pipeline, mod_or_func, opt_level=opt_level, config=config, until=until,
+                    instruments=instruments, what="lower")[-1].mod
 
 
 def as_target(target: Any, opt_level: int = 2) -> Any:
@@ -100,15 +101,10 @@ def _compile(mod_or_func: Any, target: Any, opt_level: int, config: dict[str, An
              instruments: Sequence[PassInstrument], split: bool) -> Compiled:
     """:func:`compile_module`; with ``split`` (a host build for the JIT), the packed wrappers go
     to ``wrapper_ref`` (two object files; see ``codegen.wrapper_split``)."""
-    import sys  # pylint: disable=import-outside-toplevel
-
-    if sys.getrecursionlimit() < RECURSION_LIMIT:  # the IR visitors recurse along LetStmt
-        sys.setrecursionlimit(RECURSION_LIMIT)     # chains, which CSE of unrolled bodies makes deep
-    with gc_paused():
-        return _compile_module(mod_or_func, target, opt_level, config, instruments, split)
-
-
-RECURSION_LIMIT = 20000
+    with gc_paused():  # the IR visitors recurse along LetStmt chains (CSE of unrolled bodies
+        # makes them deep): deep IR compiles on the deep worker (tirkit.ir.deep)
+        return run_deep(_compile_module, mod_or_func, target, opt_level, config, instruments,
+                        split, what="build")
 
 
 @contextlib.contextmanager

@@ -24,20 +24,15 @@ import functools
 import hashlib
 import json
 import math
-import sys
-from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
+from .deep import run_deep
 from .dtype import DataType
 from .node import Node, field_kind, node_fields
 
 __all__ = ["structural_equal", "structural_hash", "assert_structural_equal", "first_mismatch",
            "register_structural", "MISSING"]
-
-# Deep expression/statement chains recurse 3 to 8 Python frames per level. From Python 3.11 on,
-# Python-to-Python calls do not consume C stack, so a high limit is safe there.
-_RECURSION_LIMIT = 200_000 if sys.version_info >= (3, 11) else 20_000
 
 
 class _Missing:
@@ -460,22 +455,15 @@ def _install_builtin_handlers() -> None:
 
 
 # ------------------------------------------------------------------------------ public API
-@contextmanager
-def _deep_recursion() -> Iterator[None]:
-    old = sys.getrecursionlimit()
-    if old < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
-    try:
-        yield
-    finally:
-        if old < _RECURSION_LIMIT:
-            sys.setrecursionlimit(old)
-
-
 def _compare(lhs: Any, rhs: Any, map_free_vars: bool) -> _Equal:
+    # deep expression/statement chains recurse 3 to 8 Python frames per level: a deep walk
+    # reruns on the deep worker (tirkit.ir.deep)
+    return run_deep(_compare_walk, lhs, rhs, map_free_vars, what="structural_equal")
+
+
+def _compare_walk(lhs: Any, rhs: Any, map_free_vars: bool) -> _Equal:
     eq = _Equal(map_free_vars)
-    with _deep_recursion():
-        ok = eq.eq(lhs, rhs, False)
+    ok = eq.eq(lhs, rhs, False)
     if ok:
         eq.leaf = None
         eq.segments.clear()
@@ -556,7 +544,9 @@ def structural_hash(node: Any, map_free_vars: bool = False) -> int:
     identity unless ``map_free_vars``; names and spans are ignored. The value is stable across
     processes for IR without free variables. Returns a non-negative int below ``2**64``.
     """
-    hs = _Hasher(map_free_vars)
-    with _deep_recursion():
-        value = hs.hash(node, False)
+    value = run_deep(_hash_walk, node, map_free_vars, what="structural_hash")
     return value & 0xFFFFFFFFFFFFFFFF
+
+
+def _hash_walk(node: Any, map_free_vars: bool) -> int:
+    return _Hasher(map_free_vars).hash(node, False)

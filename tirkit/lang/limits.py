@@ -27,12 +27,12 @@ the language server.
 from __future__ import annotations
 
 import re
-import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, ContextManager, Iterator
 
+from tirkit.ir.deep import raised_recursion_limit
 from tirkit.ir.diagnostics import Diagnostic
 from tirkit.ir.span import LineIndex
 
@@ -219,25 +219,10 @@ def check_value(value: Any) -> Any:
     return value
 
 
-_RECURSION = {"users": 0, "old": 0}
-_RECURSION_LOCK = threading.Lock()
-
-
-@contextmanager
-def deep_recursion(limit: int = RECURSION_LIMIT) -> Iterator[None]:
+def deep_recursion(limit: int = RECURSION_LIMIT) -> ContextManager[None]:
     """Raise Python's recursion limit to ``limit`` for the front end's recursive walks; the old
     limit comes back when the last thread inside leaves (a thread leaving early must not lower
-    it under another one still deep in a parse). The text limits above bound how deep they go."""
-    with _RECURSION_LOCK:
-        if _RECURSION["users"] == 0:
-            _RECURSION["old"] = sys.getrecursionlimit()
-        _RECURSION["users"] += 1
-        if sys.getrecursionlimit() < limit:
-            sys.setrecursionlimit(limit)
-    try:
-        yield
-    finally:
-        with _RECURSION_LOCK:
-            _RECURSION["users"] -= 1
-            if _RECURSION["users"] == 0:
-                sys.setrecursionlimit(_RECURSION["old"])
+    it under another one still deep in a parse, or under the deep IR worker: one account for
+    both, :func:`tirkit.ir.deep.raised_recursion_limit`). The text limits above bound how deep
+    they go."""
+    return raised_recursion_limit(limit)

@@ -23,6 +23,7 @@ from tirkit.tir.expr import StringImm, Var
 
 from .config import Comments, PrinterConfig
 from .doc import Doc, Mark, Text
+from .frame_path import ROOT, FramePath
 from .stmt_doc import LineDoc, SDoc
 
 # Python precedences (higher binds tighter)
@@ -128,7 +129,7 @@ class Printer:
         if cfg.written is not None:  # tirfmt: the user's `for _ in ...` stays `_`
             self.defined_names.discard("_")
         self.keep: list[Any] = []
-        self.common_prefix: dict[int, tuple[int, ...]] = {}
+        self.common_prefix: dict[int, FramePath] = {}
         #: Var id -> how often set_common_prefix met it, for the vars it was asked to count
         #: (at least once per place it occurs; occurrences inside a Buffer met again under the
         #: same frames are not recounted)
@@ -237,7 +238,7 @@ class Printer:
         path = self.common_prefix.get(id(obj))
         if path is not None:
             by_node = {id(f.node): f for f in self.frames if f.node is not None}
-            for key in reversed(path):
+            for key in path.keys_inward():
                 if key in by_node:
                     return by_node[key]
         return self.frames[0] if self.frames else None
@@ -246,7 +247,8 @@ class Printer:
         """Record for each Var/Buffer the chain of frame-opening nodes enclosing all its uses
         (TVM ``IRDocsifier::SetCommonPrefix``), and in :attr:`var_visits` how often each var of
         ``count`` was met."""
-        _PrefixFinder(self.common_prefix, self.var_visits, {id(v) for v in count}).visit(root, ())
+        finder = _PrefixFinder(self.common_prefix, self.var_visits, {id(v) for v in count})
+        finder.visit(root, ROOT)
         self.root = root
 
     # --------------------------------------------------------------------------- dispatch
@@ -330,9 +332,14 @@ class Printer:
         one, the last one allowed concise scoping."""
         items = stmt.seq if isinstance(stmt, S.SeqStmt) else (stmt,)
         frame.sole = not isinstance(stmt, S.SeqStmt)
+        last = len(items) - 1
         for i, s in enumerate(items):
-            frame.allow_concise = i == len(items) - 1
-            frame.stmts.extend(self.stmts(s))
+            frame.allow_concise = i == last
+            docs = self.stmts(s)
+            if i == last and not frame.stmts:  # the sole statement: its docs are the frame's
+                frame.stmts = docs  # (no copy per link of a chain of scopes)
+            else:
+                frame.stmts.extend(docs)
 
     def meta_ref(self, obj: Any) -> Doc:
         """``metadata["Kind"][i]`` for an object with no TVMScript form (TVM's metadata)."""
@@ -385,14 +392,14 @@ class _PrefixFinder:
     #: node of that class (read once per class instead of per node)
     _PLANS: dict[type, tuple[bool, bool, bool, tuple[tuple[str, bool], ...]]] = {}
 
-    def __init__(self, out: dict[int, tuple[int, ...]], var_visits: dict[int, int],
+    def __init__(self, out: dict[int, FramePath], var_visits: dict[int, int],
                  count: set[int]) -> None:
         self.out = out
         self.var_visits = var_visits
         self.count = count
         # (buffer id, path) pairs walked: walking a node again under the same path records
         # nothing new (the common prefix of a path with itself is the path)
-        self.seen_at: set[tuple[int, tuple[int, ...]]] = set()
+        self.seen_at: set[tuple[int, FramePath]] = set()
 
     @classmethod
     def _plan(cls, node_cls: type) -> tuple[bool, bool, bool, tuple[tuple[str, bool], ...]]:
@@ -407,7 +414,7 @@ class _PrefixFinder:
             cls._PLANS[node_cls] = plan
         return plan
 
-    def visit(self, obj: Any, path: tuple[int, ...]) -> None:
+    def visit(self, obj: Any, path: FramePath) -> None:
         """Record the frame path of every Var/Buffer under ``obj`` (``path``: the frame-opening
         nodes enclosing it)."""
         cls = type(obj)
@@ -435,7 +442,7 @@ class _PrefixFinder:
                 return
             self.seen_at.add(key)
             self._record(obj, path)
-        inner = path + (id(obj),) if opens else path
+        inner = FramePath(path, id(obj)) if opens else path
         for name, into in fields:
             value = getattr(obj, name, None)
             vcls = type(value)
@@ -448,7 +455,7 @@ class _PrefixFinder:
             else:
                 self.visit(value, inner if into else path)
 
-    def _items(self, items: Any, path: tuple[int, ...]) -> None:
+    def _items(self, items: Any, path: FramePath) -> None:
         """Visit the items of a list/tuple/dict view (Vars and leaves without a call: they are
         most of the items, e.g. a shape's dims or a block's iter values)."""
         for x in items:
@@ -460,25 +467,22 @@ class _PrefixFinder:
             else:
                 self.visit(x, path)
 
-    def _var(self, var: Any, path: tuple[int, ...]) -> None:
+    def _var(self, var: Any, path: FramePath) -> None:
         key = id(var)
         if key in self.count:
             self.var_visits[key] = self.var_visits.get(key, 0) + 1
         old = self.out.get(key)
         if old is None:
             self.out[key] = path
-        elif old is not path and path[:len(old)] != old:  # else: a use under the recorded frames
+        elif old is not path and not path.starts_with(old):  # else: a use under the recorded frames
             self._record(var, path)
 
-    def _record(self, obj: Any, path: tuple[int, ...]) -> None:
+    def _record(self, obj: Any, path: FramePath) -> None:
         key = id(obj)
         old = self.out.get(key)
         if old is None:
             self.out[key] = path
             return
-        if path[:len(old)] == old:  # the usual case: a use under the recorded frames
+        if path.starts_with(old):  # the usual case: a use under the recorded frames
             return
-        n, end = 0, min(len(old), len(path))
-        while n < end and old[n] == path[n]:
-            n += 1
-        self.out[key] = old[:n]
+        self.out[key] = old.common(path)

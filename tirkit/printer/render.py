@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tirkit.ir.module import IRModule
-from tirkit.arith.simplify import deep_recursion
+from tirkit.ir.deep import run_deep
 from tirkit.ir.node import Node
 from tirkit.tir.buffer import Buffer
 from tirkit.tir.function import PrimFunc
@@ -108,9 +108,11 @@ def script(node: Any, **config: Any) -> str:
     Raises:
         TypeError: for an unknown option. Objects without a TVMScript form print as
         ``metadata["Kind"][i]`` references.
+        tirkit.ir.deep.IRTooDeepError: for IR nested deeper than the deep worker's stack holds
+        (deep nests, hundreds of loops or thousands of lets, recurse in the doc builder: they
+        print on the deep worker, see :mod:`tirkit.ir.deep`).
     """
-    with deep_recursion(30_000):  # deep nests (hundreds of loops) recurse in the doc builder
-        return _script(node, PrinterConfig.make(**config))
+    return run_deep(_script, node, PrinterConfig.make(**config), what="script()")
 
 
 def _script(node: Any, cfg: PrinterConfig) -> str:

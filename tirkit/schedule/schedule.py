@@ -15,6 +15,7 @@ import inspect
 import numbers
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from ..ir.deep import run_deep
 from ..ir.expr import IntImm, PrimExpr
 from ..ir.module import IRModule
 from ..tir.expr import Var
@@ -70,7 +71,7 @@ class Schedule:
             raise ValueError(f"error_render_level must be one of {RENDER_LEVELS}, "
                              f"got {error_render_level!r}")
         mod = _as_module(mod_or_func)
-        self._state = ScheduleState(mod, mask)
+        self._state = run_deep(ScheduleState, mod, mask, what="Schedule")
         self._symbols: dict[int, tuple[Any, Any]] = {}   # id(rv) -> (rv, sref | int)
         self._trace = Trace()
         self._rand = RandState(seed)

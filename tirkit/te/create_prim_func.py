@@ -19,6 +19,7 @@ from typing import Any, Sequence, cast
 
 from tirkit import tir
 from tirkit.arith import Analyzer
+from tirkit.ir.deep import deep_walk
 from tirkit.ir.expr import Range
 from tirkit.tir.analysis import undefined_vars
 from tirkit.tir.block_access import get_block_read_write_region
@@ -183,6 +184,7 @@ def _lifted_vars(params: list[tir.Var], buffer_map: dict, body: tir.Stmt) -> lis
     return lifted
 
 
+@deep_walk("create_prim_func")  # an unrolled reduction is an Add chain 20,000 deep
 def create_prim_func(ops: Sequence[Any], index_dtype_override: str | None = None) -> tir.PrimFunc:
     """The block-form PrimFunc computing the tensors ``ops`` (``te.create_prim_func``).
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from ..ir.deep import deep_walk
 from ..ir.expr import PrimExpr
 from ..ir.module import IRModule
 from ..ir.node import Node, field_kind, node_fields
@@ -29,6 +30,9 @@ class DefUseVisitor(StmtExprVisitor):
 
     def __init__(self) -> None:
         self.path: list[S.Stmt] = []
+        #: the same path as a persistent chain ``(innermost, (outer, (... None)))``: a
+        #: definition keeps it in O(1) where a copy of ``path`` costs its depth
+        self.chain: tuple[S.Stmt, Any] | None = None
         self.declared: set[int] = set()  # ids of buffers in scope
         self.let_values: dict[int, PrimExpr] = {}
 
@@ -57,10 +61,13 @@ class DefUseVisitor(StmtExprVisitor):
 
     def visit_stmt(self, stmt: S.Stmt) -> None:
         self.path.append(stmt)
+        outer = self.chain
+        self.chain = (stmt, outer)
         try:
             super().visit_stmt(stmt)
         finally:
             self.path.pop()
+            self.chain = outer
 
     def visit_var_(self, op: Var) -> None:
         self.use(op)
@@ -278,10 +285,10 @@ class _ScopeChecker(DefUseVisitor):
 
     def __init__(self, block_vars: dict[int, str]) -> None:
         super().__init__()
-        # var id -> the statement path where it was defined (rendered by _where for a message
-        # only: a definition costs a tuple, not a string)
-        self.in_scope: dict[int, tuple[S.Stmt, ...]] = {}
-        self.ever: dict[int, tuple[S.Stmt, ...]] = {}
+        # var id -> the statement path where it was defined, a DefUseVisitor.chain (rendered by
+        # _where for a message only: a definition costs nothing, not a string)
+        self.in_scope: dict[int, Any] = {}
+        self.ever: dict[int, Any] = {}
         self.block_vars = block_vars
         self.threads: set[int] = set()
         self.error: str | None = None
@@ -306,14 +313,14 @@ class _ScopeChecker(DefUseVisitor):
     def define(self, var: Var) -> None:
         key = id(var)
         if key in self.threads and key not in self.in_scope:
-            self.in_scope[key] = self.ever[key] = tuple(self.path)  # launch_thread may repeat
+            self.in_scope[key] = self.ever[key] = self.chain  # launch_thread may repeat
         elif key in self.in_scope:
             self.fail(f"variable {var.name_hint!r} is defined again inside its own scope "
-                      f"(first defined at {_where(self.in_scope[key])})")
+                      f"(first defined at {_where(_unchain(self.in_scope[key]))})")
         elif key in self.ever:
             self.fail(f"variable {var.name_hint!r} is defined more than once "
-                      f"(first defined at {_where(self.ever[key])})")
-        self.in_scope[key] = self.ever[key] = tuple(self.path)
+                      f"(first defined at {_where(_unchain(self.ever[key]))})")
+        self.in_scope[key] = self.ever[key] = self.chain
 
     def undefine(self, var: Var) -> None:
         self.in_scope.pop(id(var), None)
@@ -359,7 +366,22 @@ class _ScopeChecker(DefUseVisitor):
         return super().bind_buffer(buf, mode)
 
 
+def _unchain(chain: Any) -> list[S.Stmt]:
+    """The statements of a :attr:`DefUseVisitor.chain`, outermost first."""
+    out = []
+    while chain is not None:
+        out.append(chain[0])
+        chain = chain[1]
+    return out[::-1]
+
+
 def _where(path: Any) -> str:
+    """The statements of ``path`` as ``For(i) > Block(C) > BufferStore(C)``; a path of more than
+    12 statements (deep IR built by program) keeps its 4 outermost and 6 innermost."""
+    path = list(path)
+    if len(path) > 12:
+        return " > ".join([describe(s) for s in path[:4]] + [f"... ({len(path) - 10} more)"]
+                          + [describe(s) for s in path[-6:]])
     return " > ".join(describe(s) for s in path) or "<function signature>"
 
 
@@ -401,6 +423,7 @@ def _funcs(node: Any) -> list[tuple[str, PrimFunc]]:
     raise TypeError(f"expected a PrimFunc or IRModule, got {type(node).__name__}")
 
 
+@deep_walk("verify_well_formed")
 def verify_well_formed(node: PrimFunc | IRModule, assert_mode: bool = True) -> bool:
     """Check that a PrimFunc (or every PrimFunc of an IRModule) is well formed (mirrors
     ``tvm.tir.analysis.verify_well_formed``): every used var is defined in an enclosing scope,
@@ -432,6 +455,7 @@ class _SSAChecker(_ScopeChecker):
         pass
 
 
+@deep_walk("verify_ssa")
 def verify_ssa(func: PrimFunc) -> bool:
     """Whether every Var of ``func`` is defined at most once (mirrors
     ``tvm.tir.analysis.verify_ssa``); Let expressions may re-bind a var to the same value."""

@@ -121,45 +121,42 @@ class OrderWalk:
         return fn(node)
 
     def post(self, root: Any, fvisit: Callable[[Any], Any]) -> None:
-        """Call ``fvisit`` on each distinct node under ``root``, children first."""
-        seen: set[int] = set()
+        """Call ``fvisit`` on each distinct node under ``root``, children first. A loop over a
+        stack of child iterators, not a recursion: IR built by program nests thousands deep
+        (an Add chain of 20,000 terms), and ``fvisit`` runs once per node (no retry)."""
+        seen: set[int] = {id(root)}
         plans, plan, leaves = self.plans, self._plan, self.leaves
-
-        def walk(node: Any) -> None:
-            seen.add(id(node))
-            fn = plans.get(type(node)) or plan(type(node))
-            for k in fn(node):
+        stack = [(root, iter((plans.get(type(root)) or plan(type(root)))(root)))]
+        while stack:
+            node, kids = stack[-1]
+            for k in kids:
                 if id(k) not in seen:
+                    seen.add(id(k))
                     if type(k) in leaves:
-                        seen.add(id(k))
                         fvisit(k)
                     else:
-                        walk(k)
-            fvisit(node)
-        try:
-            walk(root)
-        finally:
-            del walk  # the closure refers to itself: clear the cell, so no cycle is left to the GC
+                        stack.append((k, iter((plans.get(type(k)) or plan(type(k)))(k))))
+                        break
+            else:
+                stack.pop()
+                fvisit(node)
 
     def pre(self, root: Any, fvisit: Callable[[Any], Any]) -> None:
         """Call ``fvisit`` on each distinct node under ``root``, parents first; a ``False``
-        answer skips the node's children."""
-        seen: set[int] = set()
+        answer skips the node's children (a loop, as :meth:`post`)."""
+        seen: set[int] = {id(root)}
         plans, plan, leaves = self.plans, self._plan, self.leaves
-
-        def walk(node: Any) -> None:
-            seen.add(id(node))
-            if fvisit(node) is False:
-                return
-            fn = plans.get(type(node)) or plan(type(node))
-            for k in fn(node):
+        if fvisit(root) is False:
+            return
+        stack = [iter((plans.get(type(root)) or plan(type(root)))(root))]
+        while stack:
+            for k in stack[-1]:
                 if id(k) not in seen:
+                    seen.add(id(k))
                     if type(k) in leaves:
-                        seen.add(id(k))
                         fvisit(k)
-                    else:
-                        walk(k)
-        try:
-            walk(root)
-        finally:
-            del walk  # the closure refers to itself: clear the cell, so no cycle is left to the GC
+                    elif fvisit(k) is not False:
+                        stack.append(iter((plans.get(type(k)) or plan(type(k)))(k)))
+                        break
+            else:
+                stack.pop()

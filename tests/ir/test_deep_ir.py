@@ -1,0 +1,150 @@
+"""IR built by program nests far deeper than a file (a chain of thousands of LetStmts, an Add chain
+of an unrolled reduction, thousands of nested loops or ifs): every public consumer finishes with
+the right result, or with a clear IRTooDeepError, never a RecursionError or a crash
+(tirkit.ir.deep runs such walks on a worker thread with a large, bounded stack)."""
+import functools
+import operator
+import sys
+
+import numpy as np
+import pytest
+
+from tirkit import te
+from tirkit.compiler import build
+from tirkit.ir import deep, structural_equal, structural_hash
+from tirkit.lang import from_source
+from tirkit.schedule import Schedule
+from tirkit.tir import (Add, Block, BlockRealize, BufferLoad, BufferStore, FloatImm, For,
+                        ForKind, GT, IfThenElse, IntImm, LetStmt, PrimFunc, Var, decl_buffer)
+from tirkit.tir.analysis import verify_well_formed
+from tirkit.tir.stmt_functor import post_order_visit
+
+DEPTH = 5000  # five times the default recursion limit
+
+
+def _f32(v):
+    return FloatImm("float32", v)
+
+
+def _func(body, extra=()):
+    a, b = Var("a", "handle"), Var("b", "handle")
+    A, B = decl_buffer((DEPTH,), "float32", "A"), decl_buffer((1,), "float32", "B")
+    return PrimFunc([a, b, *extra], body(A, B), buffer_map={a: A, b: B}).with_attr(
+        "global_symbol", "main")
+
+
+def let_chain(n):
+    """x0 = A[0]; x1 = x0 + 1; ...; B[0] = x{n-1}"""
+    def body(A, B):
+        xs = [Var(f"x{i}", "float32") for i in range(n)]
+        stmt = BufferStore(B, xs[-1], [0])
+        for i in range(n - 1, 0, -1):
+            stmt = LetStmt(xs[i], Add(xs[i - 1], _f32(1.0)), stmt)
+        return LetStmt(xs[0], BufferLoad(A, [0]), stmt)
+    return _func(body)
+
+
+def add_chain(n):
+    """B[0] = A[0] + A[1] + ... + A[n-1], left-deep (functools.reduce)"""
+    return _func(lambda A, B: BufferStore(
+        B, functools.reduce(Add, [BufferLoad(A, [i]) for i in range(n)]), [0]))
+
+
+def nested_fors(n):
+    def body(A, B):
+        vs = [Var(f"i{k}", "int32") for k in range(n)]
+        stmt = BufferStore(B, Add(BufferLoad(A, [vs[-1]]), _f32(1.0)), [0])
+        for v in reversed(vs):
+            stmt = For(v, 0, 1, ForKind.SERIAL, stmt)
+        return stmt
+    return _func(body)
+
+
+def nested_ifs(n):
+    nv = Var("n", "int32")
+
+    def body(A, B):
+        stmt = BufferStore(B, Add(BufferLoad(A, [1]), _f32(1.0)), [0])
+        for k in range(n - 1, -1, -1):
+            stmt = IfThenElse(GT(nv, IntImm("int32", k)), stmt, None)
+        return stmt
+    return _func(body, (nv,))
+
+
+def _inputs():
+    return (np.arange(DEPTH) % 7).astype("float32"), np.zeros(1, "float32")
+
+
+@pytest.fixture(autouse=True)
+def _limit_restored():
+    limit = sys.getrecursionlimit()
+    yield
+    assert sys.getrecursionlimit() == limit
+
+
+def test_let_chain_prints_flat_lines_and_compiles():
+    func = let_chain(DEPTH)
+    text = func.script()
+    lines = text.splitlines()
+    # as TVM prints it: one line per let, all at the function body's indentation
+    assert lines[-2] == "    x4999: T.float32 = x4998 + T.float32(1.0)"
+    assert sum(line.startswith("    x") and ": T.float32 = " in line for line in lines) == DEPTH
+    assert func.script(dialect="tirx").count("T.let[T.float32]") == DEPTH
+    assert verify_well_formed(func)
+    assert structural_equal(func, let_chain(DEPTH))
+    assert structural_hash(func) == structural_hash(let_chain(DEPTH))
+    a, b = _inputs()
+    build(let_chain(1500))(a, b)  # (the CSE pass is quadratic in a let chain's length)
+    assert b[0] == a[0] + 1500 - 1
+
+
+def test_let_chain_round_trips_within_the_front_end_limits():
+    func = let_chain(1900)  # the front end reads at most 2000 nested scopes
+    assert structural_equal(from_source(func.script()), func)
+
+
+def test_add_chain_prints_compiles_and_schedules():
+    func = add_chain(DEPTH)
+    text = func.script()
+    assert text.count(" + ") == DEPTH - 1 and "A[0] + A[1] + A[2]" in text
+    assert verify_well_formed(func)
+    assert structural_hash(func) == structural_hash(add_chain(DEPTH))
+    seen = []
+    post_order_visit(func.body, seen.append)  # a loop: no retry, each node once
+    assert sum(isinstance(x, BufferLoad) for x in seen) == DEPTH
+    assert sum(isinstance(x, Add) for x in seen) == DEPTH - 1
+    a, b = _inputs()
+    build(func)(a, b)
+    assert b[0] == a.sum()
+
+
+def test_te_unrolled_reduction():
+    A = te.placeholder((DEPTH,), "float32", "A")
+    B = te.compute((1,), lambda i: functools.reduce(operator.add, [A[j] for j in range(DEPTH)]),
+                   "B")
+    func = te.create_prim_func([A, B])
+    Schedule(func).get_block("B")
+    a, b = _inputs()
+    build(func)(a, b)
+    assert b[0] == a.sum()
+
+
+@pytest.mark.parametrize("make", [nested_fors, nested_ifs])
+def test_nested_loops_and_ifs(make):
+    func = make(2000)
+    assert verify_well_formed(func)
+    assert structural_equal(func, make(2000))
+    root = func.with_body(BlockRealize([], True, Block([], [], [], "root", func.body)))
+    Schedule(root).get_block("root")
+    a, b = _inputs()
+    build(func)(a, b, *([2001] if make is nested_ifs else []))
+    assert b[0] == a[int(make is nested_ifs)] + 1
+    if make is nested_fors:  # (2000 nested ifs print 8 MB, past the front end's limit)
+        assert structural_equal(from_source(func.script()), func)
+
+
+def test_deeper_than_the_worker_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(deep, "RECURSION_LIMIT", 3000)
+    with pytest.raises(deep.IRTooDeepError, match=r"script\(\): the IR is nested too deep "
+                                                  r"\(more than 3000 Python frames"):
+        let_chain(DEPTH).script()
