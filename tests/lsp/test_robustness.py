@@ -8,6 +8,7 @@ import asyncio
 import json
 import random
 from asyncio.subprocess import DEVNULL, PIPE
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
@@ -87,7 +88,8 @@ def _edit(rng: random.Random, lines: list[str]) -> tuple[types.Range, str]:
     return types.Range(start=_pos(l0, c0), end=_pos(l1, c1)), text
 
 
-async def test_every_request_answered_through_1000_edits(client: LanguageClient) -> None:
+async def test_every_request_answered_through_1000_edits(client: LanguageClient,
+                                                         tmp_path: Path) -> None:
     uri = "file:///tmp/robust_kernels.py"
     rng = random.Random(15)
     lines = KERNELS.split("\n")
@@ -110,7 +112,7 @@ async def test_every_request_answered_through_1000_edits(client: LanguageClient)
         bad = [_pos(len(lines) + 5, 0), _pos(0, 10_000), _pos(2**31 - 1, 2**31 - 1)]
         good = _pos(rng.randrange(len(lines)), rng.randrange(40))
         where = [(uri, good), (uri, rng.choice(bad)),
-                 (f"file:///tmp/never_opened_{version}.py", good),
+                 ((tmp_path / f"never_opened_{version}.py").as_uri(), good),
                  ("untitled:Untitled-1", good), ("not a uri", good)]
         u, p = rng.choice(where) if version % 20 else where[0]
         requests = _requests(client, u, p)
@@ -126,8 +128,9 @@ async def test_every_request_answered_through_1000_edits(client: LanguageClient)
     assert symbols and "matmul" in [s.name for s in symbols]
 
 
-async def test_unopened_document_gives_empty_results(client: LanguageClient) -> None:
-    doc = _doc("file:///tmp/does/not/exist/anywhere.py")
+async def test_unopened_document_gives_empty_results(client: LanguageClient,
+                                                     tmp_path: Path) -> None:
+    doc = _doc((tmp_path / "not" / "written.py").as_uri())  # a path no file can be at
     hover = await asyncio.wait_for(client.text_document_hover_async(
         types.HoverParams(text_document=doc, position=_pos(0, 0))), GUARD)
     assert hover is None
