@@ -44,15 +44,6 @@ from .ir_builder.tir_ops import abs, pow, round, op_wrapper as _op_wrapper  # no
 bool = boolean  # noqa: A001  (``T.bool``)
 
 
-def _binary_node(cls: type) -> Callable[[Any, Any], Any]:
-    def build(a: Any, b: Any) -> Any:
-        x, y = _tir.convert_pair(a, b)
-        return cls(x, y)
-    build.__name__ = cls.__name__.lower()
-    build.__doc__ = f"``T.{cls.__name__.lower()}(a, b)``: a ``{cls.__name__}`` node (TVM's T.{cls.__name__.lower()})."
-    return build
-
-
 def comm_reducer(combiner: Callable[..., Any], identity: Any, name: str = "reduce") -> Any:
     """``T.comm_reducer(lambda x, y: x + y, [T.float32(0)])``: a ``CommReducer`` whose vars are
     named after the lambda's parameters (mirrors ``tvm.script.ir_builder.tir.comm_reducer``).
@@ -86,8 +77,16 @@ def comm_reducer(combiner: Callable[..., Any], identity: Any, name: str = "reduc
     return reducer
 
 
-min = _binary_node(Min)
-max = _binary_node(Max)
+def min(a: Any, b: Any) -> Any:  # pylint: disable=redefined-builtin
+    """``T.min(a, b)``: ``tvm::min`` as TVM's ``script.ir_builder.tir.min`` calls it (types
+    matched, two constants folded: ``T.min(1, 2)`` is ``1``)."""
+    return _tir.min(a, b)
+
+
+def max(a: Any, b: Any) -> Any:  # pylint: disable=redefined-builtin
+    """``T.max(a, b)``: ``tvm::max`` as TVM's ``script.ir_builder.tir.max`` calls it (types
+    matched, two constants folded)."""
+    return _tir.max(a, b)
 
 
 class _BufferProxy:
@@ -201,8 +200,9 @@ def cast(value: Any, dtype: Any) -> Any:
 
 
 def _ceildiv(a: Any, b: Any) -> Any:
-    """``ceil(a / b)`` for integers as ``floordiv(a + b - 1, b)`` (TVM's ``T.ceildiv``)."""
-    return _tir.floordiv(_tir.add(a, _tir.subtract(b, 1)), b)
+    """``ceil(a / b)`` for integers as ``floordiv(a + b - 1, b)``, built as TVM's C++ ``ceildiv``
+    builds it (``(a + b) - 1``: ``T.ceildiv(x, 4)`` is ``(x + 4 - 1) // 4``; constants fold)."""
+    return _tir.floordiv(_tir.subtract(_tir.add(a, b), 1), b)
 
 
 _ceildiv.__name__ = _ceildiv.__qualname__ = "ceildiv"

@@ -515,7 +515,9 @@ def ceil(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExp
     ...
 
 def ceildiv(a: Any, b: Any, *, dtype: DTypeLike | None = None) -> PrimExpr:
-    """``ceil(a / b)`` for integers as ``floordiv(a + b - 1, b)`` (TVM's ``T.ceildiv``)."""
+    """``ceil(a / b)`` for integers as ``floordiv(a + b - 1, b)``, built as TVM's C++ ``ceildiv``
+    builds it (``(a + b) - 1``: ``T.ceildiv(x, 4)`` is ``(x + 4 - 1) // 4``; constants fold).
+    """
     ...
 
 def clz(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
@@ -957,7 +959,9 @@ def match_buffer(param: Any, shape: Any = None, dtype: Any = 'float32', data: An
     ...
 
 def max(a: Any, b: Any) -> PrimExpr:
-    """``T.max(a, b)``: a ``Max`` node (TVM's T.max)."""
+    """``T.max(a, b)``: ``tvm::max`` as TVM's ``script.ir_builder.tir.max`` calls it (types
+    matched, two constants folded).
+    """
     ...
 
 def max_value(dtype: str | DTypeLike, span: Any = None) -> PrimExpr:
@@ -979,7 +983,9 @@ def meta_var(value: _V) -> _V:
     """
 
 def min(a: Any, b: Any) -> PrimExpr:
-    """``T.min(a, b)``: a ``Min`` node (TVM's T.min)."""
+    """``T.min(a, b)``: ``tvm::min`` as TVM's ``script.ir_builder.tir.min`` calls it (types
+    matched, two constants folded: ``T.min(1, 2)`` is ``1``).
+    """
     ...
 
 def min_value(dtype: str | DTypeLike, span: Any = None) -> PrimExpr:
