@@ -461,3 +461,31 @@ def f(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
                 B[vi] = A[vi]
 ''')  # printed as itself, not as the root comment (it would read back named "root")
     assert named.body.block.name_hint == "outer" and 'T.block("outer")' in script(named)
+
+
+def _value(body: str) -> tir.PrimExpr:
+    """The value of the one ``T.evaluate`` of a function ``f(x: T.int32)`` whose body is ``body``."""
+    return _stmts(_parse("@T.prim_func\ndef f(x: T.int32):\n    " + body + "\n"), tir.Evaluate)[0].value
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("T.int32(1) + 42", "43"),            # PrimExpr.__add__ -> tvm::add -> TryConstFold<Add>
+    ("T.float32(1) + 42.0", "T.float32(43.0)"),
+    ("x + 0", "x"), ("0 + x", "x"), ("x - 0", "x"),
+    ("x * 1", "x"), ("1 * x", "x"), ("x * 0", "0"),
+    ("x // 1", "x"), ("T.int32(7) // 2", "3"), ("T.int32(-7) % 2", "1"),
+    ("T.min(1, 2)", "1"), ("T.max(x, 2)", "T.max(x, 2)"),  # script.ir_builder.tir.min/max
+    ("T.ceildiv(x, 4)", "(x + 4 - 1) // 4"),                # C++ ceildiv builds a + b - 1
+    ("T.ceildiv(T.int32(9), 4)", "3"),
+    ("T.int32(1) < 2", "T.LT(1, 2)"),      # comparisons: node constructors, no folding
+    ("T.Add(1, 42)", "T.Add(1, 42)"),      # an explicit node stays
+])
+def test_operators_fold_constants_as_tvm_primexpr_operators_do(text, expected):
+    """TVMScript leaves ``+ - * // %`` to PrimExpr's operators, which fold constants
+    (``arith::TryConstFold``); the printed value reads back to the same IR (``_parse``)."""
+    assert script(_value(f"T.evaluate({text})")) == expected
+
+
+def test_division_by_a_constant_zero_is_still_an_error():
+    units = parse_file(HEAD + "@T.prim_func\ndef f(x: T.int32):\n    T.evaluate(x // 0)\n", "<t>")
+    assert any("zero" in d.message for d in units[0].diagnostics)

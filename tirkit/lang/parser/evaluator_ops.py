@@ -2,8 +2,12 @@
 
 On PrimExprs: node constructors after TVMScript's ``_auto_broadcast`` (Python numbers take the
 other operand's dtype; a scalar meeting a vector is broadcast; arithmetic operands of different
-dtypes are then matched as TVM's ``BinaryOpMatchTypes`` does), no constant folding, so text
-parses to exactly the IR it spells. On Python values: Python's own operators.
+dtypes are then matched as TVM's ``BinaryOpMatchTypes`` does). ``+ - * / // %`` fold constants
+as TVM's PrimExpr operators do (TVMScript leaves them to those overloads: ``tvm::add`` ...
+``arith::TryConstFold``, so ``T.int32(1) + 42`` is ``43`` and ``x * 1`` is ``x``; the printer
+spells an unfolded node ``T.Add(1, 42)`` to keep it); comparisons, ``and`` / ``or`` and the
+shifts and bitwise operators build their node as TVMScript does. On Python values: Python's
+own operators.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from typing import Any, Callable
 from tirkit import tir
 from tirkit.ir import PrimExpr
 
+from tirkit.tir.const_fold import try_const_fold
 from tirkit.tir.op import match_types
 
 from ..limits import MAX_EXPONENT, MAX_INT_BITS, MAX_SEQUENCE, LimitExceeded
@@ -31,6 +36,10 @@ _IR_BINOPS: dict[str, Callable[[PrimExpr, PrimExpr], PrimExpr]] = {
     "BitOr": tir.bitwise_or, "BitXor": tir.bitwise_xor, "BitAnd": tir.bitwise_and,
 }
 _DIVISIONS = ("Div", "FloorDiv", "Mod")
+#: operators TVMScript leaves to PrimExpr's overloads (``tvm::add`` ...), which fold constants
+#: with ``arith::TryConstFold`` (``x + 0`` is ``x``, ``T.int32(1) + 42`` is ``43``)
+_FOLDED: dict[str, type] = {"Add": tir.Add, "Sub": tir.Sub, "Mult": tir.Mul, "Div": tir.Div,
+                            "FloorDiv": tir.FloorDiv, "Mod": tir.FloorMod}
 _IR_CMPOPS: dict[str, Callable[[PrimExpr, PrimExpr], PrimExpr]] = {
     "Eq": tir.EQ, "NotEq": tir.NE, "Lt": tir.LT, "LtE": tir.LE, "Gt": tir.GT, "GtE": tir.GE,
 }
@@ -81,6 +90,10 @@ def binary(name: str, a: Any, b: Any) -> Any:
                 x, y = match_types(x, y)
             except TypeError:
                 pass  # the node constructor names both dtypes
+        if name in _FOLDED:
+            folded = try_const_fold(_FOLDED[name], x, y)
+            if folded is not None:
+                return folded
         return _IR_BINOPS[name](x, y)
     if name not in _PY_BINOPS:
         raise TypeError(f"unsupported operand: {name} is not defined on {type(a).__name__}")
