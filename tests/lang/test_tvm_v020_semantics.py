@@ -489,3 +489,21 @@ def test_operators_fold_constants_as_tvm_primexpr_operators_do(text, expected):
 def test_division_by_a_constant_zero_is_still_an_error():
     units = parse_file(HEAD + "@T.prim_func\ndef f(x: T.int32):\n    T.evaluate(x // 0)\n", "<t>")
     assert any("zero" in d.message for d in units[0].diagnostics)
+
+
+def test_detected_point_region_keeps_the_index_as_written():
+    """ScriptComplete's BlockReadWriteDetector: a region proven a single point is ``range.min()``
+    as EvalSet gave it, unsimplified (TVM v0.20 and 0.27 ``CollectRegions``); a relaxed
+    dimension's extent is simplified (``CoverRange``)."""
+    func = _parse('''@T.prim_func
+def f(B: T.Buffer((128, 128), "float32"), C: T.Buffer((8, 32, 8, 8), "float32")):
+    for i, j, k, l in T.grid(8, 32, 8, 8):
+        with T.block("C"):
+            vi, vj, vk, vl = T.axis.remap("SSSS", [i, j, k, l])
+            C[vi, vj, vk, vl] = B[(((vi * 32 + vj) * 8 + vk) * 8 + vl) // 128, (((vi * 32 + vj) * 8 + vk) * 8 + vl) % 128]
+''')
+    (block,) = [b for b in _stmts(func, tir.Block) if b.name_hint == "C"]
+    load = _stmts(func, tir.BufferStore)[0].value
+    (read,) = block.reads
+    assert [r.min for r in read.region] == list(load.indices)  # the very index expressions
+    assert [int(r.extent) for r in read.region] == [1, 1]

@@ -122,11 +122,21 @@ def _to_regions(table: dict[Buffer, list]) -> list[S.BufferRegion]:
             if not s.is_bounded():
                 ranges.append(Range.from_min_extent(_zero(buffer.shape[dim]), buffer.shape[dim]))
                 continue
+            if s.min_value is s.max_value:  # a single point, as EvalSet gave it (TVM's
+                lo = s.min_value               # CollectRegions keeps range.min() unsimplified)
+                ranges.append(Range.from_min_extent(lo, _one(lo)))
+                continue
             lo = ana.simplify(s.min_value)
             extent = ana.simplify(s.max_value - s.min_value + 1)
             ranges.append(Range.from_min_extent(lo, extent))
         out.append(S.BufferRegion(buffer, ranges))
     return out
+
+
+def _one(like: PrimExpr) -> PrimExpr:
+    from .op import const  # pylint: disable=import-outside-toplevel
+
+    return const(1, like.dtype)
 
 
 def _zero(like: PrimExpr) -> PrimExpr:
