@@ -94,8 +94,8 @@ def test_let_chain_prints_flat_lines_and_compiles():
     assert structural_equal(func, let_chain(DEPTH))
     assert structural_hash(func) == structural_hash(let_chain(DEPTH))
     a, b = _inputs()
-    build(let_chain(1500))(a, b)  # (the CSE pass is quadratic in a let chain's length)
-    assert b[0] == a[0] + 1500 - 1
+    build(func)(a, b)  # (CSE places no binding above a nest deeper than MAX_HOIST_DEPTH)
+    assert b[0] == a[0] + DEPTH - 1
 
 
 def test_let_chain_round_trips_within_the_front_end_limits():
@@ -148,3 +148,45 @@ def test_deeper_than_the_worker_is_a_clear_error(monkeypatch):
     with pytest.raises(deep.IRTooDeepError, match=r"script\(\): the IR is nested too deep "
                                                   r"\(more than 3000 Python frames"):
         let_chain(DEPTH).script()
+
+
+@pytest.mark.parametrize("depth", [50, 1500])
+def test_cse_binds_above_a_nest_up_to_max_hoist_depth(depth):
+    """A computation done by the outermost let and by the store at the bottom of a let chain is
+    bound once above the chain, unless the chain nests deeper than MAX_HOIST_DEPTH (then
+    CSE's tables would cost depth**2): the IR is then left as it is, and still right."""
+    from tirkit.compiler.passes import common_subexpr_elim as cse
+    from tirkit.compiler.transform import as_module, get_pass
+    from tirkit.tir import Cast, Mul
+
+    nv = Var("n", "int32")
+
+    def twice():  # built twice: equal, not shared
+        return Add(Mul(nv, IntImm("int32", 7)), IntImm("int32", 3))
+
+    def body(A, B):
+        xs = [Var(f"x{i}", "int32") for i in range(depth)]
+        stmt = BufferStore(B, Add(BufferLoad(A, [0]), Cast("float32", Add(xs[-1], twice()))), [0])
+        for i in range(depth - 1, 0, -1):
+            stmt = LetStmt(xs[i], Add(xs[i - 1], IntImm("int32", 1)), stmt)
+        return LetStmt(xs[0], twice(), stmt)
+    mod = as_module(_func(body, (nv,)))
+    out = get_pass("CommonSubexprElimTIR")(mod)["main"].body
+    bound = isinstance(out, LetStmt) and out.var.name_hint.startswith("cse_var")
+    assert bound == (depth <= cse.MAX_HOIST_DEPTH)
+    a, b = _inputs()
+    build(mod)(a, b, 5)
+    assert b[0] == a[0] + 2 * (5 * 7 + 3) + depth - 1
+
+
+def test_the_worker_sees_the_callers_pass_context():
+    """A walk handed to the worker thread reads the caller's ``with PassContext`` (a
+    thread-local stack, carried over by tirkit.ir.deep.carry_thread_state)."""
+    from tirkit.compiler.transform import PassContext
+
+    def walk(n):
+        return (PassContext.current().opt_level, deep.in_deep_worker()) if n == 0 else walk(n - 1)
+
+    with PassContext(opt_level=3):
+        assert deep.run_deep(walk, 10) == (3, False)
+        assert deep.run_deep(walk, DEPTH) == (3, True)

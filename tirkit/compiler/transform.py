@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from tirkit.ir import IRModule
+from tirkit.ir.deep import carry_thread_state, run_deep
 from tirkit.tir import PrimFunc
 
 
@@ -98,6 +99,19 @@ class PassContext:
 _DEFAULT = PassContext()
 
 
+def _carry_pass_contexts() -> Callable[[], None]:
+    """The ``with PassContext`` stack of this thread, for the deep IR worker to install (a deep
+    pass or build runs there: tirkit.ir.deep)."""
+    stack = list(getattr(PassContext._local, "stack", None) or ())
+
+    def install() -> None:
+        PassContext._local.stack = list(stack)
+    return install
+
+
+carry_thread_state(_carry_pass_contexts)
+
+
 class Pass:
     """A transformation of an IRModule (mirrors ``tvm.transform.Pass``)."""
 
@@ -121,7 +135,7 @@ class Pass:
             return mod
         for inst in ctx.instruments:
             inst.run_before_pass(mod, self.info)
-        out = self._fn(mod, ctx)
+        out = run_deep(self._fn, mod, ctx, what=f"pass {self.info.name}")
         for inst in ctx.instruments:
             inst.run_after_pass(out, self.info)
         return out

@@ -20,12 +20,14 @@ No TVM counterpart (TVM recurses in C++).
 from __future__ import annotations
 
 import functools
+import gc
 import sys
 import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
 __all__ = ["IRTooDeepError", "deep_walk", "run_deep", "raised_recursion_limit", "in_deep_worker",
+           "carry_thread_state",
            "STACK_BYTES", "RECURSION_LIMIT"]
 
 #: the worker thread's stack: reserved, not committed (pages are touched only as deep as the walk
@@ -42,6 +44,9 @@ _LIMITS: list[int] = []  # the raised limits in force (one per user), under _LOC
 _BASE = {"limit": 0}
 _LOCK = threading.Lock()
 _STACK_LOCK = threading.Lock()
+#: per-thread state a walk reads (``PassContext.current()``...): each function captures it in
+#: the calling thread and returns the function that installs it in the worker
+_CARRIERS: list[Callable[[], Callable[[], None]]] = []
 
 
 class IRTooDeepError(RecursionError):
@@ -71,6 +76,14 @@ def raised_recursion_limit(limit: int) -> Iterator[None]:
             sys.setrecursionlimit(max(_LIMITS, default=_BASE["limit"]))
 
 
+def carry_thread_state(capture: Callable[[], Callable[[], None]]) -> None:
+    """Register ``capture``: called in the thread that hands a walk to the deep worker, it
+    returns a function that the worker calls before the walk to install the same per-thread
+    state (e.g. the ``with PassContext(...)`` stack, thread-local as in TVM). No TVM
+    counterpart."""
+    _CARRIERS.append(capture)
+
+
 def in_deep_worker() -> bool:
     """Whether this thread is a deep worker (a walk here already has the large stack; no TVM
     counterpart)."""
@@ -95,12 +108,22 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
          what: str) -> Any:
     if getattr(_STATE, "deep", False):  # already on the deep worker
         return fn(*args, **kwargs)
+    # the cyclic GC is off for the try on the caller's stack: a collection that ran while the
+    # walk is at the recursion limit would call finalizers (weakref callbacks, __del__) that
+    # have no frame left, and they would fail as "Exception ignored" (an LLVM object left
+    # undisposed...)
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
     try:
         return fn(*args, **kwargs)
     except IRTooDeepError:
         raise
     except RecursionError:
         pass
+    finally:
+        if collecting:
+            gc.enable()
     return _on_worker(fn, args, kwargs, what)
 
 
@@ -108,10 +131,13 @@ def _on_worker(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, 
                what: str) -> Any:
     result: list[Any] = []
     error: list[BaseException] = []
+    installs = [capture() for capture in _CARRIERS]
 
     def work() -> None:
         _STATE.deep = True
         try:
+            for install in installs:
+                install()
             result.append(fn(*args, **kwargs))
         except RecursionError as exc:
             error.append(exc if isinstance(exc, IRTooDeepError) else IRTooDeepError(

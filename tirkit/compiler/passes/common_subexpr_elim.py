@@ -390,6 +390,33 @@ def _stmt_children(stmt: S.Stmt) -> list[S.Stmt]:
     return [body] if isinstance(body, S.Stmt) and not isinstance(stmt, S.Block) else []
 
 
+#: statements nested below which CSE places no binding: at a statement with a deeper nest below
+#: it (a chain of thousands of LetStmts built by program) the table of every computation done
+#: under it costs its size, and a chain n deep costs n**2 (TVM's CSE is as quadratic, in C++).
+#: The statements inside are still places of elimination; only a computation shared by
+#: statements more than this many levels apart is not hoisted. Ordinary kernels nest far less.
+MAX_HOIST_DEPTH = 1000
+_NESTING: dict[int, int] = {}
+
+
+def _nesting(stmt: S.Stmt) -> int:
+    """How deep the statements nest in ``stmt`` (1: no sub-statement, as :func:`_stmt_children`
+    sees them), memoized; a loop, not a recursion (the nest may be thousands deep)."""
+    got = _NESTING.get(id(stmt))
+    if got is not None:
+        return got
+    stack: list[tuple[S.Stmt, bool]] = [(stmt, False)]
+    while stack:
+        s, ready = stack.pop()
+        if ready:
+            _NESTING[id(s)] = 1 + max((_NESTING[id(c)] for c in _stmt_children(s)), default=0)
+            _ALIVE.append(s)
+        elif id(s) not in _NESTING:
+            stack.append((s, True))
+            stack.extend((c, False) for c in _stmt_children(s) if id(c) not in _NESTING)
+    return _NESTING[id(stmt)]
+
+
 _IN: dict[int, frozenset | None] = {}
 _LEAF_FIELDS = {"expr", "exprs"}
 
@@ -606,6 +633,8 @@ class CommonSubexpressionEliminator(StmtExprMutator):
         return _bind(result, chosen, wrap) if chosen else result
 
     def visit_stmt(self, stmt: S.Stmt) -> S.Stmt:
+        if _nesting(stmt) > MAX_HOIST_DEPTH:
+            return super().visit_stmt(stmt)
         table = computations_done_by(stmt)
         if _binds_nothing(table) or not self._may_bind(table):
             return super().visit_stmt(stmt)
@@ -713,7 +742,7 @@ def _make_pass(name: str) -> Any:
             body = eliminator(func.body)
         finally:
             for table in (_COMPLEXITY, _INTERNED, _IDS, _DONE, _FREE, _INFO, _DIRECT,
-                          _IN, _DISTINCT, _KID_LISTS, _MINIMAL):
+                          _IN, _DISTINCT, _KID_LISTS, _MINIMAL, _NESTING):
                 table.clear()
             _ALIVE.clear()
         # a body that got a binding has more let nodes than before: it differs
