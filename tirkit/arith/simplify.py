@@ -48,7 +48,7 @@ def _resolve(cls: type) -> _Handler:
     for k in cls.__mro__:
         fn = _TABLE.get(k)
         if fn is not None:
-            return fn  # type: ignore[no-any-return]
+            return fn
     return _generic
 
 
@@ -254,7 +254,7 @@ def _generic(s: Simplifier, e: Node) -> PrimExpr:
         cls: type = type(e)  # (mypy 2.4 takes a type[Node] for unhashable: lru_cache refuses it)
         init = init_field_names(cls)
         names = _GENERIC_FIELDS[type(e)] = tuple(
-            f.name for f in fields(e)  # type: ignore[arg-type]
+            f.name for f in fields(e)
             if f.name in init and f.name != "span" and field_kind(f) != "def")
     changes = {}
     for name in names:

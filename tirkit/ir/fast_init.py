@@ -67,7 +67,7 @@ def fast_init(cls: type) -> Callable[..., None] | None:
     dataclass_init = getattr(cls, "__init__")  # (mypy: __init__ read from a class object)
     init.__doc__ = dataclass_init.__doc__
     init.__annotations__ = dict(dataclass_init.__annotations__)  # the same signature, typed
-    return init  # type: ignore[no-any-return]
+    return init
 
 
 class _HasFactory:  # the default of a parameter whose field has a default factory

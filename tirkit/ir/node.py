@@ -89,7 +89,7 @@ def node(cls: type[N]) -> type[N]:
     init = None if own_init else _fast_init(out)
     if init is not None:
         out.__init__ = init  # type: ignore[method-assign]
-    return out  # type: ignore[return-value]
+    return out
 
 
 @node

@@ -7,7 +7,7 @@ from typing import Any
 __all__ = ["TargetConfig"]
 
 
-class TargetConfig(dict):  # type: ignore[type-arg]
+class TargetConfig(dict):
     """A target in an attribute, ``T.func_attr({"target": T.target("llvm")})`` or
     ``T.attr(T.target("cuda"), "target", 0)``: its config dict (``{"kind": "llvm"}``, with
     ``"host"`` when given), mirroring ``tvm.target.Target`` (TVM 0.27 keeps a ``Target``

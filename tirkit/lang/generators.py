@@ -108,7 +108,7 @@ def _local(stmt: ast.stmt, ev: Evaluator, out: dict[str, Any]) -> None:
             cast(dict, ev.env)[t.id] = out[t.id]  # type: ignore[attr-defined]
     elif isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
         names = [stmt.name] if hasattr(stmt, "name") else \
-            [(a.asname or a.name).split(".")[0] for a in stmt.names]  # type: ignore[attr-defined]
+            [(a.asname or a.name).split(".")[0] for a in stmt.names]
         for n in names:
             out.setdefault(n, Captured(n))
             cast(dict, ev.env)[n] = out[n]

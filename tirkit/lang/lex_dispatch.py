@@ -22,8 +22,8 @@ try:  # Python 3.11+
     import re._constants as _C  # type: ignore[import-not-found]  # pylint: disable=E0611
     import re._parser as _P  # type: ignore[import-not-found]  # pylint: disable=E0611
 except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as _C  # type: ignore[no-redef]  # pylint: disable=deprecated-module
-    import sre_parse as _P  # type: ignore[no-redef]  # pylint: disable=deprecated-module
+    import sre_constants as _C  # pylint: disable=deprecated-module
+    import sre_parse as _P  # pylint: disable=deprecated-module
 
 ASCII = frozenset(chr(i) for i in range(128))
 BLANKS = frozenset(" \t\f")  # what the scanner's leading ``[\t\f ]*`` skips

@@ -284,7 +284,7 @@ async def apply_schedule(ls: TirServer, payload: Any) -> dict[str, Any]:
     ``{"error"}`` (also shown as an error message) when the step is illegal or stale."""
     from .schedule_actions import ActionError, apply_action, side_file_text  # pylint: disable=C0415
 
-    payload = dict(payload) if isinstance(payload, dict) else payload._asdict()  # type: ignore
+    payload = dict(payload) if isinstance(payload, dict) else payload._asdict()
     uri = payload.get("uri", "")
     try:
         if payload.get("version") is not None and payload["version"] != ls.doc_version(uri):

@@ -84,7 +84,7 @@ class PrinterConfig:
         if isinstance(self.path_to_underline, (str, int)) or (
                 self.path_to_underline and not isinstance(self.path_to_underline[0],
                                                           (list, tuple))):
-            self.path_to_underline = [self.path_to_underline]  # type: ignore[list-item]
+            self.path_to_underline = [self.path_to_underline]
         if not isinstance(self.obj_to_underline, (list, tuple, set, frozenset)):
             self.obj_to_underline = [self.obj_to_underline]
 

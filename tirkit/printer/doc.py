@@ -108,7 +108,7 @@ def concat(*parts: "Doc | str") -> Doc:
         if cls is str:
             if p:
                 if out and type(out[-1]) is str:
-                    out[-1] += p  # type: ignore[operator]
+                    out[-1] += p
                 else:
                     out.append(p)
         elif cls is Concat:
@@ -116,14 +116,14 @@ def concat(*parts: "Doc | str") -> Doc:
                 if type(q) is not Text:
                     out.append(q)
                 elif out and type(out[-1]) is str:
-                    out[-1] += q.text  # type: ignore[operator,union-attr]
-                elif q.text:  # type: ignore[union-attr]
-                    out.append(q.text)  # type: ignore[union-attr]
+                    out[-1] += q.text
+                elif q.text:
+                    out.append(q.text)
         else:
-            out.append(p)  # type: ignore[arg-type]
+            out.append(p)
     if len(out) == 1:
         d = out[0]
-        return (_TEXTS.get(d) or Text(d)) if type(d) is str else d  # type: ignore[arg-type,return-value]
+        return (_TEXTS.get(d) or Text(d)) if type(d) is str else d  # type: ignore[return-value]
     return Concat(tuple((_TEXTS.get(d) or Text(d)) if type(d) is str else d  # type: ignore
                         for d in out))
 
@@ -149,7 +149,7 @@ def bracket(open_: str, items: Sequence[Doc], close: str, indent: int = 4,
         for d in items:
             if type(d) is not Text:
                 return concat(open_, join(", ", items), trailing, close)
-            texts.append(d.text)  # type: ignore[attr-defined]
+            texts.append(d.text)
         return Text(open_ + ", ".join(texts) + trailing + close)  # the usual case: one Text
     # built directly (the items are not flattened into the body: :func:`render` lays a nested
     # Concat out as the flat one), the same doc as
@@ -217,11 +217,11 @@ def _flat(doc: Doc, parts: list[str], grouped: bool) -> bool:
         for d in doc.parts:  # type: ignore[attr-defined]
             dcls = type(d)
             if dcls is Text:
-                parts.append(d.text)  # type: ignore[attr-defined]
+                parts.append(d.text)
             elif dcls is Line:
                 if not grouped:
                     return False
-                parts.append(d.flat)  # type: ignore[attr-defined]
+                parts.append(d.flat)
             elif not _flat(d, parts, grouped):
                 return False
     elif cls is Line and grouped:

@@ -476,7 +476,7 @@ def expr_deep_equal(lhs: Any, rhs: Any) -> bool:
     if isinstance(lhs, Node) or isinstance(rhs, Node):
         return type(lhs) is type(rhs) and all(
             expr_deep_equal(getattr(lhs, f.name), getattr(rhs, f.name))
-            for f in node_fields(type(lhs)) if field_kind(f) != "ignore")  # type: ignore[arg-type]
+            for f in node_fields(type(lhs)) if field_kind(f) != "ignore")
     if isinstance(lhs, (tuple, list)) and isinstance(rhs, (tuple, list)):
         return len(lhs) == len(rhs) and all(map(expr_deep_equal, lhs, rhs))
     if isinstance(lhs, dict) and isinstance(rhs, dict):

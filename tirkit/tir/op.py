@@ -193,7 +193,7 @@ def match_types(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
 
 def _binary(cls: type, a: Any, b: Any, span: Any = None) -> PrimExpr:
     if not (isinstance(a, PrimExpr) and isinstance(b, PrimExpr)
-            and a.dtype == b.dtype):  # type: ignore[attr-defined]
+            and a.dtype == b.dtype):
         a, b = match_types(a, b)  # (which keeps two expressions of one dtype as they are)
     folded = try_const_fold(cls, a, b)
     if folded is not None:

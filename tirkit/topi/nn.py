@@ -34,7 +34,7 @@ def _pad4(v: Any) -> tuple[int, int, int, int]:
     if len(v) == 2:
         return v[0], v[1], v[0], v[1]
     if len(v) == 4:
-        return v  # type: ignore[return-value]
+        return v
     raise ValueError(f"padding must have 1, 2 or 4 values, got {v!r}")
 
 

@@ -193,7 +193,7 @@ def _emit_message(cg: CodeGenLLVM, exit_: FailureExit, pieces: list[Piece]) -> i
     """The message's phi value: its offset in the table, or :data:`_FORMATTED` after formatting
     it into the function's buffer when it holds values."""
     if all(isinstance(p, str) for p in pieces):
-        return exit_.offset("".join(pieces))  # type: ignore[arg-type]
+        return exit_.offset("".join(pieces))
     fmt = "".join("%lld" if not isinstance(p, str) else p.replace("%", "%%") for p in pieces)
     values = [_as_i64(cg, p) for p in pieces if not isinstance(p, str)]
     if exit_.buffer is None:

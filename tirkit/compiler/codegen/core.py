@@ -138,7 +138,7 @@ class CodeGenLLVM:
         self.tbaa_root: Any = None
         self.fs: FunctionState | None = None
         #: the builder of the function being emitted (``fs.builder``; None outside one)
-        self.builder: ir.IRBuilder = None  # type: ignore[assignment]
+        self.builder: ir.IRBuilder = None
         self._strings: dict[str, ir.GlobalVariable] = {}
         self._names: dict[str, int] = {}
         self._set_last_error: ir.Function | None = None

@@ -539,7 +539,7 @@ class FastBuilder(ir.IRBuilder):
             return super().insert_element(vector, value, idx, name=name)
         return self._new(_VectorOp, vector.type, "insertelement", [vector, value, idx], name)
 
-    def if_then(self, pred: ir.Value, likely: bool | None = None) -> "_IfThen":  # type: ignore[override]
+    def if_then(self, pred: ir.Value, likely: bool | None = None) -> "_IfThen":
         """``with builder.if_then(pred) as end:``: llvmlite's, as a class (a generator-based
         context manager costs more, and every assertion makes one)."""
         return _IfThen(self, pred, likely)

@@ -133,11 +133,11 @@ class Block(ir.Block):  # pylint: disable=too-many-instance-attributes
     @property
     def name(self) -> str:
         """The block's label (unique in its function)."""
-        return self._tk_name  # type: ignore[no-any-return]
+        return self._tk_name
 
     def get_reference(self) -> str:
         """``%"label"``."""
-        return self._tk_ref  # type: ignore[no-any-return]
+        return self._tk_ref
 
     def descr(self, buf: list[str]) -> None:
         """``label:`` and the instructions, indented (llvmlite's ``Block.descr``)."""
@@ -243,7 +243,7 @@ class StringGlobal(ir.GlobalVariable):  # pylint: disable=too-many-instance-attr
     @property
     def name(self) -> str:
         """The symbol (unique in the module)."""
-        return self._tk_name  # type: ignore[no-any-return]
+        return self._tk_name
 
     def __str__(self) -> str:
         as_made = (self.linkage, self.unnamed_addr, self.global_constant, self.align,

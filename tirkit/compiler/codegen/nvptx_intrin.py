@@ -101,7 +101,7 @@ def _shuffle_value(cg: CodeGenNVPTX, mode: str, mask: ir.Value, value: ir.Value,
     return bld.bitcast(got, value.type) if t.is_floating() and t.bits == 16 else got
 
 
-def _shuffle(mode: str):  # type: ignore[no-untyped-def]
+def _shuffle(mode: str):
     def rule(cg: CodeGenNVPTX, e: E.Call) -> ir.Value:
         mask, value, lane, width, _warp = e.args
         bld = cg.builder

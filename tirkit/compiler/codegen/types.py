@@ -201,7 +201,7 @@ class Module(ir.Module):
                  *(ir.Constant(I32, w) for w in weights)])
         return md
 
-    def add_metadata(self, operands: Any) -> Any:  # type: ignore[override]
+    def add_metadata(self, operands: Any) -> Any:
         key = _weights_key(operands)
         if key is None:
             return super().add_metadata(operands)

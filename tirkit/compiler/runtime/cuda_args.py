@@ -188,7 +188,7 @@ def check_cuda_args(spec: FuncSpec, args: Sequence[Any], device_id: int = 0
         if not arg.dtype.is_handle():
             out[i] = _convert_scalar(spec.name, arg, value)
             if arg.var is not None:
-                env[arg.var] = (out[i], arg.name)  # type: ignore[assignment]
+                env[arg.var] = (out[i], arg.name)
     for i, (value, arg) in enumerate(zip(args, spec.args)):
         if arg.dtype.is_handle():
             out[i] = _check_array(spec.name, arg, value, env, device_id)

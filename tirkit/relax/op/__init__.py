@@ -13,47 +13,47 @@ from .tensor import (add, concat, divide, matmul, maximum, mean, minimum, multip
                      reshape, subtract, sum, unary)  # pylint: disable=redefined-builtin
 
 
-def exp(x):  # type: ignore[no-untyped-def]
+def exp(x):
     """Element-wise e**x (``relax.op.exp``)."""
     return unary("exp", x)
 
 
-def log(x):  # type: ignore[no-untyped-def]
+def log(x):
     """Element-wise natural log (``relax.op.log``)."""
     return unary("log", x)
 
 
-def sqrt(x):  # type: ignore[no-untyped-def]
+def sqrt(x):
     """Element-wise square root (``relax.op.sqrt``)."""
     return unary("sqrt", x)
 
 
-def tanh(x):  # type: ignore[no-untyped-def]
+def tanh(x):
     """Element-wise tanh (``relax.op.tanh``)."""
     return unary("tanh", x)
 
 
-def sigmoid(x):  # type: ignore[no-untyped-def]
+def sigmoid(x):
     """Element-wise logistic sigmoid (``relax.op.sigmoid``)."""
     return unary("sigmoid", x)
 
 
-def negative(x):  # type: ignore[no-untyped-def]
+def negative(x):
     """Element-wise negation (``relax.op.negative``)."""
     return unary("negative", x)
 
 
-def _relu(x):  # type: ignore[no-untyped-def]
+def _relu(x):
     """max(x, 0) (``relax.op.nn.relu``)."""
     return unary("nn.relu", x)
 
 
-def _gelu(x):  # type: ignore[no-untyped-def]
+def _gelu(x):
     """GELU, erf form (``relax.op.nn.gelu``)."""
     return unary("nn.gelu", x)
 
 
-def _silu(x):  # type: ignore[no-untyped-def]
+def _silu(x):
     """x * sigmoid(x) (``relax.op.nn.silu``)."""
     return unary("nn.silu", x)
 

@@ -32,7 +32,7 @@ def _padding4(value: Any) -> tuple[int, int, int, int]:
     if len(pad) == 2:
         return (pad[0], pad[1], pad[0], pad[1])
     if len(pad) == 4:
-        return pad  # type: ignore[return-value]
+        return pad
     raise RelaxOpError(f"padding must have 1, 2 or 4 values, got {value!r}")
 
 
