@@ -507,3 +507,19 @@ def f(B: T.Buffer((128, 128), "float32"), C: T.Buffer((8, 32, 8, 8), "float32"))
     (read,) = block.reads
     assert [r.min for r in read.region] == list(load.indices)  # the very index expressions
     assert [int(r.extent) for r in read.region] == [1, 1]
+
+
+def test_detected_region_of_a_call_index_is_the_whole_dimension():
+    """TVM's IntervalSetEvaluator bounds no call (but vscale), float constant or float load,
+    even one that uses no relaxed var: the region covers the dimension (``CoverRange``), as
+    TVM 0.27 detects it for a resize's ``T.floor`` index."""
+    func = _parse('''@T.prim_func
+def f(X: T.Buffer((200,), "float32"), Y: T.Buffer((100,), "float32")):
+    for i in range(100):
+        with T.block("resize"):
+            vi = T.axis.remap("S", [i])
+            Y[vi] = X[T.Cast("int32", T.floor(T.Cast("float32", vi * 2) + T.float32(0.5)))]
+''')
+    (block,) = [b for b in _stmts(func, tir.Block) if b.name_hint == "resize"]
+    (read,) = block.reads
+    assert [(int(r.min), int(r.extent)) for r in read.region] == [(0, 200)]

@@ -108,7 +108,20 @@ def _eval(expr: Any, sets: Mapping[E.Var, IntervalSet]) -> IntervalSet:
     rule = _RULES.get(type(expr))
     if rule is not None:
         return rule(expr, sets)
+    if _opaque(expr):
+        return IntervalSet.everything()
     return IntervalSet.point(expr) if not _uses(expr, sets) else IntervalSet.everything()
+
+
+def _opaque(expr: Any) -> bool:
+    """What TVM's ``IntervalSetEvaluator`` gives no bound for even when it uses no relaxed var:
+    a call (other than ``vscale``), a float/string constant (``VisitExprDefault_``) and a load of
+    a non-integer buffer."""
+    if isinstance(expr, E.Call):
+        return getattr(expr.op, "name", None) != "tir.vscale"
+    if isinstance(expr, (E.FloatImm, E.StringImm)):
+        return True
+    return isinstance(expr, E.BufferLoad) and not (expr.dtype.is_int() or expr.dtype.is_uint())
 
 
 def _uses(expr: Any, sets: Mapping[E.Var, IntervalSet]) -> bool:
