@@ -22,7 +22,7 @@ from .context import E, Frame, Printer, register
 from .doc import Doc, Text, bracket, concat, join
 from .expr import call, dtype_lit, str_lit, var_creation
 from .stmt_doc import LineDoc
-from .written import dtype_written, keyword_written
+from .written import dtype_written, keyword_written, written
 
 #: the calls that declare a buffer (the spans :func:`keyword_written` reads)
 _DECLARING = ("match_buffer", "alloc_buffer", "decl_buffer", "Buffer", "buffer_decl")
@@ -257,7 +257,9 @@ def _buffer_load(p: Printer, load: BufferLoad) -> E:
                     [p.expr(list(load.indices)).doc],
                     [("predicate", p.expr(load.predicate).doc)])
     buf = p.expr(load.buffer).doc
-    return E(subscript(p, buf, buffer_indices(p, load.indices, False)))
+    text = written(p, load) if p.cfg.written is not None else None
+    sliced = text is not None and ":" in text  # tirfmt: the user's A[i * 4 : i * 4 + 4]
+    return E(subscript(p, buf, buffer_indices(p, load.indices, sliced)))
 
 
 @register(BufferRegion)

@@ -126,8 +126,10 @@ class Printer:
         self.docs: dict[int, Doc] = {}
         self.names: dict[int, str] = {}
         self.defined_names: set[str] = {cfg.tir_prefix, cfg.ir_prefix} | _RESERVED
-        if cfg.written is not None:  # tirfmt: the user's `for _ in ...` stays `_`
-            self.defined_names.discard("_")
+        if cfg.written is not None:  # tirfmt: the user's `for _ in ...` stays `_`, and a
+            # buffer named `metadata` keeps its name (a unit that needs TVM's metadata section
+            # cannot be formatted anyway: the file does not define it, so it would not parse)
+            self.defined_names -= {"_", "metadata"}
         self.keep: list[Any] = []
         self.common_prefix: dict[int, FramePath] = {}
         #: Var id -> how often set_common_prefix met it, for the vars it was asked to count

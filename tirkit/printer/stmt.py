@@ -25,7 +25,8 @@ from .doc import Doc, Text, concat, join
 from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
-from .written import called_as, keyword_written, loop_spelling, return_written, written
+from .written import (called_as, elif_written, keyword_written, loop_spelling, return_written,
+                      written)
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -203,7 +204,8 @@ def _if(p: Printer, s: S.IfThenElse) -> SDoc:
         with p.frame(s.else_case if own else s) as g:
             p.body(s.else_case, g)
         orelse = g.stmts
-    return ScopeDoc(concat("if ", cond), f.stmts, orelse=orelse)
+    return ScopeDoc(concat("if ", cond), f.stmts, orelse=orelse, elif_=own and isinstance(
+        s.else_case, S.IfThenElse) and elif_written(p, s.else_case))
 
 
 @register(S.Break)

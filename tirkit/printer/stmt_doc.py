@@ -6,7 +6,7 @@ expression doc that may wrap) or a header line ending in ``:`` followed by an in
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from .doc import Doc, Mark, Text, render
@@ -41,6 +41,8 @@ class ScopeDoc(SDoc):
     body: list[SDoc]
     decorators: list[Doc] = field(default_factory=list)
     orelse: list[SDoc] | None = None  # ``else:`` branch of an ``if``
+    #: an ``orelse`` that is one ``if`` prints as ``elif`` (tirfmt: the user wrote it so)
+    elif_: bool = False
 
 
 @dataclass
@@ -124,7 +126,10 @@ def _emit_scope(ctx: _Ctx, sdoc: ScopeDoc, level: int) -> None:
         ctx.emit_doc(Text("@") + deco, level)
     ctx.emit_doc(sdoc.header, level, ":" + _trailing(sdoc))
     _emit(ctx, sdoc.body or [LineDoc(Text("pass"))], level + 1)
-    if sdoc.orelse:
+    nested = sdoc.orelse[0] if sdoc.elif_ and sdoc.orelse and len(sdoc.orelse) == 1 else None
+    if isinstance(nested, ScopeDoc) and not nested.decorators:
+        _emit(ctx, [replace(nested, header=Text("el") + nested.header)], level)
+    elif sdoc.orelse:
         ctx.out.lines.append(" " * (ctx.indent * level) + "else:")
         _emit(ctx, sdoc.orelse, level + 1)
     if any(k in ctx.underline for k in sdoc.keys):

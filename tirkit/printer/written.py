@@ -25,7 +25,8 @@ printer keeps:
   printer writes it positionally (``T.allocate(..., scope="local")``,
   ``T.handle("float32", storage_scope="shared")``; :func:`keyword_written`), and left out
   where the user left it out (``T.handle("float32")``, no ``"global"``; :func:`args_written`);
-- ``return v`` rather than ``T.ret(v)`` (:func:`return_written`);
+- ``return v`` rather than ``T.ret(v)`` (:func:`return_written`), ``elif c:`` rather than
+  ``else:`` and a nested ``if c:`` (:func:`elif_written`);
 - ``T.ceildiv(14, 4)`` of two integers, which the parser folds (:func:`folded_written`);
 - ``A.access_ptr("r", extent=128)`` with literal arguments (:func:`method_written`).
 
@@ -45,7 +46,7 @@ from .context import Printer
 __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
            "axis_spelling", "called_as", "int_written", "dtype_keyword",
            "unnamed_block", "root_block_written", "limit_written", "keyword_written",
-           "args_written", "return_written", "folded_written",
+           "args_written", "return_written", "elif_written", "folded_written",
            "method_written"]
 
 
@@ -272,6 +273,12 @@ def keyword_written(p: Printer, node: Any, key: str, callees: tuple[str, ...]) -
         if kw is not None:
             return kw.group(1)
     return None
+
+
+def elif_written(p: Printer, stmt: Any) -> bool:
+    """Whether the ``if`` of an ``else`` branch was written ``elif c:``."""
+    text = written(p, stmt)
+    return text is not None and re.match(r"elif\b", text) is not None
 
 
 def return_written(p: Printer, stmt: Any) -> bool:
