@@ -6,6 +6,7 @@ followed by their body at the same indentation; elsewhere they print as ``with .
 """
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 from tirkit.ir.expr import IntImm
@@ -25,8 +26,8 @@ from .doc import Doc, Text, concat, join
 from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
-from .written import (called_as, elif_written, keyword_written, loop_spelling, return_written,
-                      written)
+from .written import (args_written, called_as, elif_written, keyword_written, launch_written,
+                      loop_spelling, return_written, written)
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -322,28 +323,51 @@ def is_allocate_decl_buffer(s: S.Allocate, annotated: bool = False) -> bool:
 
 @register(S.Allocate)
 def _allocate(p: Printer, s: S.Allocate) -> Any:
-    if p.cfg.syntax_sugar and is_allocate_decl_buffer(s, annotated=p.tirx):
+    if p.cfg.syntax_sugar and is_allocate_decl_buffer(s, annotated=p.tirx) and not (
+            p.cfg.written is not None and args_written(p, s, ("allocate",)) is not None):
+        # (tirfmt: the user's x = T.allocate(...) and T.decl_buffer(..., data=x) stay two)
         # classic: the DeclBuffer prints as T.decl_buffer; tirx: TVM 0.27's AllocBuffer spelling
         return _declare(p, cast(S.DeclBuffer, s.body), "alloc_buffer", s.annotations) if p.tirx \
             else p.stmts(s.body)
     is_concise = p.allow_concise(s)
     ann = s.buffer_var.type_annotation
     scope = ann.storage_scope if isinstance(ann, PointerType) else "global"
-    args = [p.expr(list(s.extents)).doc, dtype_lit(s.dtype)]
-    kwargs = [("annotations", p.expr(s.annotations).doc)] if s.annotations else []
-    if p.cfg.written is not None and keyword_written(p, s, "scope", ("allocate",)) is not None:
-        # tirfmt: the user's T.allocate(..., scope="local")
-        kwargs[:0] = [("scope", str_lit(scope))] + (
-            [] if _is_one(s.condition) else [("condition", p.expr(s.condition).doc)])
-    else:
-        args.append(str_lit(scope))
-        if not _is_one(s.condition):
-            args.append(p.expr(s.condition).doc)
+    parts: list[tuple[str, Doc | None]] = [
+        ("extents", p.expr(list(s.extents)).doc), ("dtype", dtype_lit(s.dtype)),
+        ("scope", str_lit(scope)),
+        ("condition", None if _is_one(s.condition) else p.expr(s.condition).doc)]
+    spelled = args_written(p, s, ("allocate",)) if p.cfg.written is not None else None
+    args, kwargs = _as_written(parts, spelled, {"scope": scope == "global"})
+    if s.annotations:
+        kwargs.append(("annotations", p.expr(s.annotations).doc))
     lhs = p.define(s.buffer_var, p.frames[-1], s.buffer_var.name_hint)
     with p.frame(s) as f:
         rhs = call(p, p.T("allocate"), args, kwargs).doc
         p.body(s.body, f)
     return concise(lhs, rhs, f, is_concise)
+
+
+def _as_written(parts: list[tuple[str, Doc | None]], spelled: list[str] | None,
+                default: dict[str, bool]) -> tuple[list[Doc], list[tuple[str, Doc]]]:
+    """A call's arguments ``parts`` (name, doc; ``None``: left out) split into positional ones
+    and keywords: all positional (those ``default`` marks as holding their default value
+    included), or (tirfmt, ``spelled``: the written argument texts) as the user wrote them,
+    ``scope="local"`` by keyword, a default left out where it was left out."""
+    if spelled is None:
+        return [d for n, d in parts if d is not None], []
+    keywords = {m.group(1) for a in spelled
+                if (m := re.match(r"\s*(\w+)\s*=(?!=)", a)) is not None}
+    positional = len(spelled) - len(keywords)
+    args: list[Doc] = []
+    kwargs: list[tuple[str, Doc]] = []
+    for i, (name, doc) in enumerate(parts):
+        if doc is None or (default.get(name) and name not in keywords and i >= positional):
+            continue  # left out: what follows must be a keyword
+        if i < positional and not kwargs and len(args) == i:
+            args.append(doc)
+        else:
+            kwargs.append((name, doc))
+    return args, kwargs
 
 
 @register(S.AllocateConst)
@@ -425,7 +449,8 @@ def _launch_thread(p: Printer, s: S.AttrStmt) -> tuple[Any, Doc]:
     of the var is inside the statement, ``var = T.launch_thread("tag", n)`` (TVM's
     ``IsAncestorOfAllVarUse`` form) -> (the var the statement defines or None, the call)."""
     iv: IterVar = s.node
-    if p.tirx and not p.is_defined(iv.var) and p.root is not None \
+    if (p.tirx or p.cfg.written is not None and launch_written(p, s)) \
+            and not p.is_defined(iv.var) and p.root is not None \
             and iv.var.dtype == p.cfg.int_dtype \
             and count_uses(p.root, iv.var) == count_uses(s, iv.var):
         return iv.var, call(p, p.T("launch_thread"), [str_lit(iv.thread_tag),

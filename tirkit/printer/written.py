@@ -28,7 +28,9 @@ printer keeps:
 - ``return v`` rather than ``T.ret(v)`` (:func:`return_written`), ``elif c:`` rather than
   ``else:`` and a nested ``if c:`` (:func:`elif_written`);
 - ``T.ceildiv(14, 4)`` of two integers, which the parser folds (:func:`folded_written`);
-- ``A.access_ptr("r", extent=128)`` with literal arguments (:func:`method_written`).
+- ``A.access_ptr("r", extent=128)`` with literal arguments (:func:`method_written`);
+- ``tx = T.launch_thread("threadIdx.x", 32)`` rather than ``T.env_thread`` and
+  ``T.launch_thread(tx, 32)`` (:func:`launch_written`).
 
 Each test matches the whole written text of the node, so a node that only inherited a span
 from its parent (a constant inside ``T.int32(1) + 2``) keeps the printer's spelling.
@@ -47,7 +49,7 @@ __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "
            "axis_spelling", "called_as", "int_written", "dtype_keyword",
            "unnamed_block", "root_block_written", "limit_written", "keyword_written",
            "args_written", "return_written", "elif_written", "folded_written",
-           "method_written"]
+           "method_written", "launch_written"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -326,3 +328,11 @@ def method_written(p: Printer, node: Any, method: str
     if len(kwargs) != len(tree.keywords):
         return None
     return args, kwargs
+
+
+def launch_written(p: Printer, stmt: Any) -> bool:
+    """Whether a thread launch was written ``tx = T.launch_thread("threadIdx.x", n)`` (or
+    ``with T.launch_thread("threadIdx.x", n) as tx:``), the statement defining its var."""
+    text = written(p, stmt)
+    return text is not None and re.match(r"(?:with\s+|\w+\s*=\s*)" + _t(p)
+                                         + r"launch_thread\s*\(\s*[\"']", text) is not None
