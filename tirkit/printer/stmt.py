@@ -23,11 +23,11 @@ from .buffer import (VarDef, buffer_attrs, buffer_call, buffer_indices, define_b
                      is_cell_shape, is_scalar, subscript)
 from .context import E, Frame, Printer, count_uses, register
 from .doc import Doc, Text, concat, join
-from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc
+from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc, var_creation
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
 from .written import (args_written, called_as, elif_written, keyword_written, launch_written,
-                      loop_spelling, return_written, written)
+                      loop_spelling, loop_start_written, return_written, written)
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -112,6 +112,12 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
     ann = s.var.type_annotation
     tdoc = None if isinstance(ann, TupleType) and not ann.fields else type_doc(p, ann).doc
     rhs = p.expr(s.value).doc
+    if p.cfg.written is not None and not p.is_defined(s.var) and \
+            keyword_written(p, s, "var", ("LetStmt",)) == s.var.name_hint:
+        # tirfmt: the user's i = T.int32() and with T.LetStmt(42, var=i):
+        frame = p.lowest_def_frame(s.var) or p.frames[-1]
+        name = p.define(s.var, frame, s.var.name_hint)
+        frame.stmts.append(LineDoc(concat(name, " = ", var_creation(p, s.var).doc)))
     if p.tirx and is_concise and not p.is_defined(s.var) and _data_of_decl(s):
         # TVM 0.27: T.decl_buffer(..., data=<pointer expression>) is one DeclBuffer
         return _declare(p, s.body, "decl_buffer", data=rhs)  # type: ignore[arg-type]
@@ -548,7 +554,9 @@ def _for(p: Printer, loop: S.For) -> SDoc:
             p.body(grid[-1].body, f)
             return ScopeDoc(concat("for ", join(", ", lhs), " in ", rhs), f.stmts)
         var = p.define(loop.loop_var, f, loop.loop_var.name_hint)
-        args = [loop.extent] if _is_zero(loop.min) else [loop.min, O.add(loop.min, loop.extent)]
+        args = [loop.extent] if _is_zero(loop.min) and not (
+            p.cfg.written is not None and loop_start_written(p, loop)) \
+            else [loop.min, O.add(loop.min, loop.extent)]  # (tirfmt: the user's T.serial(0, n))
         kwargs: list[tuple[str, Any]] = []
         if loop.kind == S.ForKind.THREAD_BINDING:
             tag = loop.thread_binding.thread_tag if loop.thread_binding is not None else ""

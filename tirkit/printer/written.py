@@ -30,7 +30,8 @@ printer keeps:
 - ``T.ceildiv(14, 4)`` of two integers, which the parser folds (:func:`folded_written`);
 - ``A.access_ptr("r", extent=128)`` with literal arguments (:func:`method_written`);
 - ``tx = T.launch_thread("threadIdx.x", 32)`` rather than ``T.env_thread`` and
-  ``T.launch_thread(tx, 32)`` (:func:`launch_written`).
+  ``T.launch_thread(tx, 32)`` (:func:`launch_written`);
+- a loop's start written out, ``T.parallel(0, n)`` (:func:`loop_start_written`).
 
 Each test matches the whole written text of the node, so a node that only inherited a span
 from its parent (a constant inside ``T.int32(1) + 2``) keeps the printer's spelling.
@@ -49,7 +50,7 @@ __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "
            "axis_spelling", "called_as", "int_written", "dtype_keyword",
            "unnamed_block", "root_block_written", "limit_written", "keyword_written",
            "args_written", "return_written", "elif_written", "folded_written",
-           "method_written", "launch_written"]
+           "method_written", "launch_written", "loop_start_written"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -252,19 +253,38 @@ def limit_written(p: Printer, imm: Any) -> str | None:
     return None if m is None else m.group(1)
 
 
-_CALL_HEAD = r"(?:[\w\s,]*[=:]\s*)?"  # ``A = `` / ``a: `` before the call (a declaration's span)
+_CALL_HEAD = r"(?:with\s+|[\w\s,]*[=:]\s*)?"  # ``A = `` / ``a: `` / ``with `` before the call
+
+
+def _paren_end(text: str, start: int) -> int | None:
+    """The offset of the ``)`` closing the bracket opened just before ``start``."""
+    depth, quote = 1, ""
+    for i in range(start, len(text)):
+        c = text[i]
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
 
 
 def args_written(p: Printer, node: Any, callees: tuple[str, ...]) -> list[str] | None:
     """The argument texts of the call ``T.<callee>(...)`` declaring ``node`` (``callee`` one of
-    ``callees``; its span may start with ``A = `` or ``a: ``), else ``None``."""
+    ``callees``; its span may start with ``A = ``, ``a: `` or ``with ``), else ``None``."""
     text = written(p, node)
     if text is None:
         return None
     m = re.match(_CALL_HEAD + _t(p) + r"(\w+)\s*\(", text)
-    if m is None or m.group(1) not in callees or not text.rstrip().endswith(")"):
+    if m is None or m.group(1) not in callees:
         return None
-    return _top_level_args(text[m.end():text.rstrip().rindex(")")])
+    end = _paren_end(text, m.end())
+    return None if end is None else _top_level_args(text[m.end():end])
 
 
 def keyword_written(p: Printer, node: Any, key: str, callees: tuple[str, ...]) -> str | None:
@@ -336,3 +356,24 @@ def launch_written(p: Printer, stmt: Any) -> bool:
     text = written(p, stmt)
     return text is not None and re.match(r"(?:with\s+|\w+\s*=\s*)" + _t(p)
                                          + r"launch_thread\s*\(\s*[\"']", text) is not None
+
+
+_LOOP_CALL = re.compile(r"for\s+[\w\s,()]+?\s+in\s+(?:range|(\w[\w.\s]*?)\s*\.\s*\w+)\s*\(")
+
+
+def loop_start_written(p: Printer, loop: Any) -> bool:
+    """Whether a loop was written with its start, ``for i in T.parallel(0, n):`` (two
+    positional arguments), so the printer keeps a start of 0."""
+    text = written(p, loop)
+    if text is None:
+        return False
+    m = _LOOP_CALL.match(text)
+    if m is None or (m.group(1) is not None and
+                     re.sub(r"\s", "", m.group(1)) != p.cfg.tir_prefix) or \
+            re.search(r"\.\s*grid\s*\($", m.group(0)):
+        return False
+    end = _paren_end(text, m.end())
+    if end is None:
+        return False
+    args = _top_level_args(text[m.end():end])
+    return len([a for a in args if not re.match(r"\s*\w+\s*=(?!=)", a)]) >= 2
