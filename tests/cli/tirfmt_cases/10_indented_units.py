@@ -29,7 +29,7 @@ class Kernels:
 def build():
     @T.prim_func
     def one(A: T.Buffer((8,), "float32")):
-        for i in range(8):
+        for i in range(0, 8):
             A[i] = T.float32(1.0)
 
     return one
