@@ -264,13 +264,15 @@ def _rebuilds(fn: Callable[..., Any], node: Any) -> bool:
 
 
 def _ceildiv_operand(node: X.FloorDiv) -> Any:
-    """``a`` when ``node`` is what ``T.ceildiv(a, b)`` builds, ``floordiv(a + (b - 1), b)``
-    (rebuilt to check), else None."""
-    if not isinstance(node.a, X.Add):
+    """``a`` when ``node`` is what ``T.ceildiv(a, b)`` builds, ``floordiv(a + b - 1, b)`` as
+    TVM's C++ ``ceildiv`` builds it (rebuilt to check), else None."""
+    x = node.a.a if isinstance(node.a, (X.Add, X.Sub)) else None
+    if isinstance(node.a, X.Sub) and isinstance(x, X.Add):
+        x = x.a
+    if x is None:
         return None
-    x = node.a.a
     try:
-        again = O.floordiv(O.add(x, O.subtract(node.b, 1)), node.b)
+        again = O.floordiv(O.subtract(O.add(x, node.b), 1), node.b)
     except (TypeError, ValueError):
         return None
     return x if expr_deep_equal(again, node) else None
