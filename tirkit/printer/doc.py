@@ -88,6 +88,9 @@ _TEXTS: dict[str, Text] = {t: Text(t) for t in (
     ",", ", ", " = ", ": ", ":", "(", ")", "[", "]", "{", "}", "=", ".", " ", "()", "[()]",
     "for ", " in ", "with ", " as ", "if ", "while ", "not ", "~", " + ", " - ", " * ", " // ",
     " % ", " / ", " < ", " <= ", " > ", " >= ", " == ", " != ", " and ", " or ", ".data")}
+#: no longer string is among them: a joined text (a line of an Add chain 20,000 terms long) is
+#: not hashed to look it up (a fresh string's hash costs its length, at every level of a chain)
+_TEXT_MAX = max(map(len, _TEXTS))
 
 
 def as_doc(value: "Doc | str") -> Doc:
@@ -123,9 +126,11 @@ def concat(*parts: "Doc | str") -> Doc:
             out.append(p)
     if len(out) == 1:
         d = out[0]
-        return (_TEXTS.get(d) or Text(d)) if type(d) is str else d  # type: ignore[return-value]
-    return Concat(tuple((_TEXTS.get(d) or Text(d)) if type(d) is str else d  # type: ignore
-                        for d in out))
+        if type(d) is not str:
+            return d  # type: ignore[return-value]
+        return (len(d) <= _TEXT_MAX and _TEXTS.get(d)) or Text(d)
+    return Concat(tuple(((len(d) <= _TEXT_MAX and _TEXTS.get(d)) or Text(d))
+                        if type(d) is str else d for d in out))  # type: ignore[misc]
 
 
 def join(sep: "Doc | str", docs: Iterable["Doc | str"]) -> Doc:
