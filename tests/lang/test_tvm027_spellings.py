@@ -356,3 +356,26 @@ def f(A: T.Buffer((80, 16), "float32"), A_ptr: T.handle("float32")):
 ''')
     assert "A_data_1: T.let[" in text and "data=A_data_1" in text
     assert "A_ptr_redef: T.let[" in text and "data=A_ptr_redef" in text
+
+
+def test_tirx_prints_a_zero_elem_offset_of_another_dtype_than_the_index_dtype():
+    """TVM 0.27's buffer printer writes ``elem_offset=T.int64(0)`` of a buffer whose index dtype
+    (``Buffer::DefaultIndexType``: shape[0]'s) is int32, so it reads back as int64 (v0.20 printed
+    only a non-zero offset: the classic dialect keeps that). TVM 0.27's own print of this unit
+    (s_tir rfactor's rowsum_zero_dim_rfactor) was compared by hand."""
+    src = '''from tvm.script import tirx as T
+
+@T.prim_func(s_tir=True)
+def f(A: T.Buffer((T.int64(128),), "float32")):
+    B = T.sblock_alloc_buffer((T.int64(128),))
+    C = T.sblock_alloc_buffer((128,), elem_offset=T.int64(0))
+    D = T.sblock_alloc_buffer(())
+    for i in range(128):
+        A[i] = B[i] + C[i] + D[()]
+'''
+    func = from_source(src)
+    text = script(func, dialect="tirx")
+    assert "C = T.sblock_alloc_buffer((128,), elem_offset=T.int64(0))" in text
+    assert "B = T.sblock_alloc_buffer((T.int64(128),))" in text
+    assert structural_equal(from_source(text), func)
+    assert "elem_offset" not in script(func)  # classic: TVM v0.20's rule

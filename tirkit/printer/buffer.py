@@ -107,7 +107,9 @@ class _Attrs:
     def elem_offset(self) -> bool:
         off = self.buf.elem_offset
         if isinstance(off, IntImm):
-            if off.value != 0 or self.written("elem_offset"):
+            if off.value != 0 or self.written("elem_offset") or (  # TVM 0.27 also prints a 0
+                    self.p.tirx and self.buf.shape  # of another dtype than the index dtype
+                    and off.dtype != self.buf.shape[0].dtype):  # (Buffer::DefaultIndexType)
                 self.kw["elem_offset"] = self.p.expr(off).doc
             return False
         if _is_new_var(self.p, off) and self.mode >= VarDef.MATCH_BUFFER and not (
