@@ -43,6 +43,8 @@ def test_lost_content_names_the_word() -> None:
     assert lost_content("f(N)  # why\n", "f(N)\n") == "'why'"
     assert lost_content('g(x, "float32")\n', "g(x)\n") == "'\"float32\"'"
     assert lost_content("f( N,1 )\n", "f(N, 1.0)\n") is None  # layout and number spelling
+    assert lost_content("f('a')\n", 'f("a")\n') is None  # quotes are layout, the value stays
+    assert lost_content("f('a')\n", 'f("b")\n') == "'\"a\"'"
 
 
 def test_docstring_and_header_comments_survive_safe_mode(tmp_path: Path) -> None:

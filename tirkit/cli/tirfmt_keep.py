@@ -13,7 +13,8 @@ never content). No TVM counterpart.
   ``A = T.match_buffer(a, ...)``, ``-> None``, a default dtype written out (``"float32"``,
   ``dtype="float32"``), ``T.serial`` / ``range`` / ``T.grid`` loops as grouped,
   ``T.axis.S`` / ``T.axis.remap`` as written, ``T.evaluate(call)``, ``T.int32(1)``.
-- Every name, string and comment the user wrote (:func:`lost_content`): a unit whose printed
+- Every name, string (its value: ``'block'`` may become ``"block"``) and comment the user
+  wrote (:func:`lost_content`): a unit whose printed
   form would lose one (a module constant ``N`` replaced by its value, ``T.min_value("float32")``
   folded, a default dtype left out) is left as it is, with a note.
 """
@@ -87,7 +88,8 @@ class Tokens:
             except (tokenize.TokenError, IndentationError, SyntaxError):
                 self._memo[key] = (None, None)
             else:
-                words = [comment_text(t.string) if t.type == tokenize.COMMENT else t.string
+                words = [comment_text(t.string) if t.type == tokenize.COMMENT
+                         else _string(t.string) if t.type == tokenize.STRING else t.string
                          for t in toks if t.type in _KEPT_TOKENS]
                 self._memo[key] = (words, UnitSource.from_tokens(lines, toks))
         return self._memo[key]
@@ -208,6 +210,15 @@ def keep_user_content(lines: list[str], src: UnitSource | None, prim_func: bool,
 
 
 _KEPT_TOKENS = (tokenize.NAME, tokenize.STRING, tokenize.COMMENT)
+
+
+def _string(token: str) -> str:
+    """A string token in one spelling per value (``'block'`` is ``"block"``: the quotes are
+    layout, as for Black); a string with quotes, escapes or a prefix stays as written."""
+    body = token[1:-1]
+    if len(token) >= 2 and token[0] == token[-1] == "'" and not any(c in body for c in "'\"\\"):
+        return '"' + body + '"'
+    return token
 
 
 def _dedent(text: str, indent: str) -> str:
