@@ -28,8 +28,9 @@ GPU_FINAL = ["LowerWarpMemory", "Simplify"]
 KERNELS = [k.file for k in references.KERNELS]
 
 # TVM v0.20's default tir pipeline restricted to CPU and CUDA, then finalize_host_passes and
-# finalize_device_passes (the contract).
-TVM_ORDER = ["LowerInitBlock", "PlanAndUpdateBufferAllocationLocation", "ConvertBlocksToOpaque",
+# finalize_device_passes (the contract), after TVM 0.27's first s_tir stage, CanonicalizeLoop
+# (it rewrites the loop steps v0.20's For did not have).
+TVM_ORDER = ["CanonicalizeLoop", "LowerInitBlock", "PlanAndUpdateBufferAllocationLocation", "ConvertBlocksToOpaque",
              "CompactBufferAllocation", "LowerMatchBuffer", "Simplify", "LowerOpaqueBlock",
              "FlattenBuffer", "NarrowDataType", "LoopPartition", "VectorizeLoop",
              "InjectVirtualThread", "StorageRewrite", "UnrollLoop", "Simplify", "RemoveNoOp",
@@ -101,7 +102,8 @@ def test_resolve_until():
 
 
 def test_missing_pass_is_a_loud_error(monkeypatch):
-    broken = [Stage("LowerInitBlock", PIPELINE[0].make), Stage("NoSuchPass", lambda: None)]
+    init = next(s for s in PIPELINE if s.name == "LowerInitBlock")
+    broken = [Stage("LowerInitBlock", init.make), Stage("NoSuchPass", lambda: None)]
     monkeypatch.setattr(pipeline_mod, "PIPELINE", broken)
     with pytest.raises(PipelineError, match="without a registered pass: NoSuchPass"):
         run_pipeline(small_kernel())
@@ -120,14 +122,15 @@ def test_until_input_returns_input_unchanged():
 def test_records_each_stage_with_changed_flag():
     mod = small_kernel()
     results = run_pipeline(mod, until="ConvertBlocksToOpaque")
-    assert [r.name for r in results] == ["Input", "LowerInitBlock",
+    assert [r.name for r in results] == ["Input", "CanonicalizeLoop", "LowerInitBlock",
                                          "PlanAndUpdateBufferAllocationLocation",
                                          "ConvertBlocksToOpaque"]
-    assert results[1].changed  # the init block became an if
-    assert not results[2].changed  # nothing to move in this kernel
-    assert results[3].changed
+    assert not results[1].changed  # every loop starts at 0 and steps by 1
+    assert results[2].changed  # the init block became an if
+    assert not results[3].changed  # nothing to move in this kernel
+    assert results[4].changed
     assert all(r.seconds >= 0 and not r.skipped for r in results)
-    assert structural_equal(results[2].mod, results[1].mod)
+    assert structural_equal(results[3].mod, results[2].mod)
 
 
 def test_nested_pass_belongs_to_its_callers_stage():
@@ -148,27 +151,27 @@ def test_print_after_and_print_changed():
     recorder = StageRecorder([PrintAfter(out, names={"ConvertBlocksToOpaque"})])
     run_pipeline(small_kernel(), until="ConvertBlocksToOpaque", instruments=[recorder])
     text = out.getvalue()
-    assert text.count("# *** IR after") == 1 and "ConvertBlocksToOpaque (stage 3)" in text
+    assert text.count("# *** IR after") == 1 and "ConvertBlocksToOpaque (stage 4)" in text
     every = io.StringIO()
     run_pipeline(small_kernel(), until="ConvertBlocksToOpaque",
                  instruments=[make_recorder(print_after_all=True, stream=every)])
-    assert every.getvalue().count("# *** IR after") == 3
-    assert "PlanAndUpdateBufferAllocationLocation (stage 2, unchanged) ***" in every.getvalue()
+    assert every.getvalue().count("# *** IR after") == 4
+    assert "PlanAndUpdateBufferAllocationLocation (stage 3, unchanged) ***" in every.getvalue()
     changed = io.StringIO()
     run_pipeline(small_kernel(), until="ConvertBlocksToOpaque",
                  instruments=[make_recorder(print_changed=True, stream=changed)])
     text = changed.getvalue()
     assert "# *** Input IR ***" in text
-    assert "PlanAndUpdateBufferAllocationLocation (stage 2) omitted because no change" in text
-    assert "# *** IR after LowerInitBlock (stage 1) ***" in text
+    assert "PlanAndUpdateBufferAllocationLocation (stage 3) omitted because no change" in text
+    assert "# *** IR after LowerInitBlock (stage 2) ***" in text
 
 
 def test_dump_dir_numbered_files_parse_back(tmp_path):
     run_pipeline(small_kernel(), until="ConvertBlocksToOpaque",
                  instruments=[StageRecorder([DumpDir(tmp_path)])])
     files = sorted(p.name for p in tmp_path.glob("*.py"))
-    assert files == ["00_Input.py", "01_LowerInitBlock.py",
-                     "02_PlanAndUpdateBufferAllocationLocation.py", "03_ConvertBlocksToOpaque.py"]
+    assert files == ["00_Input.py", "01_CanonicalizeLoop.py", "02_LowerInitBlock.py",
+                     "03_PlanAndUpdateBufferAllocationLocation.py", "04_ConvertBlocksToOpaque.py"]
     listing = (tmp_path / "stages.txt").read_text()
     assert "PlanAndUpdateBufferAllocationLocation (unchanged)" in listing
     assert "LowerInitBlock (unchanged)" not in listing
@@ -194,8 +197,8 @@ def test_time_passes_report():
     run_pipeline(small_kernel(), until="ConvertBlocksToOpaque",
                  instruments=[StageRecorder([TimePasses(out)])])
     text = out.getvalue()
-    assert "timing report" in text and "over 3 passes" in text
-    assert "02 PlanAndUpdateBufferAllocationLocation (unchanged)" in text
+    assert "timing report" in text and "over 4 passes" in text
+    assert "03 PlanAndUpdateBufferAllocationLocation (unchanged)" in text
 
 
 def test_stage_text_is_a_standalone_file():

@@ -379,3 +379,52 @@ def f(A: T.Buffer((T.int64(128),), "float32")):
     assert "B = T.sblock_alloc_buffer((T.int64(128),))" in text
     assert structural_equal(from_source(text), func)
     assert "elem_offset" not in script(func)  # classic: TVM v0.20's rule
+
+
+def test_loop_step_is_kept_in_the_for_as_tvm_027_has_it():
+    """TVM 0.27's For has an optional ``step`` (tests/python/s_tir/transform/
+    test_s_tir_transform_canonicalize_loop.py): tirx ``range(1, 128, 5)`` and ``T.serial(0, 127,
+    step=-3)`` keep min 1 / extent 127 / step 5 and min 0 / extent 127 / step -3 and print back
+    as TVM 0.27 prints them; tirkit lowered them at parse time (about 5 units of
+    tools/tvm027_roundtrip.py --suite tirx read back another IR)."""
+    (unit,) = parse_file(TIRX + '''@T.prim_func
+def f(A: T.Buffer((128,), "float32"), n: T.int32):
+    for i in range(1, 128, 5):
+        A[i] = T.float32(0.0)
+    for j in T.serial(0, 127, step=-3):
+        A[j] = T.float32(1.0)
+    for k in T.parallel(2, n, step=n // 2):
+        A[k] = T.float32(2.0)
+''', "t.py")
+    assert not unit.diagnostics
+    loops = unit.ir.body.seq
+    assert [(lp.min.value, lp.extent.value, lp.step.value) for lp in loops[:2]] == \
+        [(1, 127, 5), (0, 127, -3)]
+    text = script(unit.ir, dialect="tirx")
+    assert "for i in range(1, 128, 5):" in text and "for j in range(0, 127, -3):" in text
+    assert "for k in T.parallel(2, 2 + (n - 2), step=n // 2):" in text  # as TVM 0.27
+    assert structural_equal(from_source(text.replace("# from tvm", "from tvm")), unit.ir)
+
+
+def test_classic_loop_step_is_lowered_at_parse_time():
+    """TVM v0.20's For has no step (its ``T.serial`` takes none, so ``range(a, b, s)`` is an
+    error there): the classic dialect keeps tirkit's unit-stride loop whose body sees
+    ``start + i * step``; an explicit step of 1 is kept by tirx (TVM 0.27 does) and dropped by
+    the classic dialect."""
+    (unit,) = parse_file(HEAD + '''@T.prim_func
+def f(A: T.Buffer((128,), "float32")):
+    for i in range(1, 128, 5):
+        A[i] = T.float32(0.0)
+    for j in range(0, 8, 1):
+        A[j] = T.float32(1.0)
+''', "t.py")
+    first, second = unit.ir.body.seq
+    assert (first.min.value, first.extent.value, first.step) == (0, 26, None)
+    assert second.step is None
+    (tirx,) = parse_file(TIRX + '''@T.prim_func
+def f(A: T.Buffer((128,), "float32")):
+    for j in range(0, 8, 1):
+        A[j] = T.float32(1.0)
+''', "t.py")
+    assert tirx.ir.body.step.value == 1 and tirx.ir.body.has_trivial_step()
+    assert "for j in range(8):" in script(tirx.ir, dialect="tirx")  # as TVM 0.27 prints it

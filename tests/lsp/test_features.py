@@ -222,3 +222,49 @@ def test_a_stage_is_printed_once_and_unchanged_stages_share_it() -> None:
         assert printed_stage(lowering, index).text == text
         assert stage_payload(placed, lowering, index)["positionMap"] == \
             position_map(placed, mod, text)
+
+
+def test_hover_on_a_stepped_loop_var_shows_the_step() -> None:
+    """TVM 0.27 tirx keeps ``range(1, 128, 5)``'s step in the For: the hover says so."""
+    text = '''from tvm.script import tirx as T
+
+
+@T.prim_func
+def f(A: T.Buffer((128,), "float32")):
+    for i in range(1, 128, 5):
+        A[i] = T.float32(0.0)
+'''
+    hover = _hover(text, "i in")
+    assert "- range: `[1, 128)` (extent `127`)" in hover and "- step: `5`" in hover
+
+
+def test_no_schedule_action_is_offered_near_a_stepped_loop() -> None:
+    """Schedule primitives refuse a loop whose step is not 1 and the blocks and loops around or
+    inside it (LoopStepError): the code actions do not offer them; elsewhere they are."""
+    from tirkit.lang import parse_file  # pylint: disable=import-outside-toplevel
+    from tirkit.lsp.schedule_actions import offered  # pylint: disable=import-outside-toplevel
+
+    text = '''from tvm.script import tirx as T
+
+
+@T.prim_func(s_tir=True)
+def f(A: T.Buffer((128,), "float32"), C: T.Buffer((8,), "float32")):
+    for i in range(0, 128, 4):
+        for j in range(4):
+            with T.sblock("b"):
+                vi = T.axis.spatial(128, i + j)
+                A[vi] = T.float32(1.0)
+    for k in range(8):
+        with T.sblock("c"):
+            vk = T.axis.spatial(8, k)
+            C[vk] = T.float32(0.0)
+'''
+    (unit,) = parse_file(text, "k.py")
+    lines = text.split("\n")
+    at = {name: lines.index(next(ln for ln in lines if name in ln)) + 1
+          for name in ("for i", "for j", 'sblock("b")', "for k", 'sblock("c")')}
+    for name in ("for i", "for j", 'sblock("b")'):
+        assert offered(unit.ir, "f", at[name]) == [], name
+    assert any(a["primitive"] == "split" for a in offered(unit.ir, "f", at["for k"]))
+    assert not any(a["primitive"] == "compute_at" and a["args"]["loop"] in ("i", "j")
+                   for a in offered(unit.ir, "f", at['sblock("c")']))

@@ -211,9 +211,9 @@ async def test_lowering_stages_and_stage_text(client: LanguageClient) -> None:
     stages = _plain(await client.protocol.send_request_async("tirkit/loweringStages", {
         "textDocument": {"uri": uri}, "position": {"line": 9, "character": 8}}))
     names = [s["name"] for s in stages["stages"]]
-    assert names[:4] == ["Input", "LowerInitBlock", "PlanAndUpdateBufferAllocationLocation",
-                         "ConvertBlocksToOpaque"]
-    assert stages["unit"] == "matmul" and stages["stages"][1]["changed"] is True
+    assert names[:5] == ["Input", "CanonicalizeLoop", "LowerInitBlock",
+                         "PlanAndUpdateBufferAllocationLocation", "ConvertBlocksToOpaque"]
+    assert stages["unit"] == "matmul" and stages["stages"][2]["changed"] is True
     stage = _plain(await client.protocol.send_request_async("tirkit/loweringStage", {
         "textDocument": {"uri": uri}, "function": "matmul", "stage": "LowerInitBlock",
         "llvm": True}))
@@ -271,7 +271,7 @@ async def test_pipeline_explorer_page_of_the_unit(client: LanguageClient) -> Non
     data = json.loads(raw.replace("<\\/", "</"))
     assert data["source"] == KERNELS and data["code"]["available"]
     lines = KERNELS.split("\n")
-    first = data["stages"][1]
+    first = data["stages"][2]  # (after CanonicalizeLoop, which changes nothing here)
     assert first["name"] == "LowerInitBlock" and first["diff"]
     for src0, _, stage0, _ in first["map"]:
         assert lines[src0].strip() and first["text"].split("\n")[stage0].strip()

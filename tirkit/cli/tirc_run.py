@@ -221,7 +221,11 @@ class _FlopCounter:
 
     def __call__(self, node: Any) -> float:
         if isinstance(node, tir.For):
-            return evaluate(node.extent, self.values) * self(node.body)
+            trips = evaluate(node.extent, self.values)
+            if node.step is not None:  # ceildiv(extent, step) iterations (CanonicalizeLoop)
+                step = evaluate(node.step, self.values)
+                trips = max(0, -(-trips // step)) if step > 0 else 0
+            return trips * self(node.body)
         if isinstance(node, tir.BufferStore):
             return self.expr(node.value)
         if isinstance(node, tir.Block):

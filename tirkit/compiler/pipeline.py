@@ -73,6 +73,8 @@ def _pass(name: str, **options: Callable[[], Any]) -> Callable[[], Pass]:
 
 # The pipeline, in order. TVM's VTCM-, tensor-core- and async-only passes are left out.
 PIPELINE: list[Stage] = [
+    # --- loops from 0 by 1 (TVM 0.27's s_tir pipeline starts so: no later stage sees a step)
+    Stage("CanonicalizeLoop", _pass("CanonicalizeLoop")),
     # --- TensorIR blocks to loops over flat buffers (tvm.tir.pipeline, first half)
     Stage("LowerInitBlock", _pass("LowerInitBlock")),
     Stage("PlanAndUpdateBufferAllocationLocation", _pass("PlanAndUpdateBufferAllocationLocation")),

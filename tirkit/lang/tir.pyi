@@ -1231,8 +1231,9 @@ def sblock_attr(attrs: dict[str, Any]) -> None:
     ...
 
 def serial(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
-    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript); with a
-    ``step`` a unit-stride loop whose body sees ``start + i * step`` (tirkit's strided loop).
+    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript). With a
+    ``step``: in the tirx dialect a For of that step (TVM 0.27 ``T.serial(..., step=)``), in the
+    classic one a unit-stride loop whose body sees ``start + i * step`` (TVM v0.20 has no step).
     """
     ...
 

@@ -66,11 +66,13 @@ def buffer_markdown(buf: tir.Buffer, origin: str | None, declared: str | None) -
 def loop_markdown(loop: tir.For) -> str:
     """Hover text of a loop var: range and ForKind."""
     var = loop.loop_var
-    end = _script(tir.Add(loop.min, loop.extent)) if not _is_zero(loop.min) \
+    end = _script(tir.add(loop.min, loop.extent)) if not _is_zero(loop.min) \
         else _script(loop.extent)
     lines = [_fence(f"{var.name_hint}: {var.dtype}  # loop var"), "",
              f"- range: `[{_script(loop.min)}, {end})` (extent `{_script(loop.extent)}`)",
              f"- kind: `ForKind.{loop.kind.name}`"]
+    if loop.step is not None:
+        lines.insert(3, f"- step: `{_script(loop.step)}`")
     if loop.thread_binding is not None:
         lines.append(f"- thread: `{loop.thread_binding.thread_tag}`")
     if loop.annotations:

@@ -101,8 +101,8 @@ def _loop_actions(func: tir.PrimFunc, loop: tir.For) -> list[dict[str, Any]]:
     return out
 
 
-def _block_actions(func: tir.PrimFunc, block: tir.Block,
-                   loops: tuple) -> list[dict[str, Any]]:
+def _block_actions(func: tir.PrimFunc, block: tir.Block, loops: tuple,
+                   stepped: bool = False) -> list[dict[str, Any]]:
     name = block.name_hint
     out: list[dict[str, Any]] = []
     if block.init is not None:
@@ -120,7 +120,8 @@ def _block_actions(func: tir.PrimFunc, block: tir.Block,
     for other, other_loops in _nodes(func):
         if not isinstance(other, tir.Block) or other is block:
             continue
-        for lp in (lp for lp in other_loops if id(lp) not in mine):
+        for lp in (lp for n, lp in enumerate(other_loops) if id(lp) not in mine and
+                   not (stepped and _near_a_step(lp, other_loops[:n]))):
             for prim in ("compute_at", "reverse_compute_at"):
                 out.append({"title": f"Schedule: {prim} {name} to loop {lp.loop_var.name} "
                             f"(of block {other.name_hint})", "primitive": prim,
@@ -129,16 +130,28 @@ def _block_actions(func: tir.PrimFunc, block: tir.Block,
     return out
 
 
+def _near_a_step(node: Any, loops: tuple) -> bool:
+    """Whether ``node`` is, is inside or encloses a loop whose step is not 1 (TVM 0.27
+    ``For.step``), which schedule primitives refuse."""
+    found: list[Any] = [lp for lp in loops if not lp.has_trivial_step()]
+    tir.stmt_functor.post_order_visit(node, lambda n: found.append(n) if isinstance(
+        n, tir.For) and not n.has_trivial_step() else None)
+    return bool(found)
+
+
 def offered(func: tir.PrimFunc, unit: str, line: int) -> list[dict[str, Any]]:
     """The schedule actions for the loop or block starting on file ``line`` of ``func`` (the
     unit's IR, spans in file lines); empty when no loop or block starts there."""
     out = []
+    stepped = _near_a_step(func.body, ())
     for node in _at_line(func, line):
+        loops = next(ls for n, ls in _nodes(func) if n is node)
+        if stepped and _near_a_step(node, loops):
+            continue  # no primitive applies (LoopStepError): none is offered
         if isinstance(node, tir.For):
             actions = _loop_actions(func, node)
         else:
-            loops = next(ls for n, ls in _nodes(func) if n is node)
-            actions = _block_actions(func, node, loops)
+            actions = _block_actions(func, node, loops, stepped)
         for a in actions:
             a.update(unit=unit, line=line, target=_name(node))
             a.setdefault("args", {})

@@ -64,7 +64,7 @@ def _is_zero(e: Any) -> bool:
 def _plain_loops(stmt: Any) -> tuple[list[S.For], Any]:
     loops = []
     while isinstance(stmt, S.For) and stmt.kind == S.ForKind.SERIAL and _is_zero(stmt.min) \
-            and not stmt.annotations and stmt.thread_binding is None:
+            and not stmt.annotations and stmt.thread_binding is None and stmt.step is None:
         loops.append(stmt)
         stmt = stmt.body
     return loops, stmt

@@ -490,7 +490,7 @@ def _grid(p: Printer, loop: S.For, limit: int | None = None) -> list[S.For]:
     node: Any = loop
     while isinstance(node, S.For) and p.cfg.syntax_sugar and len(grid) != limit:
         if (node.kind != S.ForKind.SERIAL or not _is_zero(node.min) or node.annotations
-                or _uses(node.extent, loop_vars)):
+                or not node.has_trivial_step() or _uses(node.extent, loop_vars)):
             break
         grid.append(node)
         loop_vars.add(id(node.loop_var))
@@ -554,7 +554,8 @@ def _for(p: Printer, loop: S.For) -> SDoc:
             p.body(grid[-1].body, f)
             return ScopeDoc(concat("for ", join(", ", lhs), " in ", rhs), f.stmts)
         var = p.define(loop.loop_var, f, loop.loop_var.name_hint)
-        args = [loop.extent] if _is_zero(loop.min) and not (
+        trivial = loop.has_trivial_step()
+        args = [loop.extent] if _is_zero(loop.min) and trivial and not (
             p.cfg.written is not None and loop_start_written(p, loop)) \
             else [loop.min, O.add(loop.min, loop.extent)]  # (tirfmt: the user's T.serial(0, n))
         kwargs: list[tuple[str, Any]] = []
@@ -563,14 +564,17 @@ def _for(p: Printer, loop: S.For) -> SDoc:
             kwargs.append(("thread", tag))
         if loop.annotations:
             kwargs.append(("annotations", loop.annotations))
-        if loop.kind == S.ForKind.SERIAL:
-            as_range = not loop.annotations and not (spelled and spelled[0] == "serial") \
-                or (spelled is not None and spelled[0] == "range")  # tirfmt: range(n, annotations=)
-            rhs = (call(p, "range", [p.expr(a).doc for a in args],
-                        [(k, p.expr(v).doc) for k, v in kwargs]).doc
-                   if as_range else tcall(p, "serial", args, kwargs).doc)
+        # TVM 0.27 prints a step that is not trivially 1 as range's third argument, else step=
+        step = [] if trivial else [loop.step]
+        as_range = loop.kind == S.ForKind.SERIAL and (
+            not loop.annotations and not (spelled and spelled[0] == "serial")
+            or (spelled is not None and spelled[0] == "range"))  # tirfmt: range(n, annotations=)
+        if as_range:
+            rhs = call(p, "range", [p.expr(a).doc for a in args + step],
+                       [(k, p.expr(v).doc) for k, v in kwargs]).doc
         else:
-            rhs = tcall(p, _KIND[loop.kind], args, kwargs).doc
+            name = "serial" if loop.kind == S.ForKind.SERIAL else _KIND[loop.kind]
+            rhs = tcall(p, name, args, kwargs + [("step", s) for s in step]).doc
         p.body(loop.body, f)
     return ScopeDoc(concat("for ", var, " in ", rhs), f.stmts)
 

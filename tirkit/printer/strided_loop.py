@@ -80,6 +80,7 @@ def _rewrite(loop: S.For, start: Any, step: IntImm) -> tuple[E.Var, Any] | None:
 def strided_form(loop: S.For) -> StridedLoop | None:
     """The strided-loop sugar of ``loop`` (see the module doc), or None."""
     if loop.kind not in _KINDS or loop.annotations or loop.thread_binding is not None or \
+            loop.step is not None or \
             not (isinstance(loop.min, IntImm) and loop.min.value == 0) or \
             not isinstance(loop.extent, IntImm) or loop.extent.value < 1:
         return None

@@ -121,6 +121,18 @@ HasAnnotationOrThreadBindingError = _error(
 LoopNotStartWithZeroError = _error(
     "LoopNotStartWithZeroError", "the loop does not start with 0",
     "{0} does not start with 0")
+
+
+class LoopStepError(ScheduleError):
+    """A primitive's block or loop is, is inside or encloses a loop whose step is not 1 (TVM
+    0.27 ``For.step``). TVM 0.27's primitives ignore the step (``split`` of ``range(0, 16,
+    4)`` makes 16 iterations of the body); tirkit refuses, the schedule unchanged."""
+
+    fast = "the loop has a step other than 1"
+    detail = ("{0} steps by {step}: schedule primitives work on loops of step 1; rewrite it "
+              "with CanonicalizeLoop (tirkit.compiler.passes.canonicalize_loop) first")
+
+
 NotAffineBindingError = _error(
     "NotAffineBindingError", "the block's binding is not affine",
     "{0} has a binding that is not affine in its loops (quasi-affine required)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import numbers
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from ..ir.deep import run_deep
 from ..ir.expr import IntImm, PrimExpr
@@ -232,12 +232,33 @@ class Schedule:
             if isinstance(bound.arguments.get(name), str):
                 bound.arguments[name] = self.get_block(bound.arguments[name])
 
+    def _check_loop_steps(self, bound: inspect.BoundArguments) -> None:
+        """LoopStepError when a block or loop argument is, encloses or is inside a loop whose
+        step is not 1, before the primitive runs (the schedule unchanged)."""
+        stepped = self._state.stepped_loops()
+        if not stepped:
+            return
+        args = [sref for sref in map(self._arg_sref, _rvs(bound.arguments.values()))
+                if sref is not None]
+        for loop in stepped:
+            for sref in args:
+                if _encloses(loop, sref) or _encloses(sref, loop):
+                    raise err.LoopStepError(loop.stmt, step=loop.stmt.step).rerender(
+                        self._render)
+
+    def _arg_sref(self, rv: Any) -> StmtSRef | None:
+        entry = self._symbols.get(id(rv))
+        sref = entry[1] if entry is not None else None
+        return sref if isinstance(sref, StmtSRef) and sref.stmt is not None else None
+
     def _apply(self, kind: InstructionKind, fn: Callable[..., Any],
                sig: inspect.Signature, args: tuple, kwargs: dict) -> Any:
         bound = _bind(kind, sig, self, args, kwargs)
         bound.apply_defaults()
         if self._depth == 0:
             self._resolve_block_names(bound)
+            if not kind.is_pure:
+                self._check_loop_steps(bound)
         snap = self._state.snapshot() if not kind.is_pure else None
         symbols = dict(self._symbols)
         self._depth += 1
@@ -369,6 +390,24 @@ def _kind_checks(sig: inspect.Signature) -> dict[str, tuple[str, Callable[[Any],
             checks[name] = (f"{words} or None", lambda v, t=test: v is None or t(v)) \
                 if optional else entry
     return checks
+
+
+def _rvs(values: Iterable[Any]) -> Iterator[Any]:
+    """The BlockRVs and LoopRVs among primitive arguments (one level of lists/tuples)."""
+    for value in values:
+        for v in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(v, (BlockRV, LoopRV)):
+                yield v
+
+
+def _encloses(outer: StmtSRef, inner: StmtSRef) -> bool:
+    """Whether ``outer`` is ``inner`` or one of its ancestors."""
+    node: StmtSRef | None = inner
+    while node is not None:
+        if node is outer:
+            return True
+        node = node.parent
+    return False
 
 
 def _bind(kind: InstructionKind, sig: inspect.Signature, sch: Schedule, args: tuple,

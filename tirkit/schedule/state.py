@@ -132,6 +132,12 @@ class ScheduleState:
                 return sref
         return None
 
+    def stepped_loops(self) -> list[StmtSRef]:
+        """The srefs of the loops whose step is not 1 (TVM 0.27 ``!HasTrivialStep()``), which
+        no primitive works on (no TVM counterpart)."""
+        return [sref for refs in self._refs.values() for sref in refs.values()
+                if isinstance(sref.stmt, For) and not sref.stmt.has_trivial_step()]
+
     def func_of(self, sref: StmtSRef) -> str:
         """Name of the function holding ``sref``."""
         root = sref

@@ -108,6 +108,8 @@ class DefUseVisitor(StmtExprVisitor):
     def visit_for_(self, op: S.For) -> None:
         self.visit_expr(op.min)
         self.visit_expr(op.extent)
+        if op.step is not None:
+            self.visit_expr(op.step)
         self.scoped([op.loop_var], lambda: self.visit_stmt(op.body))
 
     def visit_let_stmt_(self, op: S.LetStmt) -> None:

@@ -306,14 +306,18 @@ class ForKind(IntEnum):
 
 @node
 class For(Stmt):
-    """``for loop_var in range(min, min + extent): body`` (mirrors ``tvm.tir.For``).
+    """``for (loop_var = min; loop_var < min + extent; loop_var += step): body`` (mirrors
+    ``tvm.tir.For``; TVM 0.27 ``tvm.tirx.For`` with its optional ``step``).
 
     ``kind`` is a ``ForKind``; ``thread_binding`` an ``IterVar`` when ``kind`` is THREAD_BINDING;
     ``annotations`` a dict of loop annotations (``pragma_*``, ``software_pipeline_stage``...).
-    ``min``/``extent`` ints take ``loop_var``'s dtype.
+    ``min``/``extent``/``step`` ints take ``loop_var``'s dtype. ``step`` is ``None`` for the
+    trivial step 1 (TVM 0.27: ``std::nullopt``); a loop with another step (``range(1, 128, 5)``
+    in tirx TVMScript: min 1, extent 127, step 5) runs ``ceildiv(extent, step)`` iterations and
+    is rewritten to a unit-step loop by ``CanonicalizeLoop``, the first stage of lowering.
 
     Raises:
-        TypeError: when ``min``/``extent`` dtypes differ from ``loop_var``'s.
+        TypeError: when ``min``/``extent``/``step`` dtypes differ from ``loop_var``'s.
     """
 
     loop_var: Var = def_field()
@@ -323,17 +327,26 @@ class For(Stmt):
     body: Stmt
     thread_binding: IterVar | None = None
     annotations: AttrsField = coerced_field(default_factory=dict)
+    step: PrimExpr | None = None
 
     def __post_init__(self) -> None:
         t = self.loop_var.dtype
         lo, ext = _expr(self.min, t), _expr(self.extent, t)
-        if lo.dtype != t or ext.dtype != t:
-            raise TypeError(f"For {self.loop_var.name_hint!r}: min/extent dtypes ({lo.dtype}, "
-                            f"{ext.dtype}) differ from the loop var's {t}")
+        step = None if self.step is None else _expr(self.step, t)
+        if lo.dtype != t or ext.dtype != t or (step is not None and step.dtype != t):
+            raise TypeError(f"For {self.loop_var.name_hint!r}: min/extent/step dtypes ({lo.dtype}, "
+                            f"{ext.dtype}, {None if step is None else step.dtype}) differ from "
+                            f"the loop var's {t}")
         _set(self, "min", lo)
         _set(self, "extent", ext)
+        _set(self, "step", step)
         _set(self, "kind", ForKind(self.kind))
         _set(self, "annotations", _annotations(self.annotations))
+
+    def has_trivial_step(self) -> bool:
+        """True when the loop steps by 1: no ``step``, or the constant 1 (TVM 0.27
+        ``ForNode::HasTrivialStep``)."""
+        return self.step is None or (isinstance(self.step, IntImm) and self.step.value == 1)
 
 
 @node

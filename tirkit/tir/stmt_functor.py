@@ -37,7 +37,7 @@ STMT_CHILDREN: dict[type, Children] = {
     S.SeqStmt: (("seq", "stmts"),),
     S.IfThenElse: (("condition", "expr"), ("then_case", "stmt"), ("else_case", "stmt")),
     S.Evaluate: (("value", "expr"),),
-    S.For: (("min", "expr"), ("extent", "expr"), ("body", "stmt")),
+    S.For: (("min", "expr"), ("extent", "expr"), ("step", "expr"), ("body", "stmt")),
     S.While: (("condition", "expr"), ("body", "stmt")),
     S.Break: (),
     S.Continue: (),

@@ -157,6 +157,10 @@ def _continue(cg: CodeGenLLVM, _s: S.Continue) -> None:
 
 @register(S.For)
 def _for(cg: CodeGenLLVM, s: S.For) -> None:
+    if not s.has_trivial_step():  # (TVM 0.27's CodeGenCPU ICHECKs it for parallel loops)
+        raise CodegenError(f"loop {s.loop_var.name_hint!r} steps by {s.step}: the code generator "
+                           "takes loops of step 1 (CanonicalizeLoop, the first stage of "
+                           "lowering, rewrites it)")
     if s.kind == S.ForKind.THREAD_BINDING:
         raise CodegenError(f"loop {s.loop_var.name_hint!r} is bound to a GPU thread: the LLVM "
                            "CPU code generator cannot run it")

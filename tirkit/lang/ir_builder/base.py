@@ -74,6 +74,9 @@ class IRBuilder:
     def __init__(self) -> None:
         self.frames: list[IRBuilderFrame] = []
         self.current_span: Any = None  # span of the statement being built (parser sets it)
+        # TVM 0.27 tirx keeps a loop's step in the For (``range(1, 128, 5)``: step 5); the classic
+        # dialect (TVM v0.20's For has no step) lowers it to a unit-step loop at parse time
+        self.keep_loop_steps = False
         self.result: Any = None
         self._has_result = False
 

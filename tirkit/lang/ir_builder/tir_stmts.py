@@ -25,31 +25,42 @@ def _loop_bounds(start: Any, stop: Any) -> tuple[PrimExpr, PrimExpr, Any]:
 
 
 def _loop(kind: tir.ForKind, start: Any, stop: Any, annotations: Any = None,
-          thread: str | None = None) -> F.ForFrame:
+          thread: str | None = None, step: Any = None) -> F.ForFrame:
     lo, hi, dt = _loop_bounds(start, stop)
     # TVM: ``arith::Analyzer().Simplify(stop - start)``
     extent = hi if _is_zero(lo) else Analyzer().simplify(tir.subtract(hi, lo))
     var = tir.Var("v", dt)
+    # TVM 0.27 ``ConvertLoopBound``: an int literal takes the loop var's dtype, others a Cast
+    st = None if step is None else tir.cast(dt, tir.convert(step))
 
     def make(v: tir.Var, dom: Range, body: tir.Stmt) -> tir.Stmt:
         # TVM binds a fresh "iter" var in the For's thread_binding IterVar.
         binding = tir.IterVar(None, tir.Var("iter", dt), tir.IterVarType.ThreadIndex, thread) \
             if thread is not None else None
-        return tir.For(v, dom.min, dom.extent, kind, body, binding, dict(annotations or {}))
+        return tir.For(v, dom.min, dom.extent, kind, body, binding, dict(annotations or {}), st)
 
     return F.ForFrame([var], [Range.from_min_extent(lo, extent)], make)
 
 
+def _keeps_steps() -> bool:
+    return IRBuilder.is_in_scope() and IRBuilder.current().keep_loop_steps
+
+
 def _strided(kind: tir.ForKind, start: Any, stop: Any, step: Any,
               annotations: Any = None) -> F.ForFrame:
-    """A loop over ``range(start, stop, step)`` as TIR has it: a unit-stride loop ``v`` over
-    ``ceildiv(stop - start, step)`` iterations whose body sees ``start + v * step``."""
+    """A loop over ``range(start, stop, step)``. In the tirx dialect, as TVM 0.27 has it: a
+    For of min ``start``, extent ``stop - start`` and ``step`` (kept as written, even 1, 0 or
+    negative: ``CanonicalizeLoop`` judges it). In the classic dialect (TVM v0.20's For has no
+    step) a unit-stride loop ``v`` over ``ceildiv(stop - start, step)`` iterations whose body
+    sees ``start + v * step``."""
     if stop is None:
         start, stop = 0, start
+    if step is not None and (isinstance(step, bool) or not isinstance(step, (int, PrimExpr))):
+        raise ScriptError(f"a loop step must be an integer, got {step!r}", arg=2)
+    if step is not None and _keeps_steps():
+        return _loop(kind, start, stop, annotations, step=step)
     if step is None or (isinstance(step, (int, IntImm)) and int(step) == 1):
         return _loop(kind, start, stop, annotations)
-    if isinstance(step, bool) or not isinstance(step, (int, PrimExpr)):
-        raise ScriptError(f"a loop step must be an integer, got {step!r}", arg=2)
     if isinstance(step, (int, IntImm)) and int(step) == 0:
         raise ScriptError("a loop step must not be zero", arg=2)
     lo, hi, dt = _loop_bounds(start, stop)
@@ -72,8 +83,10 @@ def _is_zero(e: PrimExpr) -> bool:
 
 def serial(start: Any, stop: Any = None, step: Any = None, *,
            annotations: dict[str, Any] | None = None) -> F.ForFrame:
-    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript); with a
-    ``step`` a unit-stride loop whose body sees ``start + i * step`` (tirkit's strided loop)."""
+    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript). With a
+    ``step``: in the tirx dialect a For of that step (TVM 0.27 ``T.serial(..., step=)``), in the
+    classic one a unit-stride loop whose body sees ``start + i * step`` (TVM v0.20 has no step).
+    """
     return _strided(tir.ForKind.SERIAL, start, stop, step, annotations)
 
 
@@ -114,7 +127,8 @@ def thread_binding(start: Any, stop: Any = None, thread: str | None = None, *,
 
 def range_(*args: Any, annotations: dict[str, Any] | None = None) -> F.ForFrame:
     """Python's ``range`` inside a prim_func: a serial loop (``range(stop)``,
-    ``range(start, stop)``, ``range(start, stop, step)`` a strided loop as :func:`serial`).
+    ``range(start, stop)``; ``range(start, stop, step)`` a stepped loop as :func:`serial`:
+    TVM 0.27 tirx ``T.serial(start, stop, step=step)``).
 
     Raises:
         TypeError: for more than three arguments; ScriptError: for a zero or non-integer

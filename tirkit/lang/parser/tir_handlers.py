@@ -51,6 +51,7 @@ def visit_function_def(self: Parser, node: Any) -> None:
         if type(value).__name__ == "TirxNamespace":
             value.s_tir = self.s_tir
     self.evaluator.scalar_buffers = self.dialect == "tirx" and not self.s_tir
+    self.builder.keep_loop_steps = self.dialect == "tirx"  # TVM 0.27's For.step
     self.forward_vars = {}
     with self.table.frame():
         self.table.add("range", TS.range_)
