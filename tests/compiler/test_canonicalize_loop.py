@@ -11,6 +11,7 @@ from tirkit import tir
 from tirkit.compiler import PIPELINE, build
 from tirkit.compiler.codegen import CodegenError
 from tirkit.compiler.passes.canonicalize_loop import LoopStepError, canonicalize_loop
+from tirkit.compiler.transform import as_module, get_pass
 from tirkit.ir import structural_equal
 from tirkit.lang import from_source
 
@@ -115,7 +116,8 @@ def f(B: T.Buffer((8,), "float32")):
     for i in range(0, 8, 2):
         B[i] = T.float32(1.0)
 ''')
-    monkeypatch.setattr(pipeline, "PIPELINE", [s for s in PIPELINE if s.name != "CanonicalizeLoop"])
+    refusing = {"CanonicalizeLoop", "LoopPartition", "VectorizeLoop", "UnrollLoop", "UnrollAndJam"}
+    monkeypatch.setattr(pipeline, "PIPELINE", [s for s in PIPELINE if s.name not in refusing])
     with pytest.raises(CodegenError, match="loop 'i' steps by 2"):
         build(func)
 
@@ -130,3 +132,29 @@ def test_for_step_field():
     assert structural_equal(loop, loop.with_changes(step=tir.IntImm("int64", 5)))
     with pytest.raises(TypeError, match="step"):
         tir.For(i, 0, 4, tir.ForKind.SERIAL, tir.Evaluate(0), step=tir.Var("s", "int32"))
+
+
+@pytest.mark.parametrize("name, kind", [("UnrollLoop", "T.unroll"),
+                                        ("VectorizeLoop", "T.vectorized")])
+def test_a_pass_that_counts_iterations_refuses_a_step(name, kind):
+    """Run on its own (the pipeline runs CanonicalizeLoop first), a pass that counts a loop's
+    iterations names the stepped loop instead of reading its step as 1 (TVM 0.27's passes do)."""
+    func = from_source(TIRX + f'''@T.prim_func
+def f(B: T.Buffer((8,), "float32")):
+    for i in {kind}(0, 8, step=2):
+        B[i] = T.float32(1.0)
+''')
+    with pytest.raises(LoopStepError, match=f"{name}: loop 'i' steps by 2"):
+        get_pass(name)(as_module(func))
+
+
+def test_lower_opaque_block_and_narrow_data_type_keep_a_step():
+    func = from_source(TIRX + '''@T.prim_func
+def f(B: T.Buffer((8,), "float32")):
+    for i in T.serial(T.int64(0), T.int64(8), step=T.int64(2), annotations={"pragma_x": 1}):
+        B[i] = T.float32(1.0)
+''')
+    lowered = get_pass("LowerOpaqueBlock")(as_module(func))["f"].body.body
+    assert lowered.step.value == 2 and not lowered.annotations
+    narrowed = get_pass("NarrowDataType", target_bits=32)(as_module(func))["f"].body
+    assert narrowed.loop_var.dtype == "int32" and narrowed.step.dtype == "int32"

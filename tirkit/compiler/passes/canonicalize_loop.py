@@ -23,7 +23,7 @@ from tirkit.tir.function import PrimFunc
 from tirkit.tir.stmt import For, Stmt
 from tirkit.tir.stmt_functor import StmtExprMutator
 
-__all__ = ["CanonicalizeLoop", "LoopStepError", "canonicalize_loop"]
+__all__ = ["CanonicalizeLoop", "LoopStepError", "canonicalize_loop", "require_trivial_step"]
 
 
 class LoopStepError(IllFormedIRError):
@@ -63,6 +63,16 @@ class _LoopCanonicalizer(StmtExprMutator):
         one = IntImm(var.dtype, 1)
         count = self.analyzer.simplify(O.floordiv(O.subtract(O.add(extent, step), one), step))
         return op.with_changes(min=IntImm(var.dtype, 0), extent=count, step=None, body=body)
+
+
+def require_trivial_step(loop: For, pass_name: str) -> None:
+    """For a pass that counts a loop's iterations: LoopStepError naming the loop when its step is
+    not 1 (the pipeline runs CanonicalizeLoop first; a pass run on its own may meet one, which
+    TVM 0.27's passes silently read as step 1)."""
+    if not loop.has_trivial_step():
+        raise LoopStepError(f"{pass_name}: loop {loop.loop_var.name_hint!r} steps by "
+                            f"{loop.step}: run CanonicalizeLoop (the first stage of lowering) "
+                            "before it")
 
 
 def canonicalize_loop(func: PrimFunc) -> PrimFunc:

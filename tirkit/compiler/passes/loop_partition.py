@@ -24,6 +24,7 @@ from tirkit.tir.stmt_functor import StmtMutator, ir_transform, pre_order_visit, 
 
 from ..transform import register_pass, prim_func_pass
 from ._opt_common import uses_var, with_body
+from .canonicalize_loop import require_trivial_step
 
 HINT = "pragma_loop_partition_hint"
 
@@ -91,6 +92,7 @@ class LoopPartitioner(StmtMutator):
         return bool(op.annotations.get(HINT)) or self.partition_const_loop
 
     def visit_for_(self, op: S.For) -> S.Stmt:
+        require_trivial_step(op, "LoopPartition")
         new = super().visit_for_(op)
         if not self._candidate(new):
             return new

@@ -185,7 +185,8 @@ class _OpaqueBlockLower(StmtExprMutator):
         elif not pragmas and body is op.body and lo is op.min and ext is op.extent:
             return op
         else:
-            body = For(op.loop_var, lo, ext, op.kind, body, None, kept, span=op.span)
+            step = None if op.step is None else self.visit_expr(op.step)
+            body = For(op.loop_var, lo, ext, op.kind, body, None, kept, step, span=op.span)
         for key, value in reversed(pragmas):
             body = AttrStmt(op.loop_var, key, value, body, span=op.span)
         return body

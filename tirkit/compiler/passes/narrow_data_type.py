@@ -125,7 +125,7 @@ class DataTypeRewriter(StmtExprMutator):
             self.analyzer.bind(var, Range.from_min_extent(op.min, op.extent))
             return S.For(new_var, self.narrow(op.min), self.narrow(op.extent), op.kind,
                          self.visit_stmt(op.body), op.thread_binding, op.annotations,
-                         span=op.span)
+                         None if op.step is None else self.narrow(op.step), span=op.span)
         self.analyzer.bind(var, Range.from_min_extent(op.min, op.extent))
         return super().visit_for_(op)
 

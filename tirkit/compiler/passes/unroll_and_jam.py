@@ -54,6 +54,7 @@ from tirkit.tir.stmt_functor import (StmtExprMutator, StmtMutator, post_order_vi
 
 from ..transform import prim_func_pass, register_pass
 from ._opt_common import side_effect, uses_var, with_body
+from .canonicalize_loop import require_trivial_step
 
 #: annotations of the jammed nest's loops, which LLVM's code generator turns into loop
 #: properties: the copies are the unrolling (LLVM unrolling conv2d's 3-step ry/rx loops around
@@ -340,6 +341,7 @@ class _Jammer(StmtMutator):
 
     def visit_for_(self, op: S.For) -> S.Stmt:
         """``op`` unrolled-and-jammed when legal and useful, else its body visited."""
+        require_trivial_step(op, "UnrollAndJam")
         factor = _factor(op)
         found = _jammable(op, self.local, self.noalias, self.analyzer, self.strides) \
             if factor else None

@@ -24,6 +24,7 @@ from tirkit.tir.stmt_functor import StmtExprMutator, substitute
 
 from ..transform import Pass, PassContext, PassInfo, register_pass
 from .convert_ssa import IRConvertSSA
+from .canonicalize_loop import require_trivial_step
 
 _DEFAULTS = {"auto_max_step": 0, "auto_max_depth": 8, "auto_max_extent": 0,
              "explicit_unroll": True, "unroll_local_access": False}
@@ -59,6 +60,7 @@ class LoopUnroller(StmtExprMutator):
         return ext.value if isinstance(ext, IntImm) and ext.value < 2 ** 31 else -1
 
     def visit_for_(self, op: S.For) -> S.Stmt:
+        require_trivial_step(op, "UnrollLoop")
         new = super().visit_for_(op)
         value = self.extent_of(new)
         auto = (new.kind == S.ForKind.SERIAL and value >= 0 and self.normal_loop_depth == 0

@@ -24,6 +24,7 @@ from tirkit.tir.stmt_functor import StmtExprMutator, StmtMutator, substitute
 
 from ..transform import register_pass, prim_func_pass
 from ._opt_common import with_body
+from .canonicalize_loop import require_trivial_step
 
 
 def lanes_of(e: PrimExpr) -> int:
@@ -273,6 +274,7 @@ class LoopVectorizer(StmtMutator):
     def visit_for_(self, op: S.For) -> S.Stmt:
         if op.kind != S.ForKind.VECTORIZED:
             return super().visit_for_(op)
+        require_trivial_step(op, "VectorizeLoop")
         ext = op.extent
         if not isinstance(ext, IntImm) or ext.value < 1:
             return super().visit_for_(op).with_changes(kind=S.ForKind.SERIAL)
