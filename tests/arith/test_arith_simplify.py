@@ -172,3 +172,33 @@ def test_division_by_constant_zero_raises(env):
     ana, _, _, x, _ = env
     with pytest.raises(ZeroDivisionError):
         ana.simplify(E.FloorDiv(x, IntImm("int32", 0)))
+
+
+@pytest.mark.parametrize("join", [tir.And, tir.Or])
+def test_a_long_condition_chain_costs_polynomial_work(monkeypatch, join):
+    """A Select over a chain of 30 float comparisons (`a[0] < 100 and a[1] < 100 and ...`):
+    each level of the chain simplified its operand again after the inner levels' constraint
+    scopes (a memo emptied on leaving each), and the false branch's negation once more per
+    level: 2**n simplifications (a 20-term `and` in a file never finished compiling). The
+    number of simplify calls is capped here so that a regression fails instead of hanging."""
+    from tirkit.arith import simplify as S  # pylint: disable=import-outside-toplevel
+
+    calls = [0]
+    inner = S.Simplifier.simplify
+
+    def counted(self, e):
+        calls[0] += 1
+        if calls[0] > 200_000:
+            raise AssertionError("more than 200,000 simplify calls for a 30-term chain")
+        return inner(self, e)
+
+    monkeypatch.setattr(S.Simplifier, "simplify", counted)
+    a = tir.decl_buffer((30,), "float32", "a")
+    conds = [E.LT(E.BufferLoad(a, [IntImm("int32", k)]), E.FloatImm("float32", 100.0))
+             for k in range(30)]
+    chain = conds[0]
+    for c in conds[1:]:
+        chain = join(chain, c)
+    sel = E.Select(chain, E.FloatImm("float32", 1.0), E.FloatImm("float32", 2.0))
+    out = Analyzer().simplify(sel)
+    assert structural_equal(out, sel)  # nothing to simplify: the same expression back

@@ -15,7 +15,7 @@ from ..tir import expr as E
 from ..tir.const_fold import try_const_fold
 from .bound import Interval, iv_add, iv_scale
 from .linear import LinearSum
-from .simplify import Simplifier, _generic, bool_const, is_index, register
+from .simplify import NEGATED_CMP, Simplifier, _generic, bool_const, is_index, negate, register
 # bound_from_cmp lived here (Simplifier.add_fact, in simplify.py, uses it)
 from .simplify import bound_from_cmp  # noqa: F401  pylint: disable=unused-import
 
@@ -107,8 +107,6 @@ def _var_cmp_const(s: Simplifier, e: Any) -> PrimExpr:
     return e if decided is None else bool_const(decided)
 
 
-_NEGATE = {E.LT: (E.LE, True), E.LE: (E.LT, True), E.GT: (E.GE, True), E.GE: (E.GT, True),
-           E.EQ: (E.NE, False), E.NE: (E.EQ, False)}
 
 
 @register(E.Not)
@@ -120,7 +118,7 @@ def _not(s: Simplifier, e: E.Not) -> PrimExpr:
     if isinstance(a, E.Not):  # TVM's rewrite rule !(!x) -> x (not a constant fold)
         return a.a
     if isinstance(a, E.CmpExpr) and (is_index(a.a) or isinstance(a, (E.EQ, E.NE))):
-        cls, swap = _NEGATE[type(a)]
+        cls, swap = NEGATED_CMP[type(a)]
         return s.simplify(cls(a.b, a.a) if swap else cls(a.a, a.b))
     if isinstance(a, E.And):
         return s.simplify(E.Or(E.Not(a.a), E.Not(a.b)))
@@ -134,7 +132,7 @@ def _logic(s: Simplifier, e: Any, is_and: bool) -> PrimExpr:
     a = s.simplify(e.a)
     if isinstance(a, IntImm):
         return a if bool(a.value) != is_and else s.simplify(e.b)
-    with s.assume(a if is_and else E.Not(a)):
+    with s.assume(a if is_and else negate(a)):
         b = s.simplify(e.b)
     folded = try_const_fold(cls, a, b)
     if folded is not None:
@@ -163,7 +161,7 @@ def _select(s: Simplifier, e: E.Select) -> PrimExpr:
         return _generic(s, e)
     with s.assume(c):
         t = s.simplify(e.true_value)
-    with s.assume(E.Not(c)):
+    with s.assume(negate(c)):
         f = s.simplify(e.false_value)
     if s.key(t) == s.key(f):
         return t

@@ -159,22 +159,26 @@ class Simplifier:
         """Within the block, ``cond`` is known true (facts and bounds are restored on exit)."""
         saved_facts, saved_known = dict(self.facts), dict(self.bounds.known)
         c = self.simplify(cond)
+        outer = list(self._memo)  # results under the outer facts: still valid after the block
         self._memo.append({})
         try:
             for part in conjuncts(c):
                 self.add_fact(part)
             yield
         finally:
-            # a fresh memo: a nested ``run`` may have replaced the stack, and cached results
-            # may depend on the facts being dropped here
-            self._memo = [{}]
+            # the outer scopes' memos back (a nested ``run`` may have replaced the stack; what
+            # was cached under the facts dropped here is in the block's own memo, dropped).
+            # Emptying them all instead made a chain of n conditions cost 2**n: each level
+            # simplified its operand again after the inner levels' blocks (a 20-term `and`
+            # in a T.Select never finished compiling)
+            self._memo = outer
             self.facts, self.bounds.known = saved_facts, saved_known
 
     def add_fact(self, c: PrimExpr) -> None:
         """Record the simplified condition ``c`` as true (and its negation as false)."""
         if isinstance(c, IntImm):
             return
-        neg = self.simplify(E.Not(c))
+        neg = self.simplify(negate(c))
         self.facts[self.key(c)] = True
         if not isinstance(neg, IntImm):
             self.facts[self.key(neg)] = False
@@ -205,6 +209,33 @@ def bound_from_cmp(s: Simplifier, c: PrimExpr) -> tuple[Any, Interval] | None:
     if k > 0:
         return key, (-math.inf, limit // k)
     return key, (-((-limit) // k), math.inf)
+
+
+#: the comparison ``Not`` of a comparison is: (class, swap the operands)
+NEGATED_CMP = {E.LT: (E.LE, True), E.LE: (E.LT, True), E.GT: (E.GE, True),
+               E.GE: (E.GT, True), E.EQ: (E.NE, False), E.NE: (E.EQ, False)}
+
+
+def negate(c: PrimExpr) -> PrimExpr:
+    """``Not(c)`` in the form the ``Not`` rule rewrites it to, built without simplifying
+    (TVM's ``NormalizeBooleanOperators(Not(c))`` when a constraint is entered): ``!!x`` is ``x``,
+    an integer comparison (or any ``==`` / ``!=``) is flipped, ``And`` / ``Or`` go through De
+    Morgan. Simplifying the result gives what simplifying ``Not(c)`` gives, without the ``Not``
+    rule simplifying each negated operand again (``simplify(Not(And(a, b)))`` simplifies ``Not(a)``
+    once more under the assumption it adds, for every level of a chain)."""
+    if isinstance(c, IntImm):
+        folded = try_const_fold(E.Not, c)
+        return folded if folded is not None else E.Not(c)
+    if isinstance(c, E.Not):
+        return c.a
+    if isinstance(c, E.CmpExpr) and (is_index(c.a) or isinstance(c, (E.EQ, E.NE))):
+        cls, swap = NEGATED_CMP[type(c)]
+        return cls(c.b, c.a) if swap else cls(c.a, c.b)
+    if isinstance(c, E.And):
+        return E.Or(negate(c.a), negate(c.b))
+    if isinstance(c, E.Or):
+        return E.And(negate(c.a), negate(c.b))
+    return E.Not(c)
 
 
 def conjuncts(c: PrimExpr) -> list[PrimExpr]:
