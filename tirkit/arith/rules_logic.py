@@ -107,8 +107,6 @@ def _var_cmp_const(s: Simplifier, e: Any) -> PrimExpr:
     return e if decided is None else bool_const(decided)
 
 
-
-
 @register(E.Not)
 def _not(s: Simplifier, e: E.Not) -> PrimExpr:
     a = s.simplify(e.a)
