@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any
+from typing import Any, Iterator
 
 from tirkit.ir.dtype import dtype
 
@@ -137,18 +137,26 @@ def dtype_written(p: Printer, buf: Any) -> str | None:
     return None
 
 
-def _top_level_args(text: str) -> list[str]:
-    out, depth, start, quote = [], 0, 0, ""
-    for i, c in enumerate(text):
+def _unquoted(text: str, start: int = 0, depth: int = 0) -> Iterator[tuple[int, str, int]]:
+    """``(offset, char, bracket depth after it)`` of each character of ``text`` from ``start``
+    outside string quotes."""
+    quote = ""
+    for i in range(start, len(text)):
+        c = text[i]
         if quote:
             quote = "" if c == quote else quote
-        elif c in "\"'":
+            continue
+        if c in "\"'":
             quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
+            continue
+        depth += 1 if c in "([{" else -1 if c in ")]}" else 0
+        yield i, c, depth
+
+
+def _top_level_args(text: str) -> list[str]:
+    out, start = [], 0
+    for i, c, depth in _unquoted(text):
+        if c == "," and depth == 0:
             out.append(text[start:i])
             start = i + 1
     if text[start:].strip():
@@ -258,19 +266,9 @@ _CALL_HEAD = r"(?:with\s+|[\w\s,]*[=:]\s*)?"  # ``A = `` / ``a: `` / ``with `` b
 
 def _paren_end(text: str, start: int) -> int | None:
     """The offset of the ``)`` closing the bracket opened just before ``start``."""
-    depth, quote = 1, ""
-    for i in range(start, len(text)):
-        c = text[i]
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "\"'":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
+    for i, c, depth in _unquoted(text, start, 1):
+        if depth == 0 and c in ")]}":
+            return i
     return None
 
 
