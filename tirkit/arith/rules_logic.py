@@ -4,7 +4,9 @@ corresponding rules of TVM's ``rewrite_simplify.cc``).
 Integer comparisons are decided by the bound of ``a - b`` when possible; otherwise they are
 normalized: ``x > y`` becomes ``y < x``, common factors are divided out (``2*x < 6`` -> ``x < 3``),
 positive terms go left and negative terms right (``x + 1 < y + 1`` -> ``x < y``).
-``And``/``Or``/``Select`` simplify their second operand (branches) under the first (condition).
+``Select`` simplifies its branches under its condition (true) and its negation (false); ``And``
+and ``Or`` simplify their operands independently (TVM's default: no
+``kApplyConstraintsToBooleanBranches``).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from .bound import Interval, iv_add, iv_scale
 from .linear import LinearSum
 from .simplify import NEGATED_CMP, Simplifier, _generic, bool_const, is_index, negate, register
 # bound_from_cmp lived here (Simplifier.add_fact, in simplify.py, uses it)
-from .simplify import bound_from_cmp  # noqa: F401  pylint: disable=unused-import
+from .simplify import bound_from_cmp
 
 _FLIP = {E.GT: E.LT, E.GE: E.LE}
 
@@ -126,18 +128,56 @@ def _not(s: Simplifier, e: E.Not) -> PrimExpr:
 
 
 def _logic(s: Simplifier, e: Any, is_and: bool) -> PrimExpr:
+    """``a && b`` / ``a || b``: both operands simplified under the outer facts only, as TVM's
+    ``RewriteSimplifier`` does by default (assuming ``a`` while simplifying ``b`` is its
+    ``kApplyConstraintsToBooleanBranches`` extension, off unless asked for). Assuming it here
+    made a chain of n conditions cost n**3 simplifications: every level entered a constraint
+    scope of the whole chain before it (and an ``Or`` level simplified that chain's negation,
+    a new expression, again)."""
     cls = E.And if is_and else E.Or
     a = s.simplify(e.a)
     if isinstance(a, IntImm):
         return a if bool(a.value) != is_and else s.simplify(e.b)
-    with s.assume(a if is_and else negate(a)):
-        b = s.simplify(e.b)
+    b = s.simplify(e.b)
     folded = try_const_fold(cls, a, b)
     if folded is not None:
         return folded
     if s.key(a) == s.key(b):
         return a
-    return cls(a, b)
+    if not isinstance(a, (E.And, E.Or)) and not isinstance(b, (E.And, E.Or)):
+        # ``a || b`` is ``!(!a && !b)``: the same rules on the negations
+        pair = _and_pair(s, a, b) if is_and else _and_pair(s, negate(a), negate(b))
+        if pair is not None:
+            if isinstance(pair, IntImm):
+                return pair if is_and else bool_const(not pair.value)
+            return a if pair else b
+    return e if a is e.a and b is e.b else cls(a, b)
+
+
+def _and_pair(s: Simplifier, p: PrimExpr, q: PrimExpr) -> IntImm | bool | None:
+    """TVM's rules on ``p && q`` for two conditions (not chains), which need no constraint
+    scope: ``false`` when ``q`` is ``p``'s negation (``x && !x``, ``x == y && x != y``,
+    ``x <= y && y < x``) or both bound one integer term to disjoint intervals (``x < c1 &&
+    c2 < x``, ``x == c1 && x == c2``...); ``True`` (keep ``p``) for ``x == c1 && x != c2`` with
+    ``c1 != c2``, ``False`` (keep ``q``) for the same the other way round; None otherwise.
+    Like TVM's, they leave ``x < 5 && x < 7`` as it is (``RewriteSimplifier`` rules for
+    ``And``/``Or``)."""
+    if s.key(q) == s.key(negate(p)):
+        return bool_const(False)
+    if not (isinstance(p, E.CmpExpr) and isinstance(q, E.CmpExpr) and is_index(p.a)
+            and is_index(q.a)):
+        return None
+    for first, x, y in ((True, p, q), (False, q, p)):
+        if isinstance(x, E.EQ) and isinstance(y, E.NE):  # x == c1 && x != c2
+            bx, by = bound_from_cmp(s, x), bound_from_cmp(s, E.EQ(y.a, y.b))
+            if bx is not None and by is not None and bx[0] == by[0] and bx[1][0] == bx[1][1] \
+                    and by[1][0] == by[1][1]:
+                return bool_const(False) if bx[1] == by[1] else first
+    bp, bq = bound_from_cmp(s, p), bound_from_cmp(s, q)
+    if bp is None or bq is None or bp[0] != bq[0]:
+        return None
+    (lo_p, hi_p), (lo_q, hi_q) = bp[1], bq[1]
+    return bool_const(False) if max(lo_p, lo_q) > min(hi_p, hi_q) else None
 
 
 @register(E.And)

@@ -164,6 +164,7 @@ class Simplifier:
         try:
             for part in conjuncts(c):
                 self.add_fact(part)
+            self._memo[-1] = {}  # (what adding the facts cached, under only some of them)
             yield
         finally:
             # the outer scopes' memos back (a nested ``run`` may have replaced the stack; what
@@ -175,17 +176,19 @@ class Simplifier:
             self.facts, self.bounds.known = saved_facts, saved_known
 
     def add_fact(self, c: PrimExpr) -> None:
-        """Record the simplified condition ``c`` as true (and its negation as false)."""
+        """Record the simplified condition ``c`` as true (and its negation as false). The
+        negation is recorded as :func:`negate` builds it, not simplified again (TVM's
+        ``EnterConstraint`` records ``NormalizeBooleanOperators(Not(c))``): simplifying it
+        walked each fact once more, and the memo had to be emptied after each fact."""
         if isinstance(c, IntImm):
             return
-        neg = self.simplify(negate(c))
         self.facts[self.key(c)] = True
+        neg = negate(c)
         if not isinstance(neg, IntImm):
             self.facts[self.key(neg)] = False
         found = bound_from_cmp(self, c)
         if found is not None:
             self.bounds.update(*found)
-        self._memo[-1] = {}
 
 
 # the bound a fact gives (Simplifier.add_fact), next to the comparison rules of rules_logic
@@ -240,9 +243,14 @@ def negate(c: PrimExpr) -> PrimExpr:
 
 def conjuncts(c: PrimExpr) -> list[PrimExpr]:
     """The operands of a chain of ``And`` (mirrors TVM's ``ExtractConstraints``)."""
-    if isinstance(c, E.And):
-        return conjuncts(c.a) + conjuncts(c.b)
-    return [c]
+    out, todo = [], [c]  # (a walk, not recursion: a chain of n terms is linear, at any depth)
+    while todo:
+        x = todo.pop()
+        if isinstance(x, E.And):
+            todo += (x.b, x.a)
+        else:
+            out.append(x)
+    return out
 
 
 def _merge_divmod(s: Simplifier, lin: LinearSum) -> bool:
