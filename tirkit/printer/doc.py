@@ -98,10 +98,19 @@ def as_doc(value: "Doc | str") -> Doc:
     return (_TEXTS.get(value) or Text(value)) if isinstance(value, str) else value
 
 
+#: texts are joined while the result is at most this long, and a Concat of at most this many
+#: parts is flattened into the one it is put in: a doc nested n deep (20,000 nested ``T.Let``
+#: built by program, printed on one line) then costs n, where joining every text and flattening
+#: every Concat copied the inner levels' text at each level (n**2)
+_JOIN_MAX = 256
+_FLATTEN_MAX = 8
+
+
 def concat(*parts: "Doc | str") -> Doc:
     """Concatenate docs and strings (nested concatenations are flattened, adjacent texts
     joined into one :class:`Text`: a doc without groups, e.g. any doc of a printer that does not
-    wrap, ends up as one Text, which :func:`render` lays out without a walk)."""
+    wrap, ends up as one Text, which :func:`render` lays out without a walk, unless it is longer
+    than ``_JOIN_MAX``; a Concat of more than ``_FLATTEN_MAX`` parts stays one part)."""
     out: list[Doc | str] = []  # str: a text still open for joining
     for p in parts:
         cls = type(p)
@@ -110,15 +119,16 @@ def concat(*parts: "Doc | str") -> Doc:
             cls = str
         if cls is str:
             if p:
-                if out and type(out[-1]) is str:
+                if out and type(out[-1]) is str \
+                        and len(out[-1]) + len(p) <= _JOIN_MAX:  # type: ignore[arg-type]
                     out[-1] += p
                 else:
                     out.append(p)
-        elif cls is Concat:
+        elif cls is Concat and len(p.parts) <= _FLATTEN_MAX:  # type: ignore[union-attr]
             for q in p.parts:  # type: ignore[union-attr]
                 if type(q) is not Text:
                     out.append(q)
-                elif out and type(out[-1]) is str:
+                elif out and type(out[-1]) is str and len(out[-1]) + len(q.text) <= _JOIN_MAX:
                     out[-1] += q.text
                 elif q.text:
                     out.append(q.text)
@@ -151,10 +161,14 @@ def bracket(open_: str, items: Sequence[Doc], close: str, indent: int = 4,
         return as_doc(open_ + trailing + close)
     if not wrap:
         texts = []
+        size = 0
         for d in items:
             if type(d) is not Text:
                 return concat(open_, join(", ", items), trailing, close)
             texts.append(d.text)
+            size += len(d.text)
+        if size > _JOIN_MAX:  # (joined by render, once)
+            return concat(open_, join(", ", items), trailing, close)
         return Text(open_ + ", ".join(texts) + trailing + close)  # the usual case: one Text
     # built directly (the items are not flattened into the body: :func:`render` lays a nested
     # Concat out as the flat one), the same doc as
