@@ -15,7 +15,7 @@ from tirkit.ir import deep, structural_equal, structural_hash
 from tirkit.lang import from_source
 from tirkit.schedule import Schedule
 from tirkit.tir import (Add, Block, BlockRealize, BufferLoad, BufferStore, FloatImm, For,
-                        ForKind, GT, IfThenElse, IntImm, LetStmt, PrimFunc, Var, decl_buffer)
+                        ForKind, GT, IfThenElse, IntImm, Let, LetStmt, PrimFunc, Var, decl_buffer)
 from tirkit.tir.analysis import verify_well_formed
 from tirkit.tir.stmt_functor import post_order_visit
 
@@ -41,6 +41,18 @@ def let_chain(n):
         for i in range(n - 1, 0, -1):
             stmt = LetStmt(xs[i], Add(xs[i - 1], _f32(1.0)), stmt)
         return LetStmt(xs[0], BufferLoad(A, [0]), stmt)
+    return _func(body)
+
+
+def let_expr_chain(n):
+    """B[0] = T.Let(T.Let(... x{n-1}, where={x{n-1}: x{n-2} + 1}) ..., where={x0: A[0]}): n nested
+    Let expressions"""
+    def body(A, B):
+        xs = [Var(f"x{i}", "float32") for i in range(n)]
+        e = xs[-1]
+        for i in range(n - 1, 0, -1):
+            e = Let(xs[i], Add(xs[i - 1], _f32(1.0)), e)
+        return BufferStore(B, Let(xs[0], BufferLoad(A, [0]), e), [0])
     return _func(body)
 
 
@@ -116,6 +128,45 @@ def test_add_chain_prints_compiles_and_schedules():
     a, b = _inputs()
     build(func)(a, b)
     assert b[0] == a.sum()
+
+
+def test_nested_let_expressions_print_and_compile():
+    """A Let expression nested 20,000 deep took ~126 s to build (CSE kept a set of keys per
+    sub-expression: n**2/2 keys, 1.2 GB at 5,000) and printing it was quadratic (each level
+    copied the text of the levels inside it); both are linear now (see the next test and
+    tests/printer/test_doc_nesting.py for the counts)."""
+    func = let_expr_chain(DEPTH)
+    line = next(x for x in func.script().splitlines() if x.startswith("    B[0] = "))
+    assert line.count("T.Let(") == DEPTH
+    assert line.startswith("    B[0] = T.Let(T.Let(") and line.endswith(
+        "where={x1: x0 + T.float32(1.0)}), where={x0: A[0]})")
+    a, b = _inputs()
+    build(func)(a, b)
+    assert b[0] == a[0] + DEPTH - 1
+
+
+def test_cse_keeps_linear_keys_for_nested_lets(monkeypatch):
+    """CSE asks of each expression whether it does any computation twice
+    (_distinct_computations: the keys of the computations in it). A set per sub-expression
+    held n**2/2 keys for a Let nested n deep; the keys of a chain now share one dict. Counted:
+    the keys in every distinct container the memo holds, at most 4 per level."""
+    from tirkit.compiler.passes import common_subexpr_elim as cse
+    from tirkit.compiler.transform import as_module, get_pass
+
+    stored = {}
+
+    class Recording(dict):
+        def __setitem__(self, key, value):
+            if value is not None:
+                box = getattr(value, "d", value)  # (a _Keys view: its dict)
+                stored[id(box)] = box  # (kept alive: ids stay distinct)
+            super().__setitem__(key, value)
+
+    monkeypatch.setattr(cse, "_DISTINCT", Recording())
+    mod = as_module(let_expr_chain(DEPTH))
+    assert get_pass("CommonSubexprElimTIR")(mod) is mod  # nothing is done twice
+    keys = sum(len(box) for box in stored.values())
+    assert DEPTH <= keys <= 4 * DEPTH
 
 
 def test_te_unrolled_reduction():

@@ -12,7 +12,8 @@ pass then recurses into the statement's children with their definitions in scope
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Sequence
+from itertools import islice
+from typing import Any, Iterator, Sequence
 
 from tirkit.ir.expr import FloatImm, IntImm, PrimExpr
 from tirkit.tir import expr as E
@@ -290,11 +291,35 @@ def _computations_done_by(stmt: S.Stmt) -> Table:
     return table
 
 
+class _Keys:
+    """The keys of the computations in an expression, each once: the first ``n`` keys of an
+    insertion-ordered dict (key -> its position) that the expressions of a chain share. An
+    expression extends the dict of its largest operand in place when nothing was added after
+    that operand's keys (otherwise it copies them), and adds the keys of its other operands:
+    a chain of n nested expressions costs n additions (about n log n for any tree), where a
+    set per expression cost n**2 (time and memory: 20,000 nested ``T.Let`` took minutes)."""
+
+    __slots__ = ("d", "n")
+
+    def __init__(self, d: dict[int, int]) -> None:
+        self.d, self.n = d, len(d)
+
+    def __contains__(self, key: int) -> bool:
+        i = self.d.get(key)
+        return i is not None and i < self.n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[int]:
+        return islice(self.d, self.n)
+
+
 #: id -> the keys of the computations in an expression, each once, or None (see below)
-_DISTINCT: dict[int, frozenset | None] = {}
+_DISTINCT: dict[int, _Keys | None] = {}
 
 
-def _distinct_computations(e: PrimExpr) -> frozenset | None:
+def _distinct_computations(e: PrimExpr) -> _Keys | None:
     """The keys of the eligible computations in ``e`` counted as a tree (a shared node once per
     use), or None when one is there twice (or ``e`` has a class outside _KIDS). When they are
     all distinct, every count the elimination at ``e`` and under it makes is 1, so it binds
@@ -302,29 +327,40 @@ def _distinct_computations(e: PrimExpr) -> frozenset | None:
     value = _DISTINCT.get(id(e), _MISS)
     if value is not _MISS:
         return value  # type: ignore[return-value]
-    kids = _kids(e)
-    out: frozenset | None = None
-    if kids is not None:
-        keys: set[int] = set()
-        total = 0
-        for k in kids:
-            sub = _distinct_computations(k)
-            if sub is None:
-                keys = None  # type: ignore[assignment]
-                break
-            keys |= sub
-            total += len(sub)
-        if keys is not None and len(keys) == total:
-            if is_eligible(e):
-                key = _key(e)
-                if key not in keys:
-                    keys.add(key)
-                    out = frozenset(keys)
-            else:
-                out = frozenset(keys)
-    _DISTINCT[id(e)] = out
+    _DISTINCT[id(e)] = out = _distinct(e)
     _ALIVE.append(e)
     return out
+
+
+def _distinct(e: PrimExpr) -> _Keys | None:
+    kids = _kids(e)
+    if kids is None:
+        return None
+    subs = []
+    for k in kids:
+        sub = _distinct_computations(k)
+        if sub is None:
+            return None
+        if sub.n:
+            subs.append(sub)
+    d: dict[int, int]
+    if subs:
+        base = max(subs, key=len)
+        subs.remove(base)  # (by identity first: the same object twice stays once in subs)
+        d = base.d if base.n == len(base.d) else dict(islice(base.d.items(), base.n))
+    else:
+        d = {}
+    for sub in subs:
+        for key in sub:
+            if key in d:
+                return None
+            d[key] = len(d)
+    if is_eligible(e):
+        key = _key(e)
+        if key in d:
+            return None
+        d[key] = len(d)
+    return _Keys(d)
 
 
 def _binds_nothing(table: Table) -> bool:
@@ -339,7 +375,7 @@ def _binds_nothing(table: Table) -> bool:
         sub = _distinct_computations(e)
         if sub is None:
             return False
-        keys |= sub
+        keys.update(sub)
         total += len(sub)
         if len(keys) != total:
             return False
