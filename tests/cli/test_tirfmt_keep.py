@@ -45,6 +45,11 @@ def test_lost_content_names_the_word() -> None:
     assert lost_content("f( N,1 )\n", "f(N, 1.0)\n") is None  # layout and number spelling
     assert lost_content("f('a')\n", 'f("a")\n') is None  # quotes are layout, the value stays
     assert lost_content("f('a')\n", 'f("b")\n') == "'\"a\"'"
+    # a loop var printed under a unique name loses the user's name even when the printer
+    # writes the name elsewhere (a region derived from a buffer's shape)
+    assert lost_content("for i in r(i):\n    g(i)\n", "for i_1 in r(i):\n    g(i_1, i)\n") \
+        == "'i'"
+    assert lost_content("for i_1 in r(i):\n", "for i_1 in r(i):\n") is None
 
 
 def test_docstring_and_header_comments_survive_safe_mode(tmp_path: Path) -> None:

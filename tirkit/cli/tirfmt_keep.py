@@ -239,6 +239,14 @@ def lost_content(old: str, new: str, indent: str = "",
         return None
     missing = Counter(before) - Counter(after)
     if not missing:
-        return None
+        # a name the printer made unique (the user's loop var ``i`` printed ``i_1``) while
+        # its words added elsewhere (``T.reads(A[0:i])``) keep the count of ``i``
+        written = set(before)
+        renamed = next((m.group(1) for w in after if w not in written
+                        for m in [_RENAMED.fullmatch(w)] if m and m.group(1) in written), None)
+        return None if renamed is None else repr(renamed)
     first = next(w for w in before if w in missing)
     return repr(first if len(first) <= 40 else first[:37] + "...")
+
+
+_RENAMED = re.compile(r"([A-Za-z_]\w*?)_\d+")

@@ -22,7 +22,7 @@ from .context import E, Frame, Printer, register
 from .doc import Doc, Text, bracket, concat, join
 from .expr import call, dtype_lit, str_lit, var_creation
 from .stmt_doc import LineDoc
-from .written import dtype_written, keyword_written, written
+from .written import dtype_written, keyword_written, slices_written, written
 
 #: the calls that declare a buffer (the spans :func:`keyword_written` reads)
 _DECLARING = ("match_buffer", "alloc_buffer", "decl_buffer", "Buffer", "buffer_decl")
@@ -268,8 +268,10 @@ def _buffer_load(p: Printer, load: BufferLoad) -> E:
 def _buffer_region(p: Printer, region: BufferRegion) -> E:
     buf = p.expr(region.buffer).doc
     items: list[Doc] = []
-    for r in region.region:
-        if isinstance(r.extent, IntImm) and r.extent.value == 1:
+    # tirfmt: the user's A[i : i + 1] stays a slice
+    sliced = slices_written(p, region) if p.cfg.written is not None else None
+    for k, r in enumerate(region.region):
+        if isinstance(r.extent, IntImm) and r.extent.value == 1 and not (sliced and sliced[k]):
             items.append(p.expr(r.min).doc)
         else:
             items.append(concat(p.expr(r.min).doc, ":", p.expr(O.add(r.min, r.extent)).doc))

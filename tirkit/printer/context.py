@@ -131,6 +131,10 @@ class Printer:
             # cannot be formatted anyway: the file does not define it, so it would not parse)
             self.defined_names -= {"_", "metadata"}
         self.keep: list[Any] = []
+        #: ids of the objects defined under a name an outer definition holds (tirfmt: a loop
+        #: var shadowing an outer one, :func:`.written.may_shadow`): leaving their frame keeps
+        #: the name, which is the outer object's again
+        self.shadows: set[int] = set()
         self.common_prefix: dict[int, FramePath] = {}
         #: Var id -> how often set_common_prefix met it, for the vars it was asked to count
         #: (at least once per place it occurs; occurrences inside a Buffer met again under the
@@ -187,7 +191,9 @@ class Printer:
     def _undefine(self, key: int) -> None:
         self.docs.pop(key, None)
         name = self.names.pop(key, None)
-        if name is not None:
+        if key in self.shadows:
+            self.shadows.discard(key)
+        elif name is not None:
             self.defined_names.discard(name)
 
     def allow_concise(self, node: Any = None) -> bool:
@@ -209,9 +215,13 @@ class Printer:
             name, i = f"{base}_{i}", i + 1
         return name
 
-    def define(self, obj: Any, frame: Frame, hint: str) -> Doc:
-        """Define ``obj`` in ``frame`` under a fresh name derived from ``hint``; its doc."""
-        name = self.unique_name(hint)
+    def define(self, obj: Any, frame: Frame, hint: str, shadow: bool = False) -> Doc:
+        """Define ``obj`` in ``frame`` under a fresh name derived from ``hint``; its doc.
+        ``shadow``: under ``hint`` itself even when an outer definition holds it (the caller
+        checked that nothing in ``frame`` refers to that one, :func:`.written.may_shadow`)."""
+        name = sanitize(hint) if shadow else self.unique_name(hint)
+        if name in self.defined_names:
+            self.shadows.add(id(obj))
         self.defined_names.add(name)
         self.names[id(obj)] = name
         doc = Text(name)

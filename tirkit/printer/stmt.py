@@ -27,7 +27,7 @@ from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc, var_
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
 from .written import (args_written, called_as, elif_written, keyword_written, launch_written,
-                      loop_spelling, loop_start_written, return_written, written)
+                      loop_spelling, loop_start_written, may_shadow, return_written, written)
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -549,11 +549,13 @@ def _for(p: Printer, loop: S.For) -> SDoc:
     grid = _grid(p, loop, spelled and spelled[1])
     with p.frame(loop) as f:
         if len(grid) > 1 or (grid and spelled == ("grid", 1)):
-            lhs = [p.define(g.loop_var, f, g.loop_var.name_hint) for g in grid]
+            lhs = [p.define(g.loop_var, f, g.loop_var.name_hint, shadow=p.cfg.written is not None
+                            and may_shadow(p, g.loop_var, loop, grid[-1].body)) for g in grid]
             rhs = tcall(p, "grid", [g.extent for g in grid]).doc
             p.body(grid[-1].body, f)
             return ScopeDoc(concat("for ", join(", ", lhs), " in ", rhs), f.stmts)
-        var = p.define(loop.loop_var, f, loop.loop_var.name_hint)
+        var = p.define(loop.loop_var, f, loop.loop_var.name_hint, shadow=p.cfg.written
+                       is not None and may_shadow(p, loop.loop_var, loop, loop.body))
         trivial = loop.has_trivial_step()
         args = [loop.extent] if _is_zero(loop.min) and trivial and not (
             p.cfg.written is not None and loop_start_written(p, loop)) \

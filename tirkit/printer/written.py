@@ -31,7 +31,11 @@ printer keeps:
 - ``A.access_ptr("r", extent=128)`` with literal arguments (:func:`method_written`);
 - ``tx = T.launch_thread("threadIdx.x", 32)`` rather than ``T.env_thread`` and
   ``T.launch_thread(tx, 32)`` (:func:`launch_written`);
-- a loop's start written out, ``T.parallel(0, n)`` (:func:`loop_start_written`).
+- a loop's start written out, ``T.parallel(0, n)`` (:func:`loop_start_written`);
+- a region's single element written as a slice, ``T.reads(A[i : i + 1])``
+  (:func:`slices_written`);
+- a loop var named as an outer var it shadows, ``for k in range(n)`` under ``k = T.int32()``
+  (:func:`may_shadow`), where the loop's body does not refer to the outer one.
 
 Each test matches the whole written text of the node, so a node that only inherited a span
 from its parent (a constant inside ``T.int32(1) + 2``) keeps the printer's spelling.
@@ -43,14 +47,20 @@ import re
 from typing import Any, Iterator
 
 from tirkit.ir.dtype import dtype
+from tirkit.ir.node import Node, node_fields
+from tirkit.ir.structural import structural_equal
+from tirkit.tir.buffer import Buffer
+from tirkit.tir import stmt as S
+from tirkit.tir.expr import Var
 
-from .context import Printer
+from .context import Printer, sanitize
 
 __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
            "axis_spelling", "called_as", "int_written", "dtype_keyword",
            "unnamed_block", "root_block_written", "limit_written", "keyword_written",
            "args_written", "return_written", "elif_written", "folded_written",
-           "method_written", "launch_written", "loop_start_written"]
+           "method_written", "launch_written", "loop_start_written", "may_shadow",
+           "slices_written"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -375,3 +385,84 @@ def loop_start_written(p: Printer, loop: Any) -> bool:
         return False
     args = _top_level_args(text[m.end():end])
     return len([a for a in args if not re.match(r"\s*\w+\s*=(?!=)", a)]) >= 2
+
+
+def may_shadow(p: Printer, var: Any, loop: Any, scope: Any) -> bool:
+    """Whether the loop var ``var`` of ``loop`` (a ``For``, or the first of a ``T.grid``) may
+    print under its own name though an outer definition holds that name: the user wrote it so
+    (``for k in range(n)`` inside the scope of ``k = T.int32()``; the parser binds ``k`` to
+    the loop var in the loop's body and to the outer var again after it, as the printer frees
+    the name), and nothing printed in ``scope`` (the loop's body; a grid's innermost body: its
+    extents are read before its vars are bound) refers to the outer object."""
+    name = sanitize(var.name_hint)
+    if name != var.name_hint or name not in p.defined_names or name in (
+            p.cfg.tir_prefix, p.cfg.ir_prefix):
+        return False
+    text = written(p, loop)
+    target = re.match(r"for\s+([\w\s,()]+?)\s+in\b", text) if text is not None else None
+    if target is None or name not in re.split(r"[\s,()]+", target.group(1)):
+        return False
+    keys = {key for key, n in p.names.items() if n == name}  # the outer definition(s)
+    owners = [o for o in p.keep if id(o) in keys]
+    # a var only: a buffer's name also prints in the docs of its fields (``k.data``)
+    return bool(keys) and all(isinstance(o, Var) for o in owners) \
+        and not _refers(p, scope, keys)
+
+
+def _refers(p: Printer, obj: Any, ids: set[int]) -> bool:
+    """Whether an object of ``ids`` occurs under ``obj`` where the printer may print it: not in
+    a buffer already declared (its shape printed outside) nor in the domain of a block iter
+    var bound to a loop var over that same domain (it prints as ``T.axis.remap``, without the
+    domain, which the parser took from the loop's header)."""
+    stack, seen = [obj], set()
+    loops = {}
+    for f in p.frames:
+        node = f.node
+        while isinstance(node, S.For):  # (a T.grid's loops: the frame of the first)
+            loops[id(node.loop_var)] = node
+            node = node.body
+    while stack:
+        cur = stack.pop()
+        if id(cur) in ids:
+            return True
+        if isinstance(cur, (list, tuple)):
+            stack.extend(cur)
+        elif isinstance(cur, dict):
+            stack.extend(cur.keys())
+            stack.extend(cur.values())
+        elif isinstance(cur, Node) and id(cur) not in seen:
+            seen.add(id(cur))
+            if isinstance(cur, Buffer) and p.is_defined(cur):
+                continue
+            if isinstance(cur, S.For):
+                loops[id(cur.loop_var)] = cur
+            elif isinstance(cur, S.BlockRealize):
+                block = cur.block
+                for iv, value in zip(block.iter_vars, cur.iter_values):
+                    loop = loops.get(id(value))
+                    if loop is not None and iv.dom is not None and \
+                            structural_equal(loop.min, iv.dom.min) and \
+                            structural_equal(loop.extent, iv.dom.extent):
+                        seen.add(id(iv))  # printed by T.axis.remap: its var only
+                        stack.append(iv.var)
+            stack.extend(getattr(cur, f.name, None) for f in node_fields(type(cur)))
+    return False
+
+
+def slices_written(p: Printer, region: Any) -> list[bool] | None:
+    """For each dimension of a buffer region written ``A[i : i + 1, j]``, whether it was
+    written as a slice (``[True, False]``; the printer writes an extent of 1 as ``A[i]``
+    otherwise); ``None`` when unknown."""
+    text = written(p, region)
+    if text is None:
+        return None
+    m = re.match(r"\w+\s*\[", text)
+    if m is None:
+        return None
+    end = _paren_end(text, m.end())
+    if end is None or text[end + 1:].strip():
+        return None
+    items = _top_level_args(text[m.end():end])
+    if len(items) != len(region.region):
+        return None
+    return [any(c == ":" and depth == 0 for _, c, depth in _unquoted(item)) for item in items]
