@@ -156,14 +156,17 @@ class Simplifier:
     # -- constraints ----------------------------------------------------------------------
     @contextlib.contextmanager
     def assume(self, cond: PrimExpr) -> Iterator[None]:
-        """Within the block, ``cond`` is known true (facts and bounds are restored on exit)."""
-        saved_facts, saved_known = dict(self.facts), dict(self.bounds.known)
+        """Within the block, ``cond`` is known true (the facts and bounds it adds are undone on
+        exit, as TVM's ``ConstraintContext`` recovers them; what else changes them inside, an
+        ``Analyzer.bind``, stays)."""
         c = self.simplify(cond)
-        outer = list(self._memo)  # results under the outer facts: still valid after the block
-        self._memo.append({})
+        memo = self._memo  # the outer scopes' memos: still valid after the block
+        depth = len(memo)
+        memo.append({})
+        undo: list[tuple[dict, Any, Any]] = []
         try:
             for part in conjuncts(c):
-                self.add_fact(part)
+                self.add_fact(part, undo)
             self._memo[-1] = {}  # (what adding the facts cached, under only some of them)
             yield
         finally:
@@ -171,24 +174,43 @@ class Simplifier:
             # was cached under the facts dropped here is in the block's own memo, dropped).
             # Emptying them all instead made a chain of n conditions cost 2**n: each level
             # simplified its operand again after the inner levels' blocks (a 20-term `and`
-            # in a T.Select never finished compiling)
-            self._memo = outer
-            self.facts, self.bounds.known = saved_facts, saved_known
+            # in a T.Select never finished compiling). Undoing what the block added instead
+            # of copying every fact, bound and memo on entry: scopes nested n deep (nested
+            # Selects or ifs) cost n, not n**2
+            del memo[depth:]
+            self._memo = memo
+            for table, key, old in reversed(undo):
+                if old is _ABSENT:
+                    table.pop(key, None)
+                else:
+                    table[key] = old
 
-    def add_fact(self, c: PrimExpr) -> None:
-        """Record the simplified condition ``c`` as true (and its negation as false). The
-        negation is recorded as :func:`negate` builds it, not simplified again (TVM's
-        ``EnterConstraint`` records ``NormalizeBooleanOperators(Not(c))``): simplifying it
-        walked each fact once more, and the memo had to be emptied after each fact."""
+    def add_fact(self, c: PrimExpr, undo: list[tuple[dict, Any, Any]]) -> None:
+        """Record the simplified condition ``c`` as true (and its negation as false), and in
+        ``undo`` what each changed entry held before. The negation is recorded as
+        :func:`negate` builds it, not simplified again (TVM's ``EnterConstraint`` records
+        ``NormalizeBooleanOperators(Not(c))``): simplifying it walked each fact once more, and
+        the memo had to be emptied after each fact."""
         if isinstance(c, IntImm):
             return
-        self.facts[self.key(c)] = True
+        self._set(self.facts, self.key(c), True, undo)
         neg = negate(c)
         if not isinstance(neg, IntImm):
-            self.facts[self.key(neg)] = False
+            self._set(self.facts, self.key(neg), False, undo)
         found = bound_from_cmp(self, c)
         if found is not None:
+            known = self.bounds.known
+            undo.append((known, found[0], known.get(found[0], _ABSENT)))
             self.bounds.update(*found)
+
+    @staticmethod
+    def _set(table: dict, key: Any, value: Any, undo: list[tuple[dict, Any, Any]]) -> None:
+        undo.append((table, key, table.get(key, _ABSENT)))
+        table[key] = value
+
+
+#: an entry absent before a constraint scope set it (Simplifier.assume)
+_ABSENT = object()
 
 
 # the bound a fact gives (Simplifier.add_fact), next to the comparison rules of rules_logic
