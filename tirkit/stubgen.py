@@ -241,8 +241,11 @@ def render_tir(types_module: str, *, removed: frozenset[str] = frozenset(),
     if removed:  # the tirx namespace: its own allocation names (tirkit.lang.tirx.TIRX_NAMES)
         from tirkit.lang.tirx import TIRX_NAMES  # pylint: disable=import-outside-toplevel
 
-        parts = [p for p in parts if not any(p.startswith(f"def {n}(") for n in TIRX_NAMES)]
-        parts += [function_stub(n, f) for n, f in sorted(TIRX_NAMES.items())]
+        parts = [p for p in parts if not any(p.startswith((f"def {n}(", f"@overload\ndef {n}("))
+                                             for n in TIRX_NAMES)]
+        parts += [special.TIRX_SPECIAL[n].replace("{doc}", docstring(f) or "    ...\n")
+                  if n in special.TIRX_SPECIAL else function_stub(n, f)
+                  for n, f in sorted(TIRX_NAMES.items())]
     return head + "\n".join(p for p in parts if p)
 
 

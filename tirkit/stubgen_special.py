@@ -27,14 +27,19 @@ def dtype_stub(name: str, doc: str) -> str:
     return f"{name}: {ctor}\n{doc.rstrip()}\n" if doc else f"{name}: {ctor}\n"
 
 
-def _grid() -> str:
+def _grid(tirx: bool = False) -> str:
+    """``T.grid``'s overloads; ``tirx``: TVM 0.27's, whose extents may be ``(start, extent)``
+    pairs and which takes ``dtype=``."""
+    ext = "ExprLike | tuple[ExprLike, ExprLike]" if tirx else "ExprLike"
+    kw = ", dtype: str | None = None" if tirx else ""
     lines = []
     for n in range(1, MAX_ARITY + 1):
-        params = ", ".join(f"e{i}: ExprLike" for i in range(n))
+        params = ", ".join(f"e{i}: {ext}" for i in range(n))
         ret = "Var" if n == 1 else f"tuple[{', '.join(['Var'] * n)}]"
         body = "\n{doc}" if n == 1 else " ..."
-        lines.append(f"@overload\ndef grid({params}, /) -> ForFrame[{ret}]:{body}")
-    lines.append("@overload\ndef grid(*extents: ExprLike) -> ForFrame[tuple[Var, ...]]: ...")
+        fixed = kw.replace(", ", ", *, ", 1)
+        lines.append(f"@overload\ndef grid({params}, /{fixed}) -> ForFrame[{ret}]:{body}")
+    lines.append(f"@overload\ndef grid(*extents: {ext}{kw}) -> ForFrame[tuple[Var, ...]]: ...")
     return "\n".join(lines) + "\n"
 
 
@@ -99,6 +104,8 @@ RETURNS = {"min": "PrimExpr", "max": "PrimExpr", "fabs": "PrimExpr", "cast": "Pr
 #: ``T`` names with a template instead of their runtime signature
 SPECIAL = {"grid": _grid(), "axis": _AXIS, "prim_func": _PRIM_FUNC, "let": _LET,
            "meta_var": _META_VAR}
+#: the tirx namespace's own special stubs (its names in :data:`tirkit.lang.tirx.TIRX_NAMES`)
+TIRX_SPECIAL = {"grid": _grid(tirx=True)}
 
 _IR_MODULE = '''\
 @overload

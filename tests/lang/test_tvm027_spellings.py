@@ -428,3 +428,86 @@ def f(A: T.Buffer((128,), "float32")):
 ''', "t.py")
     assert tirx.ir.body.step.value == 1 and tirx.ir.body.has_trivial_step()
     assert "for j in range(8):" in script(tirx.ir, dialect="tirx")  # as TVM 0.27 prints it
+
+
+# TVM 0.27.0's own print of this unit (apache-tvm 0.27 in a scratch venv: the unit in a file,
+# imported, ``f.script()``; its ``# from tvm.tirx.layout import Axis`` line left out)
+TIRX_LOOP_KEYWORDS = '''from tvm.script import tirx as T
+
+@T.prim_func(s_tir=True)
+def f(A: T.Buffer((16, 16), "float32"), n: T.int64):
+    for i in T.serial(T.int64(16)):
+        for j in T.serial(n, dtype="int32"):
+            A[i, j] = T.float32(1)
+    for i in T.serial(0, 16, unroll=False):
+        for j in T.vectorized(4, dtype="uint32"):
+            A[i, j] = T.float32(3)
+    for i, j in T.grid((1, 3), (n, 4), dtype="int32"):
+        A[i, j] = T.float32(2)
+    for i in T.serial(2, 8, annotations={"x": 1}, unroll=2):
+        A[i, 0] = T.float32(3)
+    for i in T.serial(0, 16, step=2, unroll=True):
+        A[i, 1] = T.float32(4)
+'''
+TVM_027_PRINTS = '''# from tvm.script import tirx as T
+
+@T.prim_func(s_tir=True)
+def f(A: T.Buffer((16, 16), "float32"), n: T.int64):
+    for i, j in T.grid(T.int64(16), T.Cast("int32", n)):
+        A[i, j] = T.float32(1.0)
+    for i in T.serial(16, unroll=False):
+        for j in T.vectorized(T.uint32(4)):
+            A[i, j] = T.float32(3.0)
+    for i in range(1, 4):
+        for j in range(T.Cast("int32", n), T.Cast("int32", n) + 4):
+            A[i, j] = T.float32(2.0)
+    for i in T.serial(2, 8, annotations={"pragma_unroll": 2, "x": 1}):
+        A[i, 0] = T.float32(3.0)
+    for i in T.serial(0, 16, unroll=True, step=2):
+        A[i, 1] = T.float32(4.0)'''
+
+
+def test_tirx_loop_keywords_unroll_dtype_and_grid_pairs():
+    """TVM 0.27's tirx loops take ``unroll=`` (``T.serial``: the ``pragma_unroll`` /
+    ``disable_unroll`` annotation), ``dtype=`` (the loop var's dtype, int32 or uint32; bounds of
+    another dtype cast) and ``T.grid`` extents as ``(start, extent)`` pairs
+    (tests/python/tirx/test_parser_printer.py); tirkit rejected all three ("unexpected keyword
+    argument"). Read as TVM 0.27 reads them, printed as it prints them, read back the same."""
+    (unit,) = parse_file(TIRX_LOOP_KEYWORDS, "t.py")
+    assert not unit.diagnostics, [d.message for d in unit.diagnostics]
+    text = script(unit.ir, dialect="tirx")
+    assert text == TVM_027_PRINTS
+    assert structural_equal(from_source(text.replace("# from tvm", "from tvm")), unit.ir)
+    first = unit.ir.body.seq[0]
+    assert str(first.loop_var.dtype) == "int64" and str(first.body.loop_var.dtype) == "int32"
+
+
+@pytest.mark.parametrize("call,message", [
+    ("T.serial(4, unroll=0)", "unroll must be a positive integer"),
+    ("T.serial(4, unroll=1.5)", "unroll must be a bool, a positive integer, or None"),
+    ("T.serial(4, dtype=\"int64\")", 'dtype of a loop var must be "int32" or "uint32", got int64'),
+    ("T.grid((0, 2, 3))", "a T.grid extent is a value or a (start, extent) pair, got 3 values"),
+    ("T.parallel(4, unroll=True)", "unexpected keyword argument 'unroll'"),
+    ("T.serial(0, 8, 2)", "positional argument"),
+])
+def test_tirx_loop_keyword_errors(call, message):
+    """What TVM 0.27 refuses is one diagnostic on the call (``step`` is keyword-only there,
+    ``unroll`` is ``T.serial``'s alone)."""
+    (unit,) = parse_file(TIRX + f'''@T.prim_func
+def f(A: T.Buffer((16,), "float32")):
+    for i in {call}:
+        A[0] = T.float32(0)
+''', "t.py")
+    assert [d.message for d in unit.diagnostics if message in d.message], \
+        [d.message for d in unit.diagnostics]
+    assert len(unit.diagnostics) == 1 and unit.diagnostics[0].span.line == 6
+
+
+def test_classic_loops_keep_tvm_v020_signatures():
+    """TVM v0.20's ``T.serial`` / ``T.grid`` take no ``unroll`` / ``dtype`` and no pairs."""
+    (unit,) = parse_file(HEAD + '''@T.prim_func
+def f(A: T.Buffer((16,), "float32")):
+    for i in T.serial(4, unroll=True):
+        A[i] = T.float32(0)
+''', "t.py")
+    assert any("unexpected keyword argument 'unroll'" in d.message for d in unit.diagnostics)

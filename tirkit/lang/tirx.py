@@ -15,6 +15,7 @@ from . import tir as _tir
 from .ir_builder import tir_frames as F
 from .ir_builder.base import ScriptError
 from .tirx_let import LetAnnotation
+from .tirx_loops import LOOPS
 from .ir_builder.tir_stmts import break_ as _break, continue_ as _continue
 from .ir_builder.tir_stmts import decl_buffer as _decl_buffer
 
@@ -135,7 +136,7 @@ class _PtxLegacy:
 #: names whose tirx meaning differs from, or is missing in, the classic namespace
 TIRX_NAMES: dict[str, Any] = {"attr": attr, "alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
                               "alloc_shared": alloc_shared, "bind": bind, "break_loop": break_loop,
-                              "continue_loop": continue_loop}
+                              "continue_loop": continue_loop, **LOOPS}
 _LET = _Let()
 _PTX_LEGACY = _PtxLegacy()
 

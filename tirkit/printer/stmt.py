@@ -538,6 +538,19 @@ def _strided_for(p: Printer, loop: S.For) -> SDoc | None:
     return ScopeDoc(concat("for ", var, " in ", rhs), f.stmts)
 
 
+def _loop_annotations(p: Printer, loop: S.For) -> tuple[str, Any]:
+    """``annotations={...}``; in tirx, for a serial loop whose one annotation is
+    ``pragma_unroll`` or ``disable_unroll``, TVM 0.27's ``unroll=n`` / ``unroll=False`` (its
+    printer does so for every loop kind, but only ``T.serial`` takes ``unroll``)."""
+    ann = loop.annotations
+    if p.tirx and loop.kind == S.ForKind.SERIAL and len(ann) == 1:
+        if ann.get("disable_unroll") is True:
+            return ("unroll", False)
+        if "pragma_unroll" in ann and isinstance(ann["pragma_unroll"], (bool, int)):
+            return ("unroll", ann["pragma_unroll"])
+    return ("annotations", ann)
+
+
 @register(S.For)
 def _for(p: Printer, loop: S.For) -> SDoc:
     strided = _strided_for(p, loop)
@@ -565,7 +578,7 @@ def _for(p: Printer, loop: S.For) -> SDoc:
             tag = loop.thread_binding.thread_tag if loop.thread_binding is not None else ""
             kwargs.append(("thread", tag))
         if loop.annotations:
-            kwargs.append(("annotations", loop.annotations))
+            kwargs.append(_loop_annotations(p, loop))
         # TVM 0.27 prints a step that is not trivially 1 as range's third argument, else step=
         step = [] if trivial else [loop.step]
         as_range = loop.kind == S.ForKind.SERIAL and (

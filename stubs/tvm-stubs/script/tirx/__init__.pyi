@@ -701,27 +701,6 @@ def get_active_lane_mask(*args: Any, dtype: DTypeLike | None = None, span: Any =
     """``get_active_lane_mask(dtype, *args)`` (mirrors ``tvm.tir.get_active_lane_mask``): Lane mask for ``base < limit``. A ``tir.get_active_lane_mask`` call of ``dtype``."""
     ...
 
-@overload
-def grid(e0: ExprLike, /) -> ForFrame[Var]:
-    """Nested serial loops, one per extent (``T.grid``); ``with`` binds a list of vars."""
-
-@overload
-def grid(e0: ExprLike, e1: ExprLike, /) -> ForFrame[tuple[Var, Var]]: ...
-@overload
-def grid(e0: ExprLike, e1: ExprLike, e2: ExprLike, /) -> ForFrame[tuple[Var, Var, Var]]: ...
-@overload
-def grid(e0: ExprLike, e1: ExprLike, e2: ExprLike, e3: ExprLike, /) -> ForFrame[tuple[Var, Var, Var, Var]]: ...
-@overload
-def grid(e0: ExprLike, e1: ExprLike, e2: ExprLike, e3: ExprLike, e4: ExprLike, /) -> ForFrame[tuple[Var, Var, Var, Var, Var]]: ...
-@overload
-def grid(e0: ExprLike, e1: ExprLike, e2: ExprLike, e3: ExprLike, e4: ExprLike, e5: ExprLike, /) -> ForFrame[tuple[Var, Var, Var, Var, Var, Var]]: ...
-@overload
-def grid(e0: ExprLike, e1: ExprLike, e2: ExprLike, e3: ExprLike, e4: ExprLike, e5: ExprLike, e6: ExprLike, /) -> ForFrame[tuple[Var, Var, Var, Var, Var, Var, Var]]: ...
-@overload
-def grid(e0: ExprLike, e1: ExprLike, e2: ExprLike, e3: ExprLike, e4: ExprLike, e5: ExprLike, e6: ExprLike, e7: ExprLike, /) -> ForFrame[tuple[Var, Var, Var, Var, Var, Var, Var, Var]]: ...
-@overload
-def grid(*extents: ExprLike) -> ForFrame[tuple[Var, ...]]: ...
-
 handle: HandleConstructor
 """A ``handle`` var; with ``dtype`` a typed pointer into ``storage_scope`` (``T.handle``)."""
 
@@ -1013,10 +992,6 @@ def nextafter(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = N
     """``nextafter(x1, x2)`` (mirrors ``tvm.tir.nextafter``): a ``tir.nextafter`` call of ``x1``'s dtype; like TVM the operands are converted but not type-matched."""
     ...
 
-def parallel(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
-    """A parallel loop (``T.parallel``)."""
-    ...
-
 def popcount(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``popcount(x)`` elementwise (mirrors ``tvm.tir.popcount``): a ``tir.popcount`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
@@ -1186,13 +1161,6 @@ def sblock_alloc_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, st
 
 def sblock_attr(attrs: dict[str, Any]) -> None:
     """tirx spelling of :func:`block_attr` (TVM 0.27 ``T.sblock_attr``)."""
-    ...
-
-def serial(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
-    """A serial loop over ``[start, stop)`` (``T.serial``; ``range`` in TVMScript). With a
-    ``step``: in the tirx dialect a For of that step (TVM 0.27 ``T.serial(..., step=)``), in the
-    classic one a unit-stride loop whose body sees ``start + i * step`` (TVM v0.20 has no step).
-    """
     ...
 
 def shift_left(a: Any, b: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
@@ -1495,20 +1463,12 @@ def undef(*, dtype: DTypeLike | None = None) -> PrimExpr:
     """An arbitrary initialized value (mirrors ``tvm.tir.undef``): an int32 call."""
     ...
 
-def unroll(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
-    """An unrolled loop (``T.unroll``)."""
-    ...
-
 def vectorcombine(*args: Any, dtype: DTypeLike | None = None) -> PrimExpr:
     """Concatenate two vectors (mirrors ``tvm.tir.vectorcombine``): a call of ``dtype``."""
     ...
 
 def vectorhigh(*args: Any, dtype: DTypeLike | None = None) -> PrimExpr:
     """The high half of ``vec`` (mirrors ``tvm.tir.vectorhigh``): a call of ``dtype``."""
-    ...
-
-def vectorized(start: Any, stop: Any = None, step: Any = None, *, annotations: dict[str, Any] | None = None) -> ForFrame[Var]:
-    """A vectorized loop (``T.vectorized``)."""
     ...
 
 def vectorlow(*args: Any, dtype: DTypeLike | None = None) -> PrimExpr:
@@ -1580,4 +1540,56 @@ def continue_loop() -> None:
     """``continue`` with the next iteration of the innermost loop (TVM 0.27 tirx
     ``T.continue_loop()``).
     """
+    ...
+
+@overload
+def grid(e0: ExprLike | tuple[ExprLike, ExprLike], /, *, dtype: str | None = None) -> ForFrame[Var]:
+    """Nested serial loops, one per extent (TVM 0.27 tirx ``T.grid``): an extent ``n`` loops
+    over ``[0, n)``, a pair ``(start, extent)`` over ``[start, start + extent)``; ``dtype``
+    (``"int32"`` / ``"uint32"``) types every loop var (default: each one its extent's, or its
+    start's for a pair).
+
+    Raises:
+        ScriptError: for a pair that is not two values, or a ``dtype`` other than int32 /
+        uint32.
+    """
+
+@overload
+def grid(e0: ExprLike | tuple[ExprLike, ExprLike], e1: ExprLike | tuple[ExprLike, ExprLike], /, *, dtype: str | None = None) -> ForFrame[tuple[Var, Var]]: ...
+@overload
+def grid(e0: ExprLike | tuple[ExprLike, ExprLike], e1: ExprLike | tuple[ExprLike, ExprLike], e2: ExprLike | tuple[ExprLike, ExprLike], /, *, dtype: str | None = None) -> ForFrame[tuple[Var, Var, Var]]: ...
+@overload
+def grid(e0: ExprLike | tuple[ExprLike, ExprLike], e1: ExprLike | tuple[ExprLike, ExprLike], e2: ExprLike | tuple[ExprLike, ExprLike], e3: ExprLike | tuple[ExprLike, ExprLike], /, *, dtype: str | None = None) -> ForFrame[tuple[Var, Var, Var, Var]]: ...
+@overload
+def grid(e0: ExprLike | tuple[ExprLike, ExprLike], e1: ExprLike | tuple[ExprLike, ExprLike], e2: ExprLike | tuple[ExprLike, ExprLike], e3: ExprLike | tuple[ExprLike, ExprLike], e4: ExprLike | tuple[ExprLike, ExprLike], /, *, dtype: str | None = None) -> ForFrame[tuple[Var, Var, Var, Var, Var]]: ...
+@overload
+def grid(e0: ExprLike | tuple[ExprLike, ExprLike], e1: ExprLike | tuple[ExprLike, ExprLike], e2: ExprLike | tuple[ExprLike, ExprLike], e3: ExprLike | tuple[ExprLike, ExprLike], e4: ExprLike | tuple[ExprLike, ExprLike], e5: ExprLike | tuple[ExprLike, ExprLike], /, *, dtype: str | None = None) -> ForFrame[tuple[Var, Var, Var, Var, Var, Var]]: ...
+@overload
+def grid(e0: ExprLike | tuple[ExprLike, ExprLike], e1: ExprLike | tuple[ExprLike, ExprLike], e2: ExprLike | tuple[ExprLike, ExprLike], e3: ExprLike | tuple[ExprLike, ExprLike], e4: ExprLike | tuple[ExprLike, ExprLike], e5: ExprLike | tuple[ExprLike, ExprLike], e6: ExprLike | tuple[ExprLike, ExprLike], /, *, dtype: str | None = None) -> ForFrame[tuple[Var, Var, Var, Var, Var, Var, Var]]: ...
+@overload
+def grid(e0: ExprLike | tuple[ExprLike, ExprLike], e1: ExprLike | tuple[ExprLike, ExprLike], e2: ExprLike | tuple[ExprLike, ExprLike], e3: ExprLike | tuple[ExprLike, ExprLike], e4: ExprLike | tuple[ExprLike, ExprLike], e5: ExprLike | tuple[ExprLike, ExprLike], e6: ExprLike | tuple[ExprLike, ExprLike], e7: ExprLike | tuple[ExprLike, ExprLike], /, *, dtype: str | None = None) -> ForFrame[tuple[Var, Var, Var, Var, Var, Var, Var, Var]]: ...
+@overload
+def grid(*extents: ExprLike | tuple[ExprLike, ExprLike], dtype: str | None = None) -> ForFrame[tuple[Var, ...]]: ...
+
+def parallel(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None, step: Any = None, dtype: str | None = None) -> ForFrame[Var]:
+    """A parallel loop (TVM 0.27 tirx ``T.parallel``; ``dtype`` as :func:`serial`'s)."""
+    ...
+
+def serial(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None, step: Any = None, unroll: builtins.bool | int | None = None, dtype: str | None = None) -> ForFrame[Var]:
+    """A serial loop over ``[start, stop)`` (TVM 0.27 tirx ``T.serial``). ``step``: the For's
+    step; ``unroll``: ``True`` / ``n`` add the annotation ``pragma_unroll`` (CUDA's ``#pragma
+    unroll [n]``), ``False`` adds ``disable_unroll``; ``dtype``: the loop var's dtype,
+    ``"int32"`` or ``"uint32"`` (bounds of another dtype are cast; default: the bounds').
+
+    Raises:
+        ScriptError: for an ``unroll`` below 1 or not a bool / int, or another ``dtype``.
+    """
+    ...
+
+def unroll(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None, step: Any = None, dtype: str | None = None) -> ForFrame[Var]:
+    """An unrolled loop (TVM 0.27 tirx ``T.unroll``; ``dtype`` as :func:`serial`'s)."""
+    ...
+
+def vectorized(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None, step: Any = None, dtype: str | None = None) -> ForFrame[Var]:
+    """A vectorized loop (TVM 0.27 tirx ``T.vectorized``; ``dtype`` as :func:`serial`'s)."""
     ...
