@@ -8,6 +8,8 @@ Intrinsic calls (``exp``, ``if_then_else``...) live in :mod:`.builtin` and are r
 """
 from __future__ import annotations
 
+import math
+
 import sys as _sys
 from typing import Any
 
@@ -142,7 +144,9 @@ def cast(dtype: str | DataType, value: Any, span: Any = None) -> PrimExpr:
             return FloatImm(t, float(v), span=span)
         if t.is_bool():
             return IntImm(t, int(v != 0), span=span)
-        if t.is_int() or t.is_uint():
+        if (t.is_int() or t.is_uint()) and math.isfinite(v):
+            # (a NaN or an infinity has no integer value: TVM's make_const is undefined
+            # behaviour there; the cast stays for the target's conversion)
             return IntImm(t, wrap_int(int(v), t), span=span)
     if isinstance(value, E.Broadcast) and t.lanes == value.dtype.lanes:
         return E.Broadcast(cast(t.element_of(), value.value, span), t.lanes, span=span)

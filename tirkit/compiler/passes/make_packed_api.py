@@ -34,7 +34,7 @@ from tirkit.tir.analysis import undefined_vars
 from tirkit.tir.stmt_functor import StmtExprMutator, StmtMutator
 
 from ..runtime.abi import CallingConv, TypeCode
-from ..transform import Pass, PassContext, PassInfo, register_pass
+from ..transform import IllFormedIRError, Pass, PassContext, PassInfo, register_pass
 from .arg_binder import ArgBinder, merge_nest, nop, struct_get
 
 _INT32 = _dtype("int32")
@@ -249,9 +249,10 @@ def make_packed_api(func: PrimFunc, name: str, is_entry: bool = False) -> PrimFu
     """``func`` with the packed signature (TVM ``MakePackedAPI(PrimFunc)``).
 
     Raises:
-        ValueError: when the body uses a variable that is neither a param nor bound by a
-            buffer's shape (TVM's "variables ... are used, but are not passed in as API
-            arguments"), or when a buffer binding can never hold.
+        IllFormedIRError (a ValueError): when the body uses a variable that is neither a
+            param nor bound by a buffer's shape (TVM's "variables ... are used, but are not
+            passed in as API arguments": an input error, tirc exit 1); ValueError: when a
+            buffer binding can never hold.
     """
     target = func.attrs.get("target")
     device_type = IntImm(_INT32, DEVICE_OF_TARGET_KIND.get(_target_kind(target), 1))
@@ -289,8 +290,8 @@ def make_packed_api(func: PrimFunc, name: str, is_entry: bool = False) -> PrimFu
     undefined = _undefined(func, nests, core, body, params)
     if undefined:
         names = ", ".join(v.name_hint for v in undefined)
-        raise ValueError(f"In PrimFunc {name} variables [{names}] are used, but are not passed "
-                         "in as API arguments")
+        raise IllFormedIRError(f"In PrimFunc {name} variables [{names}] are used, but are not "
+                               "passed in as API arguments")
     return func.with_changes(params=params, body=body, buffer_map={}, ret_type="int32",
                              attrs=_packed_attrs(func.attrs, is_entry))
 

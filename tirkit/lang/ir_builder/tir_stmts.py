@@ -2,6 +2,7 @@
 statement part of ``tvm.script.ir_builder.tir.ir``)."""
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 from tirkit import tir
@@ -19,6 +20,9 @@ def _loop_bounds(start: Any, stop: Any) -> tuple[PrimExpr, PrimExpr, Any]:
     if stop is None:
         start, stop = 0, start
     lo, hi = tir.convert_pair(start, stop)
+    for bound in (lo, hi):  # (cast keeps a non-finite float constant as a Cast: refuse it here)
+        if isinstance(bound, tir.FloatImm) and not math.isfinite(bound.value):
+            int(bound.value)  # Python's own error: OverflowError (infinity), ValueError (NaN)
     dt = lo.dtype if lo.dtype == hi.dtype else _dtype("int64")
     lo, hi = tir.cast(dt, lo), tir.cast(dt, hi)
     return lo, hi, dt
