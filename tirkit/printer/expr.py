@@ -23,8 +23,8 @@ from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_M
                       P_SHIFT, P_UNARY, Printer, register)
 from .doc import Doc, Text, bracket, concat, join
 from .stmt_doc import LineDoc
-from .written import (called_as, dtype_keyword, folded_written, int_written, limit_written,
-                      method_written)
+from .written import (buffer_field_written, called_as, dtype_keyword, folded_written,
+                      int_written, limit_written, method_written)
 
 
 # ------------------------------------------------------------------------------- literals
@@ -139,6 +139,9 @@ def _int_imm(p: Printer, imm: X.IntImm) -> E:
         limit = limit_written(p, imm)
         if limit is not None:  # the user's T.min_value("int32") (tirfmt)
             return call(p, p.T(limit), [dtype_lit(imm.dtype)])
+        field = buffer_field_written(p, imm)
+        if field is not None:  # the user's A.strides[0] (tirfmt)
+            return E(concat(field[0], f".{field[1]}[{field[2]}]"))
         folded = folded_written(p, imm) if imm.dtype == p.cfg.int_dtype else None
         if folded is not None:  # the user's T.ceildiv(14, 4) (tirfmt)
             return call(p, p.T(folded[0]), [Text(str(folded[1])), Text(str(folded[2]))])
@@ -325,6 +328,8 @@ def _not(p: Printer, node: X.Not) -> E:
 def _cast(p: Printer, node: X.Cast) -> E:
     if p.cfg.written is not None and called_as(p, node, "cast"):  # the user's T.cast (tirfmt)
         return call(p, p.T("cast"), [p.expr(node.value).doc, dtype_lit(node.dtype)])
+    if p.cfg.written is not None and called_as(p, node, str(node.dtype)):
+        return call(p, p.T(str(node.dtype)), [p.expr(node.value).doc])  # the user's T.float32(x)
     return call(p, p.T("Cast"), [dtype_lit(node.dtype), p.expr(node.value).doc])
 
 
@@ -335,12 +340,15 @@ def _select(p: Printer, node: X.Select) -> E:
 
 @register(X.Ramp)
 def _ramp(p: Printer, node: X.Ramp) -> E:
-    return tcall(p, "Ramp", [node.base, node.stride, node.lanes])
+    name = "ramp" if p.cfg.written is not None and called_as(p, node, "ramp") else "Ramp"
+    return tcall(p, name, [node.base, node.stride, node.lanes])  # (tirfmt: the user's T.ramp)
 
 
 @register(X.Broadcast)
-def _broadcast(p: Printer, node: X.Broadcast) -> E:
-    return tcall(p, "Broadcast", [node.value, node.lanes])
+def _broadcast(p: Printer, node: X.Broadcast) -> E:  # (tirfmt: the user's T.broadcast)
+    name = "broadcast" if p.cfg.written is not None and called_as(p, node, "broadcast") \
+        else "Broadcast"
+    return tcall(p, name, [node.value, node.lanes])
 
 
 @register(X.Shuffle)

@@ -27,7 +27,8 @@ from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc, var_
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
 from .written import (args_written, called_as, elif_written, keyword_written, launch_written,
-                      loop_spelling, loop_start_written, may_shadow, return_written, written)
+                      let_unannotated, loop_spelling, loop_start_written, may_shadow,
+                      return_written, store_cast_implicit, store_cast_written, written)
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -99,7 +100,12 @@ def _store(p: Printer, s: S.BufferStore) -> SDoc:
         return LineDoc(call(p, fn, [p.expr(list(s.indices)).doc, p.expr(s.value).doc],
                             [("predicate", p.expr(s.predicate).doc)]).doc)
     buf = p.expr(s.buffer).doc
-    value = p.expr(s.value).doc
+    kept = store_cast_written(p, s) if p.cfg.written is not None else None
+    if kept is not None:  # tirfmt: the user's T.float32(0) into a float16 buffer
+        value = call(p, p.T(kept[0]), [Text(kept[1])]).doc
+    else:  # (tirfmt: without the cast the parser added, A[i] = T.float32(i))
+        uncast = store_cast_implicit(p, s) if p.cfg.written is not None else None
+        value = p.expr(s.value if uncast is None else uncast).doc
     if is_scalar(p, s.buffer, s.indices):  # tirx: ``out = v`` (TVM 0.27)
         return LineDoc(concat(buf, " = ", value))
     lhs = subscript(p, buf, buffer_indices(p, s.indices, p.cfg.syntax_sugar))
@@ -128,6 +134,9 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
     if defined:
         return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs], [("var", lhs)]).doc),
                         f.stmts)
+    if is_concise and tdoc is not None and p.cfg.written is not None and not p.tirx and \
+            let_unannotated(p, s):  # tirfmt: the user's x = v
+        return _lead(LineDoc(concat(lhs, " = ", rhs)), f.stmts)
     if is_concise and tdoc is not None:
         if p.tirx:  # TVM 0.27: a Bind is x: T.let[T.int32] = v; x: T.int32 = v is a local cell
             tdoc = concat(p.T("let"), "[", tdoc, "]")

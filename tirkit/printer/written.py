@@ -32,6 +32,16 @@ printer keeps:
 - ``tx = T.launch_thread("threadIdx.x", 32)`` rather than ``T.env_thread`` and
   ``T.launch_thread(tx, 32)`` (:func:`launch_written`);
 - a loop's start written out, ``T.parallel(0, n)`` (:func:`loop_start_written`);
+- ``T.broadcast(x, 4)`` / ``T.ramp(b, s, 4)`` (:func:`called_as`) and a constant written
+  ``A.strides[0]`` / ``A.shape[1]`` of a buffer in scope, which the parser folds
+  (:func:`buffer_field_written`);
+- a constant stored into a buffer of another dtype as written, ``A[i] = T.float32(0)`` into a
+  float16 buffer (:func:`store_cast_written`; the parser casts it to ``T.float16(0.0)``), a
+  value the parser cast to the buffer's dtype without a written cast (``A[i] = T.float32(i)``
+  into a float16 buffer; :func:`store_cast_implicit`) and a cast written ``T.float32(x)``
+  (:func:`called_as`);
+- ``x = v`` without a type annotation (:func:`let_unannotated`; ``T.int8x128`` has no
+  ``T.`` name to write one with);
 - a region's single element written as a slice, ``T.reads(A[i : i + 1])``
   (:func:`slices_written`);
 - a loop var named as an outer var it shadows, ``for k in range(n)`` under ``k = T.int32()``
@@ -60,7 +70,8 @@ __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "
            "unnamed_block", "root_block_written", "limit_written", "keyword_written",
            "args_written", "return_written", "elif_written", "folded_written",
            "method_written", "launch_written", "loop_start_written", "may_shadow",
-           "slices_written"]
+           "slices_written", "buffer_field_written", "store_cast_written",
+           "store_cast_implicit", "let_unannotated"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -127,14 +138,22 @@ def _header_end(text: str) -> int | None:
 def dtype_written(p: Printer, buf: Any) -> str | None:
     """How a buffer declaration call spelled its dtype: ``"keyword"`` (``dtype="float32"``),
     ``"positional"`` (the string after the shape) or ``None`` (left out, or unknown). ``buf``
-    is the buffer or the ``DeclBuffer`` whose text is ``B = T.decl_buffer(...)``."""
+    is the buffer or the ``DeclBuffer`` whose text is ``B = T.decl_buffer(...)`` or
+    ``with T.decl_buffer(...) as B:``."""
     text = written(p, buf)
     if text is not None and not hasattr(buf, "dtype"):
         declared = getattr(buf, "buffer", None)
-        m = re.match(r"(\w+)\s*=\s*", text)
-        if declared is None or m is None or m.group(1) != declared.name:
+        m = re.match(r"(\w+)\s*=\s*|with\s+", text)
+        if declared is None or m is None or m.group(1) not in (None, declared.name):
             return None
         text, buf = text[m.end():], declared
+        if m.group(1) is None:  # ``with T.decl_buffer(...) as B:`` and its body
+            call = re.match(_t(p) + r"\w+\s*\(", text)
+            end = _paren_end(text, call.end()) if call is not None else None
+            if end is None or not re.match(r"\s*as\s+" + re.escape(declared.name) + r"\s*:",
+                                           text[end + 1:]):
+                return None
+            text = text[:end + 1]
     if text is None or not re.match(_t(p) + r"\w+\s*\(", text) or not text.endswith(")"):
         return None
     string = r"""["']""" + re.escape(str(buf.dtype)) + r"""["']"""
@@ -466,3 +485,93 @@ def slices_written(p: Printer, region: Any) -> list[bool] | None:
     if len(items) != len(region.region):
         return None
     return [any(c == ":" and depth == 0 for _, c, depth in _unquoted(item)) for item in items]
+
+
+_BUFFER_FIELD = re.compile(r"(\w+)\s*\.\s*(shape|strides)\s*\[\s*(\d+)\s*\]")
+
+
+def buffer_field_written(p: Printer, imm: Any) -> tuple[Any, str, int] | None:
+    """``(doc, field, k)`` when a constant was written ``A.strides[k]`` (or ``A.shape[k]``) of
+    the buffer the printer names ``A`` here (``doc`` its doc), whose field holds that constant
+    (the parser folds it), else ``None``."""
+    text = written(p, imm)
+    m = _BUFFER_FIELD.fullmatch(text.strip()) if text is not None else None
+    if m is None:
+        return None
+    keys = {key for key, name in p.names.items() if name == m.group(1)}
+    bufs = [o for o in p.keep if id(o) in keys and isinstance(o, Buffer)]
+    if len(bufs) != 1 or len(keys) != 1:
+        return None
+    values = getattr(bufs[0], m.group(2))
+    k = int(m.group(3))
+    if k >= len(values):
+        return None
+    value = values[k]
+    if type(value) is not type(imm) or value.dtype != imm.dtype or value.value != imm.value:
+        return None
+    return p.var_doc(bufs[0]), m.group(2), k
+
+
+_STORE_CONST = r"[^=]*=(?!=)\s*{t}(\w+)\s*\(\s*([-+]?\s*[\w.]+)\s*\)\s*"
+
+
+def store_cast_written(p: Printer, store: Any) -> tuple[str, str] | None:
+    """``(dtype, literal)`` when a store's constant value was written ``T.float32(0)`` and the
+    parser cast it to the buffer's dtype (the constant carries the statement's span, as a
+    value built by the store), so that ``T.float32(0)`` builds it again; else ``None``."""
+    # pylint: disable=import-outside-toplevel  # (the IR builders, only for this check)
+    from tirkit.ir.expr import FloatImm, IntImm
+    from tirkit.tir import op
+
+    value = store.value
+    if type(value) not in (IntImm, FloatImm):
+        return None
+    text = written(p, store)
+    if text is None or written(p, value) != text:
+        return None
+    m = re.fullmatch(_STORE_CONST.format(t=_t(p)), text, re.S)
+    if m is None or m.group(1) == str(value.dtype):
+        return None
+    try:
+        number = ast.literal_eval(m.group(2).replace(" ", ""))
+        if type(number) not in (int, float):
+            return None
+        again = op.cast(value.dtype, op.const(number, dtype(m.group(1))))
+    except (SyntaxError, ValueError, TypeError):
+        return None
+    if type(again) is not type(value) or again.dtype != value.dtype:
+        return None
+    same = getattr(again, "value", None) == getattr(value, "value", None)
+    return (m.group(1), m.group(2)) if same else None
+
+
+def store_cast_implicit(p: Printer, store: Any) -> Any | None:
+    """The value under the cast of a store's value that the parser added (the ``Cast`` carries
+    the statement's span: ``A[i] = T.float32(i)`` into a float16 buffer), when storing that
+    value casts it again the same way (``T.buffer_store``); else ``None``."""
+    from tirkit.tir.expr import Cast  # pylint: disable=import-outside-toplevel
+
+    value = store.value
+    if type(value) is not Cast:
+        return None
+    text = written(p, store)
+    if text is None or written(p, value) != text:
+        return None
+    inner, want = value.value.dtype, store.buffer.dtype
+    if inner.is_handle() or inner.is_void() or inner.element_of() == want.element_of() or \
+            value.dtype != want.element_of().with_lanes(inner.lanes):
+        return None
+    return value.value
+
+
+def let_unannotated(p: Printer, let: Any) -> bool:
+    """Whether a ``LetStmt`` was written ``x = v`` (no annotation) and its var has the type the
+    parser gives it from the value (its dtype, a number type)."""
+    from tirkit.ir.type import PrimType  # pylint: disable=import-outside-toplevel
+
+    text = written(p, let)
+    m = re.match(r"(\w+)\s*=(?!=)", text) if text is not None else None
+    var, value = let.var, let.value
+    return m is not None and m.group(1) == var.name_hint and \
+        isinstance(var.type_annotation, PrimType) and var.dtype == value.dtype and \
+        var.type_annotation.dtype == value.dtype and not value.dtype.is_handle()

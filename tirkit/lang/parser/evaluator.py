@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from tirkit import tir
 from tirkit.ir import GlobalVar, Node, PrimExpr
+from tirkit.ir.expr import IntImm
 from tirkit.ir.node import SET_SPAN
 from tirkit.ir.span import Span
 
@@ -473,7 +474,12 @@ def _subscript(ev: Evaluator, node: Any) -> Any:
         name = dotted_name(node.value) or "this expression"
         raise EvalError(node.value, f"{name!r} is not a buffer", code="type")
     index = ev.eval(node.slice)
-    return value[index]
+    item = value[index]
+    if type(item) is IntImm and isinstance(value, (tuple, list)):
+        # ``A.strides[0]``: a constant of its own, with the span of this text (the buffer's
+        # own constant carries the declaration's; tirfmt prints the user's spelling from it)
+        return IntImm(item.dtype, item.value)
+    return item
 
 
 @register("Call")
