@@ -23,8 +23,9 @@ from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_M
                       P_SHIFT, P_UNARY, Printer, register)
 from .doc import Doc, Text, bracket, concat, join
 from .stmt_doc import LineDoc
-from .written import (buffer_field_written, called_as, dtype_keyword, folded_written,
-                      int_written, limit_written, method_written)
+from .written import (buffer_field_written, called_as, cast_folded_written, dtype_keyword,
+                      folded_written, int_written, limit_written, method_written,
+                      var_call_written)
 
 
 # ------------------------------------------------------------------------------- literals
@@ -133,9 +134,22 @@ def _target(p: Printer, v: TargetConfig) -> E:
 
 
 # ---------------------------------------------------------------------------- constants
+def _cast_folded(p: Printer, imm: Any) -> E | None:
+    """The user's ``T.cast(14, "float64")`` of a constant the parser folded (tirfmt)."""
+    cast = cast_folded_written(p, imm)
+    if cast is None:
+        return None
+    if cast[1]:
+        return call(p, p.T("cast"), [Text(cast[0])], [("dtype", dtype_lit(imm.dtype))])
+    return call(p, p.T("cast"), [Text(cast[0]), dtype_lit(imm.dtype)])
+
+
 @register(X.IntImm)
 def _int_imm(p: Printer, imm: X.IntImm) -> E:
     if p.cfg.written is not None:
+        cast = _cast_folded(p, imm)
+        if cast is not None:
+            return cast
         limit = limit_written(p, imm)
         if limit is not None:  # the user's T.min_value("int32") (tirfmt)
             return call(p, p.T(limit), [dtype_lit(imm.dtype)])
@@ -158,6 +172,10 @@ def _float_imm(p: Printer, imm: X.FloatImm) -> E:
         limit = limit_written(p, imm)
         if limit is not None:  # the user's T.min_value("float32") (tirfmt)
             return call(p, p.T(limit), [dtype_lit(imm.dtype)])
+    if p.cfg.written is not None:
+        cast = _cast_folded(p, imm)
+        if cast is not None:
+            return cast
     text = Text(float_lit(imm.value))
     if imm.dtype == p.cfg.float_dtype:
         return E(text, P_UNARY if imm.value < 0 else P_ATOM)
@@ -189,6 +207,12 @@ def var_creation(p: Printer, v: X.Var) -> E:
     (TVM ``PrintVarCreation``)."""
     kwargs = [("is_size_var", Text("True"))] if isinstance(v, X.SizeVar) else []
     ann = v.type_annotation
+    keyword = var_call_written(p, v) if p.cfg.written is not None and not kwargs \
+        and isinstance(ann, PrimType) else None
+    if keyword is not None:  # the user's T.Var("n", dtype="int32") (tirfmt)
+        kind = dtype_lit(v.dtype)
+        return call(p, p.T("Var"), [str_lit(v.name_hint)] + ([] if keyword else [kind]),
+                    [("dtype", kind)] if keyword else [])
     if isinstance(ann, PointerType):
         args = []
         if isinstance(ann.element_type, PrimType):
@@ -327,6 +351,9 @@ def _not(p: Printer, node: X.Not) -> E:
 @register(X.Cast)
 def _cast(p: Printer, node: X.Cast) -> E:
     if p.cfg.written is not None and called_as(p, node, "cast"):  # the user's T.cast (tirfmt)
+        if dtype_keyword(p, node) is not None:  # T.cast(x, dtype="int32")
+            return call(p, p.T("cast"), [p.expr(node.value).doc],
+                        [("dtype", dtype_lit(node.dtype))])
         return call(p, p.T("cast"), [p.expr(node.value).doc, dtype_lit(node.dtype)])
     if p.cfg.written is not None and called_as(p, node, str(node.dtype)):
         return call(p, p.T(str(node.dtype)), [p.expr(node.value).doc])  # the user's T.float32(x)
@@ -493,7 +520,8 @@ def _iter_var(p: Printer, iv: X.IterVar) -> E:
 
 @register(Range)
 def _range(p: Printer, r: Range) -> E:
-    return call(p, p.I("Range"), [p.expr(r.min).doc, p.expr(O.add(r.min, r.extent)).doc])
+    ns = p.T if p.cfg.written is not None and called_as(p, r, "Range") else p.I  # (tirfmt)
+    return call(p, ns("Range"), [p.expr(r.min).doc, p.expr(O.add(r.min, r.extent)).doc])
 
 
 @register(PrimType, PointerType, TupleType)

@@ -26,9 +26,10 @@ from .doc import Doc, Text, concat, join
 from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc, var_creation
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
-from .written import (args_written, called_as, elif_written, keyword_written, launch_written,
-                      let_unannotated, loop_spelling, loop_start_written, may_shadow,
-                      return_written, store_cast_implicit, store_cast_written, written)
+from .written import (args_written, attr_iter_var_written, called_as, elif_written,
+                      keyword_written, launch_written, let_unannotated, loop_spelling,
+                      loop_start_written, may_shadow, return_written, store_cast_implicit,
+                      store_cast_written, written)
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -421,8 +422,9 @@ def _attr(p: Printer, s: S.AttrStmt) -> Any:
     if s.attr_key == "realize_scope" and isinstance(body, S.BufferRealize) \
             and body.buffer is s.node:  # T.realize(region, scope): both nodes, as TVM prints
         rhs, body = _realize_call(p, body, p.expr(s.value).doc), body.body
-    if s.attr_key in ("thread_extent", "virtual_thread") and isinstance(s.node, IterVar):
-        defines, rhs = _launch_thread(p, s)
+    if s.attr_key in ("thread_extent", "virtual_thread") and isinstance(s.node, IterVar) \
+            and not (p.cfg.written is not None and attr_iter_var_written(p, s)):
+        defines, rhs = _launch_thread(p, s)  # (tirfmt: the user's T.attr(T.iter_var(...)))
     if rhs is None and p.tirx and _is_dict_attr(s):
         rhs, body = _dict_attr(p, s)
     if rhs is None:

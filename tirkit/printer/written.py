@@ -40,6 +40,10 @@ printer keeps:
   value the parser cast to the buffer's dtype without a written cast (``A[i] = T.float32(i)``
   into a float16 buffer; :func:`store_cast_implicit`) and a cast written ``T.float32(x)``
   (:func:`called_as`);
+- ``T.cast(14, "float64")`` of a literal, which the parser folds (:func:`cast_folded_written`);
+- ``n = T.Var("n", dtype="int32")`` rather than ``T.int32()`` (:func:`var_call_written`);
+- ``T.attr(T.iter_var(tx, T.Range(0, 256), "ThreadIndex", "threadIdx.x"), "thread_extent",
+  256)`` rather than a thread launch (:func:`attr_iter_var_written`);
 - ``x = v`` without a type annotation (:func:`let_unannotated`; ``T.int8x128`` has no
   ``T.`` name to write one with);
 - a region's single element written as a slice, ``T.reads(A[i : i + 1])``
@@ -71,7 +75,9 @@ __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "
            "args_written", "return_written", "elif_written", "folded_written",
            "method_written", "launch_written", "loop_start_written", "may_shadow",
            "slices_written", "buffer_field_written", "store_cast_written",
-           "store_cast_implicit", "let_unannotated"]
+           "store_cast_implicit", "let_unannotated",
+           "cast_folded_written", "var_call_written",
+           "attr_iter_var_written"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -575,3 +581,47 @@ def let_unannotated(p: Printer, let: Any) -> bool:
     return m is not None and m.group(1) == var.name_hint and \
         isinstance(var.type_annotation, PrimType) and var.dtype == value.dtype and \
         var.type_annotation.dtype == value.dtype and not value.dtype.is_handle()
+
+
+def cast_folded_written(p: Printer, imm: Any) -> tuple[str, bool] | None:
+    """``(literal, keyword)`` when a constant was written ``T.cast(14, "float64")`` (``keyword``:
+    ``dtype="float64"``) and casting that literal gives it again (the parser folds the cast of a
+    constant); else ``None``."""
+    from tirkit.tir import op  # pylint: disable=import-outside-toplevel
+
+    text = written(p, imm)
+    m = re.fullmatch(_t(p) + r"cast\s*\(\s*([-+]?\s*[\w.]+)\s*,\s*(dtype\s*=\s*)?([\"'])"
+                     + re.escape(str(imm.dtype)) + r"\3\s*,?\s*\)", text.strip()) \
+        if text is not None else None
+    if m is None:
+        return None
+    try:
+        number = ast.literal_eval(m.group(1).replace(" ", ""))
+        if type(number) not in (int, float):
+            return None
+        again = op.cast(imm.dtype, op.const(number))
+    except (SyntaxError, ValueError, TypeError):
+        return None
+    same = type(again) is type(imm) and getattr(again, "value", None) == getattr(imm, "value", None)
+    return (m.group(1), m.group(2) is not None) if same else None
+
+
+def var_call_written(p: Printer, var: Any) -> bool | None:
+    """Whether a var was declared ``T.Var("n", dtype="int32")`` (``True``: the dtype by keyword,
+    ``False``: positional), its name and dtype written as literals; ``None`` otherwise."""
+    args = args_written(p, var, ("Var",))
+    if args is None or len(args) != 2:
+        return None
+    name = re.fullmatch(r"""\s*(["'])(\w+)\1\s*""", args[0])
+    kind = re.fullmatch(r"""\s*(dtype\s*=\s*)?(["'])([\w.]+)\2\s*""", args[1])
+    if name is None or kind is None or name.group(2) != var.name_hint or \
+            kind.group(3) != str(var.dtype):
+        return None
+    return kind.group(1) is not None
+
+
+def attr_iter_var_written(p: Printer, stmt: Any) -> bool:
+    """Whether a thread-extent ``AttrStmt`` was written ``T.attr(T.iter_var(...), ...)``."""
+    text = written(p, stmt)
+    return text is not None and re.match(
+        r"(?:with\s+)?" + _t(p) + r"attr\s*\(\s*" + _t(p) + r"iter_var\s*\(", text) is not None
