@@ -1,8 +1,9 @@
 """Mutation fuzzer over real TVMScript units (issue 15): feeds mutated files to the front end
 (``parse_file`` / ``from_source``), tirfmt's ``format_source``, tirc's front end
-(``parse_module``) and, for a mutant that parses, tirc's lowering and LLVM code generation
-(``tirc --emit llvm -O0``: exit 3 counts), all in-process in worker processes under a watchdog,
-and counts
+(``parse_module``), for a mutant that parses, tirc's lowering and LLVM code generation
+(``tirc --emit llvm -O0``: exit 3 counts), and what tirls computes for the text (analysis,
+hover, definition, references, completion, outline, tokens, formatting, quick fixes, schedule
+actions applied), all in-process in worker processes under a watchdog, and counts
 
 - uncaught exceptions: anything but the documented ``DiagnosticError`` / ``CompileFailure`` /
   ``UsageError`` escaping an entry point;
@@ -26,6 +27,7 @@ import re
 import sys
 import time
 import traceback
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -172,6 +174,7 @@ def run_targets(text: str) -> tuple[str, str] | None:
         ("tirfmt", lambda: format_source(text, "fuzz.py")),
         ("tirc", lambda: parse_module(text, "fuzz.py")),
         ("tirc_compile", lambda: parsed and _compile(text)),  # lowering + LLVM, when it parses
+        ("tirls", lambda: _language_server(text)),
     )
     slow = []
     for name, call in targets:
@@ -201,6 +204,66 @@ def _compile(text: str) -> None:
         code = tirc_main([str(path), "--emit", "llvm", "-O0", "-o", str(Path(tmp) / "out.ll")])
     if code == 3:
         raise RuntimeError("tirc --emit llvm exited 3: an internal error")
+
+
+def _language_server(text: str, positions: int = 16) -> None:
+    """What ``tirls`` computes for a document with this text (the pure functions behind its
+    handlers, as the server calls them): the analysis and its diagnostics as LSP objects, the
+    outline, folding ranges, semantic tokens and formatting edits; hover, definition,
+    references, completion and signature help at ``positions`` places (line starts and columns
+    drawn from the text's hash); the quick fixes and schedule actions of ``positions // 2``
+    lines, and two of those schedule actions that need no argument applied (``ActionError`` is
+    a refusal)."""
+    # pylint: disable=import-outside-toplevel
+    from lsprotocol import types
+
+    from tirkit.lsp import diagnostics as D
+    from tirkit.lsp.analysis import Analyzer
+    from tirkit.lsp.editing import complete, format_edits, signature_at
+    from tirkit.lsp.hover import hover_markdown
+    from tirkit.lsp.navigation import (definition, document_symbols, folding_ranges, references,
+                                       semantic_tokens)
+    from tirkit.lsp.positions import PositionMap
+    from tirkit.lsp.schedule_actions import ActionError, apply_action
+    from tirkit.lsp.schedule_lsp import schedule_code_actions
+
+    uri = "file:///fuzz/fuzz.py"
+    fa = Analyzer(budget=60.0, time_limit=60.0).analyze(text, "/fuzz/fuzz.py")
+    pmap = PositionMap(text, "utf-16")
+    diags = fa.diagnostics()
+    D.to_lsp_all(diags, pmap, uri)
+    document_symbols(fa, pmap)
+    folding_ranges(fa)
+    semantic_tokens(fa, pmap)
+    format_edits(fa, pmap)
+    lines = text.split("\n")
+    rng = random.Random(zlib.crc32(text.encode("utf-8", "surrogatepass")))
+    spots = [(n + 1, 0) for n in range(len(lines))]
+    spots = rng.sample(spots, min(len(spots), positions // 2)) + [
+        (n + 1, rng.randrange(len(lines[n]) + 1))
+        for n in (rng.randrange(len(lines)) for _ in range(positions // 2))]
+    for line, col in spots:
+        hover_markdown(fa, line, col)
+        definition(fa, line, col)
+        references(fa, line, col, True)
+        complete(fa, line, col)
+        offset = sum(len(ln) + 1 for ln in lines[:line - 1]) + col
+        signature_at(fa, offset, line)
+    offers = []
+    for n in sorted(rng.sample(range(1, len(lines) + 1), min(len(lines), positions // 2))):
+        where = types.Range(start=types.Position(line=n - 1, character=0),
+                            end=types.Position(line=n - 1, character=0))
+        D.code_actions(diags, text, pmap, uri, where)
+        placed = fa.unit_at(n)
+        if placed is not None:
+            offers += [a.command.arguments[0] for a in schedule_code_actions(placed, uri, 1, n)
+                       if a.command and a.command.arguments and
+                       not a.command.arguments[0].get("ask")]
+    for payload in rng.sample(offers, min(len(offers), 2)):
+        try:
+            apply_action(text, "/fuzz/fuzz.py", payload)
+        except ActionError:
+            pass
 
 
 SLOW_S = 2.0  # CPU seconds one entry point may take on one input (set by --slow in workers)

@@ -268,3 +268,29 @@ def f(A: T.Buffer((128,), "float32"), C: T.Buffer((8,), "float32")):
     assert any(a["primitive"] == "split" for a in offered(unit.ir, "f", at["for k"]))
     assert not any(a["primitive"] == "compute_at" and a["args"]["loop"] in ("i", "j")
                    for a in offered(unit.ir, "f", at['sblock("c")']))
+
+
+def test_no_schedule_action_is_offered_in_a_function_without_blocks() -> None:
+    """A function of loops and statements only has no root block, which ``Schedule`` refuses:
+    the code actions offered ``parallel`` / ``vectorize`` ... on its loops anyway, and applying
+    one escaped as a TypeError (found by the mutation fuzzer's tirls target); now none is
+    offered, and a stale action is an ActionError."""
+    import pytest  # pylint: disable=import-outside-toplevel
+
+    from tirkit.lang import parse_file  # pylint: disable=import-outside-toplevel
+    from tirkit.lsp.schedule_actions import (  # pylint: disable=import-outside-toplevel
+        ActionError, apply_action, offered)
+
+    text = '''from tvm.script import tir as T
+
+
+@T.prim_func
+def f(A: T.Buffer((8,), "float32")):
+    for i in range(8):
+        A[i] = T.float32(1.0)
+'''
+    (unit,) = parse_file(text, "k.py")
+    assert offered(unit.ir, "f", 6) == []
+    stale = {"primitive": "parallel", "unit": "f", "line": 6, "target": "i", "args": {}}
+    with pytest.raises(ActionError, match="not a root block"):
+        apply_action(text, "k.py", stale)

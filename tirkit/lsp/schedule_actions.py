@@ -141,7 +141,11 @@ def _near_a_step(node: Any, loops: tuple) -> bool:
 
 def offered(func: tir.PrimFunc, unit: str, line: int) -> list[dict[str, Any]]:
     """The schedule actions for the loop or block starting on file ``line`` of ``func`` (the
-    unit's IR, spans in file lines); empty when no loop or block starts there."""
+    unit's IR, spans in file lines); empty when no loop or block starts there, and for a
+    function without a root block (loops and statements only: nothing to schedule, and
+    ``Schedule`` refuses it)."""
+    if not isinstance(func.body, tir.BlockRealize):
+        return []
     out = []
     stepped = _near_a_step(func.body, ())
     for node in _at_line(func, line):
@@ -268,7 +272,10 @@ def apply_action(text: str, path: str, action: dict[str, Any]) -> Applied:
     host, unit, parsed = _unit(text, path, action["unit"])
     func = parsed.ir
     symbol = str(func.attrs.get("global_symbol", parsed.name)) if func.attrs else parsed.name
-    sch = Schedule(IRModule({symbol: func}))
+    try:
+        sch = Schedule(IRModule({symbol: func}))
+    except TypeError as err:  # no root block (an action offered for an older text)
+        raise ActionError(str(err)) from None
     args = {**action.get("args", {}), "line": action["line"], "target": action["target"]}
     try:
         prim(sch, func, args)
