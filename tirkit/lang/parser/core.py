@@ -202,7 +202,8 @@ class Parser:
             self.report(node, f"value out of range: {err}", code="limit")
         except LimitExceeded as err:  # e.g. MAX_SCOPES
             self.report(node, str(err), code="limit")
-        except (TypeError, ValueError, RuntimeError, KeyError, IndexError) as err:
+        except (TypeError, ValueError, RuntimeError, KeyError, IndexError,
+                ZeroDivisionError) as err:
             self.report(node, str(err) or type(err).__name__)
         self.poison(node)
 

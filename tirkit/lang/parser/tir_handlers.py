@@ -489,6 +489,8 @@ def _slice_to_ramp(index: Any) -> Any:
 
     start = tir.convert(index.start if index.start is not None else 0)
     step = index.step if index.step is not None else 1
+    if isinstance(step, (float, tir.FloatImm)):  # (1e-400 is 0.0: found by make fuzz)
+        raise ValueError(f"a slice step must be an integer, got {step}")
     if isinstance(step, (int, tir.IntImm)) and int(step) == 0:  # found by make fuzz
         raise ValueError("slice step cannot be zero")
     # TVM's buffer_store: ceil((stop - start) / step) lanes; one lane stores at ``start``
