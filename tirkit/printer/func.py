@@ -26,7 +26,7 @@ from .context import Frame, Printer, register
 from .doc import LINE, SOFTLINE, Doc, Group, Nest, Text, bracket, concat, join, render
 from .expr import call, dtype_lit, str_lit, type_doc
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
-from .written import (args_written, keyword_written, match_buffer_written, returns_none,
+from .written import (args_written, called_as, keyword_written, match_buffer_written, returns_none,
                       root_block_written)
 
 
@@ -42,6 +42,18 @@ def is_simple_buffer(buf: Buffer) -> bool:
     return (buf.scope() == "global" and buf.data_alignment == DEFAULT_ALIGNMENT
             and buf.offset_factor == 1 and buf.buffer_type == BufferType.DEFAULT
             and not buf.axis_separators)
+
+
+def _param_buffer_written(p: Printer, buf: Buffer) -> bool:
+    """tirfmt: whether a buffer_map entry was written as the param's ``T.Buffer(...)``
+    annotation with attributes a simple buffer has not (``align=64``, ``axis_separators=``,
+    ``scope=``, constant strides), which print as its keywords; its shape, strides and offset
+    hold no var the annotation would define."""
+    if not called_as(p, buf, "Buffer"):
+        return False
+    if any(type(e) is not IntImm for e in buf.strides) or type(buf.elem_offset) is not IntImm:
+        return False
+    return not any(type(s) is not IntImm and undefined_vars(s) for s in buf.shape)
 
 
 def _used_vars(func: PrimFunc) -> set[int]:
@@ -86,7 +98,7 @@ def _params(p: Printer, func: PrimFunc, f: Frame) -> tuple[list[Doc], set[int]]:
             pass
         elif p.cfg.written is not None and match_buffer_written(p, buf):
             pass  # the user's a: T.handle with A = T.match_buffer(a, ...) (tirfmt)
-        elif is_simple_buffer(buf):
+        elif is_simple_buffer(buf) or p.cfg.written is not None and _param_buffer_written(p, buf):
             lhs = define_buffer(p, buf, f)
             attrs = buffer_attrs(p, buf, f, VarDef.DATA_POINTER, force_dtype=True)
             ann = buffer_call(p, "Buffer", attrs, []).doc  # shape, dtype (and tirfmt's kept

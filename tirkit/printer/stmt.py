@@ -143,8 +143,11 @@ def _let_stmt(p: Printer, s: S.LetStmt) -> Any:
             tdoc = concat(p.T("let"), "[", tdoc, "]")
         return _lead(LineDoc(concat(lhs, ": ", tdoc, " = ", rhs)), f.stmts)
     if tdoc is not None and isinstance(ann, PointerType):  # TVM: a non-PrimType annotation
-        return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs, tdoc]).doc, " as ", lhs),
-                        f.stmts)
+        # (tirfmt: the user's T.LetStmt(v, var=T.handle("float32")) keeps its keyword)
+        kw = [("var", tdoc)] if p.cfg.written is not None and \
+            keyword_written(p, s, "var", ("LetStmt",)) is not None else []
+        return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs] if kw else [rhs, tdoc],
+                                             kw).doc, " as ", lhs), f.stmts)
     return ScopeDoc(concat("with ", call(p, p.T("LetStmt"), [rhs]).doc, " as ", lhs), f.stmts)
 
 

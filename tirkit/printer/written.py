@@ -44,6 +44,10 @@ printer keeps:
 - ``n = T.Var("n", dtype="int32")`` rather than ``T.int32()`` (:func:`var_call_written`);
 - ``T.attr(T.iter_var(tx, T.Range(0, 256), "ThreadIndex", "threadIdx.x"), "thread_extent",
   256)`` rather than a thread launch (:func:`attr_iter_var_written`);
+- a param written ``A: T.Buffer(..., axis_separators=[1])`` / ``align=64`` as that
+  annotation (not ``a: T.handle`` and ``T.match_buffer``; :func:`called_as`, in
+  ``func._param_buffer_written``) and ``T.LetStmt(v, var=T.handle("float32"))`` with its
+  keyword (:func:`keyword_written`);
 - ``x = v`` without a type annotation (:func:`let_unannotated`; ``T.int8x128`` has no
   ``T.`` name to write one with);
 - a region's single element written as a slice, ``T.reads(A[i : i + 1])``
