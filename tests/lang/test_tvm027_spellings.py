@@ -511,3 +511,46 @@ def f(A: T.Buffer((16,), "float32")):
         A[i] = T.float32(0)
 ''', "t.py")
     assert any("unexpected keyword argument 'unroll'" in d.message for d in unit.diagnostics)
+
+
+def test_tirx_return_statement_is_return():
+    """TVM 0.27 tirx ``T.Return(v)`` is the statement ``return v`` spells
+    (tests/python/tvmscript/test_tvmscript_syntax_sugar.py::test_return_statement); tirkit
+    rejected the name. Both read to one IR, printed ``return v`` as TVM 0.27 prints it."""
+    explicit = from_source(TIRX + '''@T.prim_func(s_tir=True)
+def f(n: T.int32) -> T.int32:
+    if n > 0:
+        T.Return(n)
+    T.Return(T.int32(5))
+''')
+    implicit = from_source(TIRX + '''@T.prim_func(s_tir=True)
+def f(n: T.int32) -> T.int32:
+    if n > 0:
+        return n
+    return 5
+''')
+    assert structural_equal(explicit, implicit)
+    assert "    return 5" in script(explicit, dialect="tirx")
+
+
+def test_tirx_var_takes_ty():
+    """TVM 0.27 tirx ``T.Var(name, ty)``: the dtype argument is named ``ty``
+    (tests/python/tirx-transform/test_tir_transform_vectorize.py: ``T.Var("n", ty="int32")``);
+    tirkit rejected the keyword. A ``T.handle(...)`` var is not a type there: TVM's message."""
+    (unit,) = parse_file(TIRX + '''@T.prim_func(check_well_formed=False)
+def f(A: T.Buffer((25,), "int32")):
+    n = T.Var("n", ty="int32")
+    m = T.Var("m", "int64")
+    for j in range(n):
+        A[j] = T.Cast("int32", m)
+''', "t.py")
+    assert not unit.diagnostics
+    loop = unit.ir.body
+    assert loop.extent.name == "n" and str(loop.extent.dtype) == "int32"
+    assert str(loop.body.value.value.dtype) == "int64"
+    (bad,) = parse_file(TIRX + '''@T.prim_func(check_well_formed=False)
+def f(A: T.Buffer((25,), "int32")):
+    p = T.Var("p", T.handle("float32"))
+    A[0] = 0
+''', "t.py")
+    assert [d.message for d in bad.diagnostics] == ["ty must be a Type or primitive dtype string"]

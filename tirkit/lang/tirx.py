@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from tirkit.tir import convert as _tir_convert
+from tirkit.ir import Type
+from tirkit.ir.dtype import DataType
+from tirkit.tir import Var as _TirVar, convert as _tir_convert
 
 from . import tir as _tir
 from .ir_builder import tir_frames as F
@@ -17,7 +19,7 @@ from .ir_builder.base import ScriptError
 from .tirx_let import LetAnnotation
 from .tirx_loops import LOOPS
 from .ir_builder.tir_stmts import break_ as _break, continue_ as _continue
-from .ir_builder.tir_stmts import decl_buffer as _decl_buffer
+from .ir_builder.tir_stmts import decl_buffer as _decl_buffer, evaluate as _evaluate
 
 #: classic names tirx does not have -> the tirx name to use instead
 REMOVED = {"block": "sblock", "block_attr": "sblock_attr", "allocate": "alloc_buffer",
@@ -88,6 +90,30 @@ def continue_loop() -> None:
     _continue()
 
 
+def Return(value: Any) -> None:  # pylint: disable=invalid-name
+    """``T.Return(v)`` returns ``v`` from the function (TVM 0.27 tirx ``T.Return``, the
+    statement ``return v`` spells; here the ``T.evaluate(T.ret(v))`` of classic ``return v``,
+    printed ``return v`` as TVM 0.27 prints its Return)."""
+    _evaluate(_tir.ret(value))
+
+
+def Var(name: str | None = None, ty: Any = None, span: Any = None, *,  # pylint: disable=C0103
+        name_hint: str | None = None) -> Any:
+    """A free variable (TVM 0.27 tirx ``T.Var(name, ty)``: the dtype argument is ``ty``, a
+    dtype string or a type such as ``T.handle("float32")``; classic ``T.Var(name, dtype)``).
+    ``name_hint`` is ``name``'s older keyword.
+
+    Raises:
+        ScriptError: when ``ty`` is neither a dtype string nor a type (TVM 0.27's message).
+    """
+    if ty is None:
+        ty = "int32"
+    elif not isinstance(ty, (str, DataType, Type)):
+        raise ScriptError("ty must be a Type or primitive dtype string", arg="ty")
+    return _TirVar(name_hint if name is None and name_hint is not None else name or "v", ty,
+                    span=span)
+
+
 def bind(value: Any, type_annotation: Any = None, *, var: Any = None) -> Any:
     """``x = T.bind(value)`` binds a new var to ``value`` over the rest of the scope (TVM 0.27
     tirx ``T.bind``, its flat ``Bind`` statement; the classic ``LetStmt``, printed
@@ -136,7 +162,8 @@ class _PtxLegacy:
 #: names whose tirx meaning differs from, or is missing in, the classic namespace
 TIRX_NAMES: dict[str, Any] = {"attr": attr, "alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
                               "alloc_shared": alloc_shared, "bind": bind, "break_loop": break_loop,
-                              "continue_loop": continue_loop, **LOOPS}
+                              "continue_loop": continue_loop, "Return": Return, "Var": Var,
+                              **LOOPS}
 _LET = _Let()
 _PTX_LEGACY = _PtxLegacy()
 

@@ -1495,6 +1495,23 @@ def writes(*regions: Any) -> None:
     """
     ...
 
+def Return(value: Any) -> None:
+    """``T.Return(v)`` returns ``v`` from the function (TVM 0.27 tirx ``T.Return``, the
+    statement ``return v`` spells; here the ``T.evaluate(T.ret(v))`` of classic ``return v``,
+    printed ``return v`` as TVM 0.27 prints its Return).
+    """
+    ...
+
+def Var(name: str | None = None, ty: Any = None, span: Any = None, *, name_hint: str | None = None) -> Any:
+    """A free variable (TVM 0.27 tirx ``T.Var(name, ty)``: the dtype argument is ``ty``, a
+    dtype string or a type such as ``T.handle("float32")``; classic ``T.Var(name, dtype)``).
+    ``name_hint`` is ``name``'s older keyword.
+
+    Raises:
+        ScriptError: when ``ty`` is neither a dtype string nor a type (TVM 0.27's message).
+    """
+    ...
+
 def alloc_buffer(shape: Any, dtype: Any = 'float32', data: Any = None, strides: Any = None, elem_offset: Any = None, scope: str = 'global', align: int = -1, offset_factor: int = 0, annotations: dict[str, Any] | None = None) -> BufferFrame:
     """Allocate a buffer for the rest of the scope (TVM 0.27 tirx ``T.alloc_buffer``, an
     ``AllocBuffer`` statement; classic ``T.decl_buffer`` without ``data``). ``shape`` in
