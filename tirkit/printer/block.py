@@ -17,7 +17,7 @@ from .context import Frame, Printer, register
 from .doc import Doc, Text, concat, join
 from .expr import call, str_lit
 from .stmt_doc import LineDoc, ScopeDoc, SDoc
-from .written import axis_spelling, unnamed_block
+from .written import axis_spelling, grid_tuple_doc, unnamed_block
 
 _AXIS = {IterVarType.DataPar: "spatial", IterVarType.CommReduce: "reduce",
          IterVarType.Ordered: "scan", IterVarType.DimInfo: "opaque"}
@@ -105,7 +105,8 @@ class _IterVars:
         kinds = "".join("S" if self.block.iter_vars[i].iter_type == IterVarType.DataPar else "R"
                         for i in idx)
         assert self.realize is not None  # (remappable checked)
-        values = p.expr([self.realize.iter_values[i] for i in idx]).doc
+        bound = [self.realize.iter_values[i] for i in idx]
+        values = (p.cfg.written is not None and grid_tuple_doc(p, bound)) or p.expr(bound).doc
         rhs = call(p, p.T("axis.remap"), [str_lit(kinds), values]).doc
         self.f.stmts.append(LineDoc(concat(join(", ", lhs), " = ", rhs)))
 

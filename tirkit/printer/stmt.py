@@ -26,10 +26,10 @@ from .doc import Doc, Text, concat, join
 from .expr import TIRX_NODE_OPS, call, dtype_lit, str_lit, tcall, type_doc, var_creation
 from .stmt_doc import CommentDoc, LineDoc, ScopeDoc, SDoc
 from .strided_loop import strided_form
-from .written import (args_written, attr_iter_var_written, called_as, elif_written,
-                      keyword_written, launch_written, let_unannotated, loop_spelling,
-                      loop_start_written, may_shadow, return_written, store_cast_implicit,
-                      store_cast_written, written)
+from .written import (GridTuple, args_written, attr_iter_var_written, called_as, elif_written,
+                      grid_tuple_written, keyword_written, launch_written, let_unannotated,
+                      loop_spelling, loop_start_written, may_shadow, return_written,
+                      store_cast_implicit, store_cast_written, written)
 
 
 def concise(lhs: Doc | None, rhs: Doc, frame: Frame, is_concise: bool) -> list[SDoc] | SDoc:
@@ -565,11 +565,32 @@ def _loop_annotations(p: Printer, loop: S.For) -> tuple[str, Any]:
     return ("annotations", ann)
 
 
+def _grid_tuple(p: Printer, loop: S.For) -> SDoc | None:
+    """tirfmt: the user's ``for iters in T.grid(16, 16)``, its vars printed ``iters[0]``..."""
+    written_as = grid_tuple_written(p, loop)
+    if written_as is None or _same_span_depth(loop) != written_as[1]:
+        return None
+    grid = _grid(p, loop, written_as[1])
+    name, count = written_as
+    if len(grid) != count or p.unique_name(name) != name:
+        return None
+    with p.frame(loop) as f:
+        tup = p.define(GridTuple(grid), f, name)
+        for k, g in enumerate(grid):
+            p.define_as(g.loop_var, f, concat(tup, f"[{k}]"))
+        rhs = tcall(p, "grid", [g.extent for g in grid]).doc
+        p.body(grid[-1].body, f)
+    return ScopeDoc(concat("for ", tup, " in ", rhs), f.stmts)
+
+
 @register(S.For)
 def _for(p: Printer, loop: S.For) -> SDoc:
     strided = _strided_for(p, loop)
     if strided is not None:
         return strided
+    tupled = _grid_tuple(p, loop) if p.cfg.written is not None else None
+    if tupled is not None:
+        return tupled
     spelled = loop_spelling(p, loop) if p.cfg.written is not None else None  # tirfmt
     if spelled is not None and _same_span_depth(loop) != spelled[1]:
         spelled = None  # the nest is no longer the one written (a schedule split or fused it)

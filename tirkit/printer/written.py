@@ -48,6 +48,10 @@ printer keeps:
   annotation (not ``a: T.handle`` and ``T.match_buffer``; :func:`called_as`, in
   ``func._param_buffer_written``) and ``T.LetStmt(v, var=T.handle("float32"))`` with its
   keyword (:func:`keyword_written`);
+- a Relax binding's annotation ``gv: R.Tensor(...) = R.call_tir(...)``, which the printer
+  leaves out when ``out_sinfo`` says it (:func:`binding_annotated`);
+- ``for iters in T.grid(16, 16)`` over a tuple of loop vars, read as ``iters[0]``... and
+  remapped as ``T.axis.remap("SS", iters)`` (:func:`grid_tuple_written`);
 - ``x = v`` without a type annotation (:func:`let_unannotated`; ``T.int8x128`` has no
   ``T.`` name to write one with);
 - a region's single element written as a slice, ``T.reads(A[i : i + 1])``
@@ -61,7 +65,9 @@ from its parent (a constant inside ``T.int32(1) + 2``) keeps the printer's spell
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
+from types import SimpleNamespace
 from typing import Any, Iterator
 
 from tirkit.ir.dtype import dtype
@@ -81,7 +87,8 @@ __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "
            "slices_written", "buffer_field_written", "store_cast_written",
            "store_cast_implicit", "let_unannotated",
            "cast_folded_written", "var_call_written",
-           "attr_iter_var_written"]
+           "attr_iter_var_written", "binding_annotated",
+           "grid_tuple_written", "GridTuple", "grid_tuple_doc"]
 
 
 def written(p: Printer, node: Any) -> str | None:
@@ -629,3 +636,52 @@ def attr_iter_var_written(p: Printer, stmt: Any) -> bool:
     text = written(p, stmt)
     return text is not None and re.match(
         r"(?:with\s+)?" + _t(p) + r"attr\s*\(\s*" + _t(p) + r"iter_var\s*\(", text) is not None
+
+
+def binding_annotated(p: Printer, binding: Any) -> bool:
+    """Whether a Relax binding was written with its var's annotation, ``gv: R.Tensor(...) =
+    ...`` (the var's span is its name: the rest of that line is read)."""
+    span = getattr(binding.var, "span", None)
+    if span is None or p.cfg.written is None:
+        return False
+    rest = written(p, SimpleNamespace(span=dataclasses.replace(
+        span, end_line=span.line, end_column=1 << 30)))
+    return rest is not None and re.match(re.escape(binding.var.name_hint) + r"\s*:(?!=)",
+                                         rest) is not None
+
+
+def grid_tuple_written(p: Printer, loop: Any) -> tuple[str, int] | None:
+    """``(name, k)`` when a loop nest was written ``for name in T.grid(e1, ..., ek)`` (one name
+    for the tuple of its ``k > 1`` loop vars), else ``None``."""
+    text = written(p, loop)
+    if text is None:
+        return None
+    m = re.match(r"for\s+(\w+)\s+in\s+" + _t(p) + r"grid\s*\(", text)
+    if m is None:
+        return None
+    end = _paren_end(text, m.end())
+    args = _top_level_args(text[m.end():end]) if end is not None else []
+    return (m.group(1), len(args)) if len(args) > 1 else None
+
+
+class GridTuple:  # pylint: disable=too-few-public-methods
+    """What the printer defines under the name of ``for iters in T.grid(...)`` (tirfmt): the
+    ``loops`` whose vars print as ``iters[k]``."""
+
+    def __init__(self, loops: list[Any]) -> None:
+        self.loops = loops
+
+
+def grid_tuple_doc(p: Printer, values: list[Any]) -> Any:
+    """The doc of the tuple name ``iters`` when ``values`` are all the loop vars of a
+    ``for iters in T.grid(...)``, in order, and each was written ``iters`` (``T.axis.remap(
+    "SS", iters)``); else ``None``."""
+    text = written(p, values[0]) if values else None
+    if text is None or not text.isidentifier() or any(written(p, v) != text for v in values):
+        return None
+    keys = {key for key, name in p.names.items() if name == text}
+    for obj in p.keep:
+        if id(obj) in keys and isinstance(obj, GridTuple) and \
+                [lp.loop_var for lp in obj.loops] == list(values):
+            return p.var_doc(obj)
+    return None

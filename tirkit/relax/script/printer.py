@@ -19,6 +19,7 @@ from tirkit.printer.context import E, Frame, Printer, register
 from tirkit.printer.doc import Doc, Text, concat, join
 from tirkit.printer.expr import call, dtype_lit, str_lit
 from tirkit.printer.stmt_doc import LineDoc, ScopeDoc, SDoc
+from tirkit.printer.written import binding_annotated
 
 from .. import expr as rx
 from .. import struct_info as si
@@ -182,7 +183,8 @@ def _binding(p: Printer, b: Any, f: Frame) -> SDoc:
     if isinstance(b, rx.MatchCast):
         rhs = call(p, R(p, "match_cast"), [value, p.expr(b.struct_info).doc]).doc
         return LineDoc(concat(lhs, " = ", rhs))
-    if isinstance(b.value, rx.Call) and isinstance(b.value.op, Op) and b.value.op.name in _DPS:
+    if isinstance(b.value, rx.Call) and isinstance(b.value.op, Op) and b.value.op.name in _DPS \
+            and not (p.cfg.written is not None and binding_annotated(p, b)):  # (tirfmt: kept)
         return LineDoc(concat(lhs, " = ", value))
     sinfo = b.var.struct_info_
     if sinfo is None or isinstance(b.value, rx.Function):
