@@ -554,3 +554,49 @@ def f(A: T.Buffer((25,), "int32")):
     A[0] = 0
 ''', "t.py")
     assert [d.message for d in bad.diagnostics] == ["ty must be a Type or primitive dtype string"]
+
+
+def test_tirx_evaluate_of_a_loop_jump_is_the_jump():
+    """TVM 0.27 ``T.evaluate(T.continue_loop())`` / ``T.evaluate(T.break_loop())`` are what
+    ``continue`` / ``break`` spell (tests/python/tvmscript/test_tvmscript_syntax_sugar.py::
+    test_loop_jump_statement); tirkit said "cannot convert NoneType None to a PrimExpr"."""
+    explicit = from_source(TIRX + '''@T.prim_func(s_tir=True)
+def f():
+    for i in range(16):
+        if i % 2 == 0:
+            T.evaluate(T.continue_loop())
+        if i < 15:
+            T.evaluate(T.break_loop())
+''')
+    implicit = from_source(TIRX + '''@T.prim_func(s_tir=True)
+def f():
+    for i in range(16):
+        if i % 2 == 0:
+            continue
+        if i < 15:
+            break
+''')
+    assert structural_equal(explicit, implicit)
+    text = script(explicit, dialect="tirx")
+    assert "            T.continue_loop()\n" in text and "            T.break_loop()" in text
+
+
+def test_tirx_alloc_buffer_annotations_may_hold_lists():
+    """TVM 0.27 tirx ``T.alloc_buffer(..., annotations={"buffer_allocated_addr": [], ...})``
+    (tests/python/s_tir/transform/test_s_tir_transform_lower_opaque_block.py, 4 units): tirkit
+    said "cannot convert list [] to a PrimExpr". Lists stay lists; printed as TVM 0.27 prints
+    them and read back the same."""
+    func = from_source(TIRX + '''@T.prim_func(s_tir=True)
+def f(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+    for i in range(16):
+        B = T.alloc_buffer([1, 16], "float32", annotations={"buffer_allocated_addr": [],
+                                                            "buffer_data_alignment": 64})
+        for j in range(16):
+            B[0, j] = A[i, j]
+        for j in range(16):
+            C[i, j] = B[0, j]
+''')
+    text = script(func, dialect="tirx")
+    assert 'B = T.alloc_buffer((1, 16), annotations={"buffer_allocated_addr": [], ' \
+        '"buffer_data_alignment": 64})' in text
+    assert structural_equal(from_source(text.replace("# from tvm", "from tvm")), func)

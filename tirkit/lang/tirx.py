@@ -43,8 +43,18 @@ def alloc_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: 
         raise ScriptError("tirx `T.alloc_buffer` allocates its own data: declare a buffer over "
                           "existing data with `T.decl_buffer(..., data=...)`", arg="data")
     frame = _decl_buffer(shape, dtype, None, strides, elem_offset, scope, align, offset_factor)
-    frame.annotations = {k: _tir_convert(v) for k, v in (annotations or {}).items()}
+    frame.annotations = {k: _annotation(v) for k, v in (annotations or {}).items()}
     return frame
+
+
+def _annotation(value: Any) -> Any:
+    """An annotation value as TVM's FFI converts it: scalars to IR constants, lists (also
+    empty ones: TVM's ``"buffer_allocated_addr": []``) and dicts element by element."""
+    if isinstance(value, (list, tuple)):
+        return [_annotation(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _annotation(v) for k, v in value.items()}
+    return _tir_convert(value)
 
 
 def alloc_local(shape: Any, dtype: Any = "float32", strides: Any = None,
@@ -79,15 +89,31 @@ def attr(node: Any, attr_key: Any = None, value: Any = None) -> F.AttrFrame:
     return F.DictAttrFrame({k: _tir_convert(v) for k, v in node.items()})
 
 
-def break_loop() -> None:
-    """``break`` out of the innermost loop (TVM 0.27 tirx ``T.break_loop()``)."""
+class LoopJump:  # pylint: disable=too-few-public-methods
+    """What :func:`break_loop` / :func:`continue_loop` return: their statement is already in
+    the scope, and ``T.evaluate`` of it adds nothing (TVM 0.27's ``T.evaluate(T.break_loop())``,
+    where the call is an expression)."""
+
+
+def break_loop() -> LoopJump:
+    """``break`` out of the innermost loop (TVM 0.27 tirx ``T.break_loop()``; also inside
+    ``T.evaluate``)."""
     _break()
+    return LoopJump()
 
 
-def continue_loop() -> None:
+def continue_loop() -> LoopJump:
     """``continue`` with the next iteration of the innermost loop (TVM 0.27 tirx
-    ``T.continue_loop()``)."""
+    ``T.continue_loop()``; also inside ``T.evaluate``)."""
     _continue()
+    return LoopJump()
+
+
+def evaluate(value: Any) -> None:
+    """Evaluate an expression for its effect (TVM 0.27 tirx ``T.evaluate``); of
+    ``T.break_loop()`` / ``T.continue_loop()``, the jump they already added."""
+    if not isinstance(value, LoopJump):
+        _evaluate(value)
 
 
 def Return(value: Any) -> None:  # pylint: disable=invalid-name
@@ -162,8 +188,8 @@ class _PtxLegacy:
 #: names whose tirx meaning differs from, or is missing in, the classic namespace
 TIRX_NAMES: dict[str, Any] = {"attr": attr, "alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
                               "alloc_shared": alloc_shared, "bind": bind, "break_loop": break_loop,
-                              "continue_loop": continue_loop, "Return": Return, "Var": Var,
-                              **LOOPS}
+                              "continue_loop": continue_loop, "evaluate": evaluate,
+                              "Return": Return, "Var": Var, **LOOPS}
 _LET = _Let()
 _PTX_LEGACY = _PtxLegacy()
 

@@ -589,10 +589,6 @@ def erf(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr
     """``erf(x)`` elementwise (mirrors ``tvm.tir.erf``): a ``tir.erf`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def evaluate(value: Any) -> None:
-    """Evaluate an expression for its effect (``T.evaluate``)."""
-    ...
-
 def exp(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
     """``exp(x)`` elementwise (mirrors ``tvm.tir.exp``): a ``tir.exp`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
@@ -1549,13 +1545,21 @@ def bind(value: Any, type_annotation: Any = None, *, var: Any = None) -> Any:
     """
     ...
 
-def break_loop() -> None:
-    """``break`` out of the innermost loop (TVM 0.27 tirx ``T.break_loop()``)."""
+def break_loop() -> Any:
+    """``break`` out of the innermost loop (TVM 0.27 tirx ``T.break_loop()``; also inside
+    ``T.evaluate``).
+    """
     ...
 
-def continue_loop() -> None:
+def continue_loop() -> Any:
     """``continue`` with the next iteration of the innermost loop (TVM 0.27 tirx
-    ``T.continue_loop()``).
+    ``T.continue_loop()``; also inside ``T.evaluate``).
+    """
+    ...
+
+def evaluate(value: Any) -> None:
+    """Evaluate an expression for its effect (TVM 0.27 tirx ``T.evaluate``); of
+    ``T.break_loop()`` / ``T.continue_loop()``, the jump they already added.
     """
     ...
 
