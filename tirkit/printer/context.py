@@ -84,6 +84,10 @@ class Frame:
 _RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"range", "metadata"}
 # statement bodies: fields whose contents print inside the node's own frame
 BODY_FIELDS = {"body", "then_case", "else_case", "init"}
+# the bodies printed in a frame of their own, keyed by the body statement (TVM: the if's
+# ``With<TIRFrame> f(d, stmt->then_case)``, a block's init frame): the finder puts the body
+# statement itself on the path of what it holds, as TVM's stack does
+OWN_FRAME_FIELDS = {"then_case", "else_case", "init"}
 
 
 def sanitize(name: str) -> str:
@@ -402,7 +406,9 @@ class _PrefixFinder:
 
     #: node class -> (records, stops, opens, [(field, inner)]): what :meth:`visit` does with a
     #: node of that class (read once per class instead of per node)
-    _PLANS: dict[type, tuple[bool, bool, bool, tuple[tuple[str, bool], ...]]] = {}
+    #: the field entries are (name, where): 0 under the enclosing path, 1 under the node's,
+    #: 2 under the node's extended by the field's statement (OWN_FRAME_FIELDS)
+    _PLANS: dict[type, tuple[bool, bool, bool, tuple[tuple[str, int], ...]]] = {}
 
     def __init__(self, out: dict[int, FramePath], var_visits: dict[int, int],
                  count: set[int]) -> None:
@@ -414,14 +420,15 @@ class _PrefixFinder:
         self.seen_at: set[tuple[int, FramePath]] = set()
 
     @classmethod
-    def _plan(cls, node_cls: type) -> tuple[bool, bool, bool, tuple[tuple[str, bool], ...]]:
+    def _plan(cls, node_cls: type) -> tuple[bool, bool, bool, tuple[tuple[str, int], ...]]:
         plan = cls._PLANS.get(node_cls)
         if plan is None:
             is_func = node_cls.__name__ == "PrimFunc"
             opens = issubclass(node_cls, S.Stmt) or is_func
             whole = issubclass(node_cls, S.Block) or is_func
             plan = (issubclass(node_cls, (Var, Buffer)), issubclass(node_cls, Var), opens,
-                    tuple((f.name, opens and (whole or f.name in BODY_FIELDS))
+                    tuple((f.name, 0 if not opens else 2 if f.name in OWN_FRAME_FIELDS
+                           else int(whole or f.name in BODY_FIELDS))
                           for f in node_fields(node_cls)))
             cls._PLANS[node_cls] = plan
         return plan
@@ -455,17 +462,18 @@ class _PrefixFinder:
             self.seen_at.add(key)
             self._record(obj, path)
         inner = FramePath(path, id(obj)) if opens else path
-        for name, into in fields:
+        for name, where in fields:
             value = getattr(obj, name, None)
             vcls = type(value)
             if value is None or vcls in _LEAVES:
                 continue
+            at = path if not where else inner if where == 1 else inner.child(id(value))
             if vcls is Var:
-                self._var(value, inner if into else path)
+                self._var(value, at)
             elif vcls is tuple or vcls is list:
-                self._items(value, inner if into else path)
+                self._items(value, at)
             else:
-                self.visit(value, inner if into else path)
+                self.visit(value, at)
 
     def _items(self, items: Any, path: FramePath) -> None:
         """Visit the items of a list/tuple/dict view (Vars and leaves without a call: they are

@@ -213,19 +213,18 @@ def _while(p: Printer, s: S.While) -> SDoc:
 @register(S.IfThenElse)
 def _if(p: Printer, s: S.IfThenElse) -> SDoc:
     cond = p.expr(s.condition).doc
-    # tirfmt: each branch's frame is its own, so a free buffer both branches use is defined
-    # once, before the `if` (TVM keys both frames by the If: the buffer is printed in each
-    # branch, which reads back as two buffers -- another IR; default printing keeps TVM's)
-    own = p.cfg.written is not None
-    with p.frame(s.then_case if own else s) as f:
+    # each branch's frame is keyed by the branch (TVM: With<TIRFrame> f(d, stmt->then_case)),
+    # so a free buffer both branches use is defined once, before the `if`
+    with p.frame(s.then_case) as f:
         p.body(s.then_case, f)
     orelse = None
     if s.else_case is not None:
-        with p.frame(s.else_case if own else s) as g:
+        with p.frame(s.else_case) as g:
             p.body(s.else_case, g)
         orelse = g.stmts
-    return ScopeDoc(concat("if ", cond), f.stmts, orelse=orelse, elif_=own and isinstance(
-        s.else_case, S.IfThenElse) and elif_written(p, s.else_case))
+    elif_ = p.cfg.written is not None and isinstance(s.else_case, S.IfThenElse) \
+        and elif_written(p, s.else_case)
+    return ScopeDoc(concat("if ", cond), f.stmts, orelse=orelse, elif_=elif_)
 
 
 @register(S.Break)
