@@ -74,6 +74,11 @@ CASES = {
 }
 
 
+def _read(text: str, dialect: str) -> object:
+    """``text`` read back in ``dialect`` (its printed import line is a comment)."""
+    return from_source(f"from tvm.script import {dialect} as T\n" + text)
+
+
 @pytest.mark.parametrize("dialect", ["tir", "tirx"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_free_buffer_is_declared_once_at_the_enclosing_frame(name: str, dialect: str) -> None:
@@ -81,5 +86,34 @@ def test_free_buffer_is_declared_once_at_the_enclosing_frame(name: str, dialect:
     func = from_source(_HEAD + body)
     text = func.script(dialect=dialect)
     assert text.split("\n", 4)[4] == expected, text  # after the import, @T.prim_func, def
-    again = from_source(text)
+    again = _read(text, dialect)
     assert structural_equal(again, func), first_mismatch(again, func)
+
+
+_FREE_DATA = '''from tvm.script import tir as T
+@T.prim_func(check_well_formed=False)
+def f():
+    data_ptr = T.handle("float32")
+    buf = T.decl_buffer(shape=[1], dtype="float32", data=data_ptr{extra})
+    T.evaluate(buf[0])
+'''
+
+
+@pytest.mark.parametrize("dialect", ["tir", "tirx"])
+@pytest.mark.parametrize("extra", ["", ", elem_offset=off"])
+def test_free_data_var_of_a_decl_buffer_is_defined_on_its_own_line(extra: str,
+                                                                    dialect: str) -> None:
+    """A DeclBuffer of a data var that nothing defines (IR TVM's tests build with
+    check_well_formed=False) prints ``data_ptr = T.handle(...)`` before it, as TVM 0.27 does
+    (``BufferVarDefinition::None``); it printed ``buf = buf.view(1)`` (tirx) or a
+    ``T.decl_buffer`` without ``data=``, read back as an allocation."""
+    src = _FREE_DATA.format(extra=extra)
+    if extra:
+        src = src.replace("    data_ptr", "    off = T.int32()\n    data_ptr")
+    func = from_source(src)
+    text = func.script(dialect=dialect)
+    assert '    data_ptr = T.handle("float32", "global")\n' in text or \
+        'data_ptr, off = T.handle("float32", "global"), T.int32()\n' in text, text
+    assert "data=data_ptr" in text, text
+    again = _read(text.replace("@T.prim_func", "@T.prim_func(check_well_formed=False)"), dialect)
+    assert structural_equal(again, func, map_free_vars=True), first_mismatch(again, func, True)

@@ -282,9 +282,11 @@ class Printer:
             return E(Mark(id(obj), result.doc), result.prec)
         return result
 
-    def stmts(self, obj: Any) -> list[SDoc]:
-        """Print a statement (or a function, module) as statement docs (TVM ``AsDoc``)."""
-        fn = lookup(obj)
+    def stmts(self, obj: Any, fn: PrintFn | None = None) -> list[SDoc]:
+        """Print a statement (or a function, module) as statement docs (TVM ``AsDoc``); ``fn``:
+        a printing function to use instead of the registered one (TVM: a printer calling
+        another's doc function, e.g. ``DeclBufferDoc`` with another ``BufferVarDefinition``)."""
+        fn = fn or lookup(obj)
         if fn is None:
             return [LineDoc(self.expr(obj).doc)]
         result = fn(self, obj)

@@ -244,6 +244,14 @@ def _prefetch(p: Printer, s: S.Prefetch) -> SDoc:
 
 @register(S.DeclBuffer)
 def _decl_buffer(p: Printer, s: S.DeclBuffer) -> Any:
+    # TVM: DeclBufferDoc(..., BufferVarDefinition::None): a data var not yet defined (free)
+    # gets its own line, `data = T.handle(...)`; only an Allocate's buffer defines it inline
+    return _declare(p, s, "decl_buffer", mode=VarDef.NONE)
+
+
+def _allocated_decl_buffer(p: Printer, s: S.DeclBuffer) -> Any:
+    """The DeclBuffer of an Allocate printed as ``T.decl_buffer`` alone: its data is
+    ``B.data`` (TVM ``DeclBufferDoc(..., BufferVarDefinition::DataPointer)``)."""
     return _declare(p, s, "decl_buffer")
 
 
@@ -269,9 +277,10 @@ _TIRX_ALLOC = {"local": "alloc_local", "shared": "alloc_shared"}
 
 
 def _declare(p: Printer, s: S.DeclBuffer, method: str, annotations: Any = None,
-             data: Doc | None = None) -> Any:
+             data: Doc | None = None, mode: VarDef = VarDef.DATA_POINTER) -> Any:
     """``B = T.decl_buffer(...)`` / ``T.alloc_buffer(...)`` and the rest of the scope;
-    ``data``: the doc of the pointer expression TVM 0.27 keeps in the DeclBuffer."""
+    ``data``: the doc of the pointer expression TVM 0.27 keeps in the DeclBuffer; ``mode``:
+    where new vars of the buffer are defined (``VarDef.NONE``: a DeclBuffer of its own)."""
     is_concise = p.allow_concise(s)
     if is_concise and method == "alloc_buffer" and not annotations \
             and _scalar_init(p, s) is not None:
@@ -279,7 +288,7 @@ def _declare(p: Printer, s: S.DeclBuffer, method: str, annotations: Any = None,
     outer = p.frames[-1]
     with p.frame(s) as f:
         lhs = define_buffer(p, s.buffer, f)
-        attrs = buffer_attrs(p, s.buffer, outer, VarDef.DATA_POINTER, decl=s)
+        attrs = buffer_attrs(p, s.buffer, outer, mode, decl=s)
         if annotations:  # tirx T.alloc_buffer(..., annotations={...}): the Allocate's
             attrs["annotations"] = p.expr(annotations).doc
         if method == "alloc_buffer" and s.buffer.scope() in _TIRX_ALLOC and not annotations:
@@ -346,7 +355,7 @@ def _allocate(p: Printer, s: S.Allocate) -> Any:
         # (tirfmt: the user's x = T.allocate(...) and T.decl_buffer(..., data=x) stay two)
         # classic: the DeclBuffer prints as T.decl_buffer; tirx: TVM 0.27's AllocBuffer spelling
         return _declare(p, cast(S.DeclBuffer, s.body), "alloc_buffer", s.annotations) if p.tirx \
-            else p.stmts(s.body)
+            else p.stmts(s.body, _allocated_decl_buffer)
     is_concise = p.allow_concise(s)
     ann = s.buffer_var.type_annotation
     scope = ann.storage_scope if isinstance(ann, PointerType) else "global"
