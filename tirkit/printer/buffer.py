@@ -12,6 +12,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, cast
 
+from tirkit.ir.dtype import dtype
 from tirkit.ir.expr import IntImm
 from tirkit.tir import BufferLoad, BufferRegion, Ramp, Var
 from tirkit.tir import op as O
@@ -104,13 +105,18 @@ class _Attrs:
         self.kw["strides"] = bracket("(", items, ")", 4, "," if len(items) == 1 else "",
                                      self.p.wrap)
 
+    def index_dtype(self) -> Any:
+        """The buffer's index dtype (TVM ``Buffer::DefaultIndexType``): its first dim's, int32
+        for a buffer of rank 0."""
+        return self.buf.shape[0].dtype if self.buf.shape else dtype("int32")
+
     def elem_offset(self) -> bool:
         off = self.buf.elem_offset
         if isinstance(off, IntImm):
             if off.value != 0 or self.written("elem_offset") or (  # TVM 0.27 also prints a 0
-                    self.p.tirx and self.buf.shape  # of another dtype than the index dtype
-                    and off.dtype != self.buf.shape[0].dtype):  # (Buffer::DefaultIndexType)
-                self.kw["elem_offset"] = self.p.expr(off).doc
+                    off.dtype != self.index_dtype()):  # of another dtype than the index dtype
+                self.kw["elem_offset"] = self.p.expr(off).doc  # (both dialects: the classic
+                # text read back without it had an elem_offset of the index dtype)
             return False
         if _is_new_var(self.p, off) and self.mode >= VarDef.MATCH_BUFFER and not (
                 self.p.cfg.written is not None and keyword_written(
