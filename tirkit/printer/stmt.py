@@ -255,21 +255,52 @@ def _allocated_decl_buffer(p: Printer, s: S.DeclBuffer) -> Any:
     return _declare(p, s, "decl_buffer")
 
 
-#: keyword attrs a tirx ``A.view(...)`` spells (TVM 0.27: a buffer over another's data)
-_VIEW_ATTRS = {"shape", "dtype", "data"}
+#: keyword attrs of a DeclBuffer that a tirx ``A.view(...)`` may have (each equal to ``A``'s,
+#: checked by :func:`_view`): TVM 0.27's view carries the parent's scope, align and factor
+_VIEW_ATTRS = {"shape", "dtype", "data", "scope", "align", "offset_factor"}
 
 
 def _view(p: Printer, buf: Any, attrs: dict[str, Doc]) -> Doc | None:
-    """tirx ``A.view(8, 8)`` / ``A.view(8, 8, dtype="float16")`` for a DeclBuffer over the data
-    of a buffer ``A`` printed as ``A.data``, with no other attribute than its shape and dtype
-    and ``A``'s scope (as TVM 0.27 prints it), else None."""
+    """tirx ``A.view(8, 8)`` (another shape) / ``A.view("float16")`` (another dtype) for a
+    DeclBuffer over the data of a buffer ``A`` printed as ``A.data``, else None: TVM 0.27's
+    ``TryDeclBufferSugarWithParent`` without layouts. The buffers must agree on scope, align,
+    offset_factor, elem_offset and strides; another dtype needs ``A``'s shape with the last dim
+    scaled by the ratio of the bit widths (``view(dtype)`` derives it); the same shape and
+    dtype is no view (a ``T.decl_buffer``)."""
     owner = p.data_owner.get(id(buf.data))
     if not p.tirx or owner is None or not set(attrs) <= _VIEW_ATTRS \
-            or owner.scope() != buf.scope() or not p.is_defined(owner):
+            or not p.is_defined(owner) or owner.scope() != buf.scope() \
+            or owner.data_alignment != buf.data_alignment \
+            or owner.offset_factor != buf.offset_factor \
+            or not expr_deep_equal(owner.elem_offset, buf.elem_offset) \
+            or len(owner.strides) != len(buf.strides) \
+            or not all(expr_deep_equal(a, b) for a, b in zip(owner.strides, buf.strides)):
         return None
-    kwargs = [("dtype", dtype_lit(buf.dtype))] if buf.dtype != owner.dtype else []
-    return call(p, concat(p.expr(owner).doc, ".view"),
-                [p.expr(e).doc for e in buf.shape], kwargs).doc
+    head = concat(p.expr(owner).doc, ".view")
+    if buf.dtype != owner.dtype:
+        return call(p, head, [str_lit(str(buf.dtype))]).doc if _recast(owner, buf) else None
+    if len(buf.shape) == len(owner.shape) and all(
+            expr_deep_equal(a, b) for a, b in zip(buf.shape, owner.shape)):
+        return None
+    return call(p, head, [p.expr(e).doc for e in buf.shape]).doc
+
+
+def _recast(owner: Buffer, buf: Buffer) -> bool:
+    """Whether ``buf`` has the shape ``owner.view(buf.dtype)`` gives: ``owner``'s with the last
+    (constant) dim divided or multiplied by the ratio of the bit widths (TVM 0.27's view(dtype)
+    sugar check)."""
+    if len(buf.shape) != len(owner.shape) or not buf.shape or not all(
+            expr_deep_equal(a, b) for a, b in zip(buf.shape[:-1], owner.shape[:-1])):
+        return False
+    mine, theirs = buf.shape[-1], owner.shape[-1]
+    if not isinstance(mine, IntImm) or not isinstance(theirs, IntImm):
+        return False
+    big, small = sorted((buf.dtype.bits, owner.dtype.bits), reverse=True)
+    if big % small:
+        return False
+    ratio = big // small
+    return theirs.value == mine.value * ratio if buf.dtype.bits > owner.dtype.bits \
+        else mine.value == theirs.value * ratio
 
 
 #: tirx spellings of an allocation by storage scope (TVM 0.27 ``BufferDecl``)

@@ -11,6 +11,6 @@ def views(A: T.Buffer((64,), "float32")):
 @T.prim_func
 def views(A: T.Buffer((64,), "float32")):
     A_2d = A.view(8, 8)
-    A_u32 = A.view(64, dtype="uint32")
+    A_u32 = A.view("uint32")
     for i, j in T.grid(8, 8):
         A_2d[i, j] = T.reinterpret("float32", A_u32[i * 8 + j] + T.uint32(1))

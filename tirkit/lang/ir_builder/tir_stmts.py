@@ -8,7 +8,9 @@ from typing import Any, Callable
 from tirkit import tir
 from tirkit.arith import Analyzer
 from tirkit.ir import IntImm, PointerType, PrimExpr, PrimType, Range
+from tirkit.ir.dtype import DataType
 from tirkit.ir.dtype import dtype as _dtype
+from tirkit.tir import op as O
 
 from . import tir_frames as F
 from .base import IRBuilder, ScriptError
@@ -279,13 +281,33 @@ def decl_buffer(shape: Any, dtype: Any = "float32", data: Any = None, strides: A
 
 
 def buffer_view(buffer: tir.Buffer, *shape: Any, dtype: Any = None) -> F.DeclBufferFrame:
-    """``A.view(8, 8)`` / ``A.view((8, 8), dtype="float16")``: a buffer over ``A``'s data (TVM
-    0.27 tirx ``Buffer.view``; classic ``T.decl_buffer((8, 8), data=A.data)``), in ``A``'s
-    scope; ``dtype`` defaults to ``A``'s."""
+    """``A.view(8, 8)``: a buffer of another shape over ``A``'s data, with ``A``'s strides,
+    elem_offset, scope, align and offset_factor; ``A.view("float16")``: ``A`` read as another
+    dtype, its last dim (and elem_offset) scaled by the ratio of the bit widths (TVM 0.27 tirx
+    ``Buffer.view``; classic ``T.decl_buffer((8, 8), data=A.data)``). tirkit also reads
+    ``A.view((8, 8), dtype="float16")``.
+
+    Raises:
+        ScriptError: ``A.view(dtype)`` of a rank-0 buffer, or bit widths not multiples.
+    """
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
+    elem_offset = buffer.elem_offset
+    if len(shape) == 1 and isinstance(shape[0], (str, DataType)) and dtype is None:
+        dtype = _dtype(shape[0])
+        old, new = buffer.dtype.bits, dtype.bits
+        if not buffer.shape or max(old, new) % min(old, new):
+            raise ScriptError(f"{buffer.name}.view({str(dtype)!r}): cannot view a "
+                              f"{buffer.dtype} buffer of shape {list(buffer.shape)} as {dtype}")
+        last = buffer.shape[-1]
+        if new > old:
+            last, elem_offset = O.floordiv(last, new // old), O.floordiv(elem_offset, new // old)
+        else:
+            last, elem_offset = O.multiply(last, old // new), O.multiply(elem_offset, old // new)
+        shape = (*buffer.shape[:-1], last)
     return decl_buffer(shape, buffer.dtype if dtype is None else dtype, buffer.data,
-                       scope=buffer.scope())
+                       list(buffer.strides) or None, elem_offset, buffer.scope(),
+                       buffer.data_alignment, buffer.offset_factor)
 
 
 #: methods of a Buffer in TVMScript that build statements (``A.view(...)``), by name
