@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tvm_conformance import SUITES, family, git  # noqa: E402  pylint: disable=wrong-import-position
+from tvm_conformance import SUITES, family, finish, git, print_families  # noqa: E402  pylint: disable=wrong-import-position
 
 
 _DECORATOR = re.compile(r"(?m)^(\s*@(?:T\.prim_func|I\.ir_module))(?:\((.*)\))?$")
@@ -108,12 +108,8 @@ def main() -> int:
     for dialect in args.dialects:
         bad = sum(fams[dialect].values())
         print(f"{dialect}: {len(rows) - bad}/{len(rows)} units read back equal; {bad} differ")
-        for fam, n in fams[dialect].most_common(25):
-            print(f"  {n:4d}  {fam[:160]}")
-    print(f"{time.perf_counter() - t0:.0f}s")
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1), encoding="utf-8")
-    return 0
+        print_families(fams[dialect], 25)
+    return finish(t0, args.json, rows)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tvm_conformance import GPU, SUITES, family, git  # noqa: E402  pylint: disable=wrong-import-position
+from tvm_conformance import GPU, SUITES, family, finish, git, print_families  # noqa: E402  pylint: disable=wrong-import-position
 
 TVM_SIDE = r'''
 import json, sys
@@ -194,12 +194,8 @@ def main() -> int:
         print(f"{kind.upper()}: {count('equal')}/{ref} units whose reference TVM 0.27 parses "
               f"read back equal ({100.0 * count('equal') / max(ref, 1):.1f}%); "
               f"{count('no-reference')} more without a reference; {total} tirkit-parsed units")
-    for fam, n in fams.most_common(30):
-        print(f"  {n:4d}  {fam}")
-    print(f"{time.perf_counter() - t0:.0f}s")
-    if args.json:
-        Path(args.json).write_text(json.dumps(items, indent=1), encoding="utf-8")
-    return 0
+    print_families(fams, 30)
+    return finish(t0, args.json, items)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 DEFAULT_DIRS = ("tvmscript", "tir-transform", "tir-schedule", "tir-base", "tir-analysis",
                 "tir-usmp", "codegen", "meta_schedule", "dlight", "arith", "ir", "te",
@@ -138,6 +140,21 @@ def main() -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(rows, fh, indent=1)
+    return 0
+
+
+def print_families(families: Any, top: int) -> None:
+    """The ``top`` most common failure families of a ``Counter``, one line each."""
+    for fam, n in families.most_common(top):
+        print(f"  {n:4d}  {str(fam)[:160]}")
+
+
+def finish(t0: float, json_path: str | None, rows: Any) -> int:
+    """The end of a conformance tool's run: the seconds since ``t0``, and ``rows`` written to
+    ``json_path`` when one is given; the exit status 0."""
+    print(f"{time.perf_counter() - t0:.0f}s")
+    if json_path:
+        Path(json_path).write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0
 
 
