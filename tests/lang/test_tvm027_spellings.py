@@ -8,6 +8,7 @@ from tirkit import tir
 from tirkit.ir import structural_equal
 from tirkit.lang import from_source, parse_file
 from tirkit.printer import script
+from tirkit.lang import tir as tir_ns
 
 HEAD = "from tvm.script import tir as T\n\n\n"
 
@@ -604,3 +605,16 @@ def f(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
     assert 'B = T.alloc_buffer((1, 16), annotations={"buffer_allocated_addr": [], ' \
         '"buffer_data_alignment": 64})' in text
     assert structural_equal(from_source(text.replace("# from tvm", "from tvm")), func)
+
+
+def test_two_lane_dtype_constructors():
+    """TVM 0.27 has ``T.int32x2``, ``T.float16x2`` ... (two lanes of every int, uint and float
+    width; tests/python/tirx-transform); tirkit's T namespace started at four lanes."""
+    func = from_source(HEAD + '''@T.prim_func
+def f(A: T.Buffer((2,), "int32"), B: T.Buffer((1,), "int32x2")):
+    v: T.int32x2 = A[0:2]
+    B[0] = v + T.int32x2(1)
+''')
+    assert str(func.body.var.dtype) == "int32x2"
+    for name in ("int8x2", "uint64x2", "float16x2", "float64x2"):
+        assert str(getattr(tir_ns, name)().dtype) == name

@@ -657,6 +657,9 @@ float16: DTypeConstructor
 float16x16: DTypeConstructor
 """``T.float16x16()`` declares a float16x16 var, ``T.float16x16(3)`` is a constant, ``T.float16x16(e)`` casts ``e`` (mirrors TVM's ``T.float16x16``)."""
 
+float16x2: DTypeConstructor
+"""``T.float16x2()`` declares a float16x2 var, ``T.float16x2(3)`` is a constant, ``T.float16x2(e)`` casts ``e`` (mirrors TVM's ``T.float16x2``)."""
+
 float16x32: DTypeConstructor
 """``T.float16x32()`` declares a float16x32 var, ``T.float16x32(3)`` is a constant, ``T.float16x32(e)`` casts ``e`` (mirrors TVM's ``T.float16x32``)."""
 
@@ -675,6 +678,9 @@ float32: DTypeConstructor
 float32x16: DTypeConstructor
 """``T.float32x16()`` declares a float32x16 var, ``T.float32x16(3)`` is a constant, ``T.float32x16(e)`` casts ``e`` (mirrors TVM's ``T.float32x16``)."""
 
+float32x2: DTypeConstructor
+"""``T.float32x2()`` declares a float32x2 var, ``T.float32x2(3)`` is a constant, ``T.float32x2(e)`` casts ``e`` (mirrors TVM's ``T.float32x2``)."""
+
 float32x32: DTypeConstructor
 """``T.float32x32()`` declares a float32x32 var, ``T.float32x32(3)`` is a constant, ``T.float32x32(e)`` casts ``e`` (mirrors TVM's ``T.float32x32``)."""
 
@@ -692,6 +698,9 @@ float64: DTypeConstructor
 
 float64x16: DTypeConstructor
 """``T.float64x16()`` declares a float64x16 var, ``T.float64x16(3)`` is a constant, ``T.float64x16(e)`` casts ``e`` (mirrors TVM's ``T.float64x16``)."""
+
+float64x2: DTypeConstructor
+"""``T.float64x2()`` declares a float64x2 var, ``T.float64x2(3)`` is a constant, ``T.float64x2(e)`` casts ``e`` (mirrors TVM's ``T.float64x2``)."""
 
 float64x32: DTypeConstructor
 """``T.float64x32()`` declares a float64x32 var, ``T.float64x32(3)`` is a constant, ``T.float64x32(e)`` casts ``e`` (mirrors TVM's ``T.float64x32``)."""
@@ -814,6 +823,9 @@ int16: DTypeConstructor
 int16x16: DTypeConstructor
 """``T.int16x16()`` declares a int16x16 var, ``T.int16x16(3)`` is a constant, ``T.int16x16(e)`` casts ``e`` (mirrors TVM's ``T.int16x16``)."""
 
+int16x2: DTypeConstructor
+"""``T.int16x2()`` declares a int16x2 var, ``T.int16x2(3)`` is a constant, ``T.int16x2(e)`` casts ``e`` (mirrors TVM's ``T.int16x2``)."""
+
 int16x32: DTypeConstructor
 """``T.int16x32()`` declares a int16x32 var, ``T.int16x32(3)`` is a constant, ``T.int16x32(e)`` casts ``e`` (mirrors TVM's ``T.int16x32``)."""
 
@@ -831,6 +843,9 @@ int32: DTypeConstructor
 
 int32x16: DTypeConstructor
 """``T.int32x16()`` declares a int32x16 var, ``T.int32x16(3)`` is a constant, ``T.int32x16(e)`` casts ``e`` (mirrors TVM's ``T.int32x16``)."""
+
+int32x2: DTypeConstructor
+"""``T.int32x2()`` declares a int32x2 var, ``T.int32x2(3)`` is a constant, ``T.int32x2(e)`` casts ``e`` (mirrors TVM's ``T.int32x2``)."""
 
 int32x32: DTypeConstructor
 """``T.int32x32()`` declares a int32x32 var, ``T.int32x32(3)`` is a constant, ``T.int32x32(e)`` casts ``e`` (mirrors TVM's ``T.int32x32``)."""
@@ -850,6 +865,9 @@ int64: DTypeConstructor
 int64x16: DTypeConstructor
 """``T.int64x16()`` declares a int64x16 var, ``T.int64x16(3)`` is a constant, ``T.int64x16(e)`` casts ``e`` (mirrors TVM's ``T.int64x16``)."""
 
+int64x2: DTypeConstructor
+"""``T.int64x2()`` declares a int64x2 var, ``T.int64x2(3)`` is a constant, ``T.int64x2(e)`` casts ``e`` (mirrors TVM's ``T.int64x2``)."""
+
 int64x32: DTypeConstructor
 """``T.int64x32()`` declares a int64x32 var, ``T.int64x32(3)`` is a constant, ``T.int64x32(e)`` casts ``e`` (mirrors TVM's ``T.int64x32``)."""
 
@@ -867,6 +885,9 @@ int8: DTypeConstructor
 
 int8x16: DTypeConstructor
 """``T.int8x16()`` declares a int8x16 var, ``T.int8x16(3)`` is a constant, ``T.int8x16(e)`` casts ``e`` (mirrors TVM's ``T.int8x16``)."""
+
+int8x2: DTypeConstructor
+"""``T.int8x2()`` declares a int8x2 var, ``T.int8x2(3)`` is a constant, ``T.int8x2(e)`` casts ``e`` (mirrors TVM's ``T.int8x2``)."""
 
 int8x32: DTypeConstructor
 """``T.int8x32()`` declares a int8x32 var, ``T.int8x32(3)`` is a constant, ``T.int8x32(e)`` casts ``e`` (mirrors TVM's ``T.int8x32``)."""
@@ -1467,6 +1488,9 @@ uint16: DTypeConstructor
 uint16x16: DTypeConstructor
 """``T.uint16x16()`` declares a uint16x16 var, ``T.uint16x16(3)`` is a constant, ``T.uint16x16(e)`` casts ``e`` (mirrors TVM's ``T.uint16x16``)."""
 
+uint16x2: DTypeConstructor
+"""``T.uint16x2()`` declares a uint16x2 var, ``T.uint16x2(3)`` is a constant, ``T.uint16x2(e)`` casts ``e`` (mirrors TVM's ``T.uint16x2``)."""
+
 uint16x32: DTypeConstructor
 """``T.uint16x32()`` declares a uint16x32 var, ``T.uint16x32(3)`` is a constant, ``T.uint16x32(e)`` casts ``e`` (mirrors TVM's ``T.uint16x32``)."""
 
@@ -1484,6 +1508,9 @@ uint32: DTypeConstructor
 
 uint32x16: DTypeConstructor
 """``T.uint32x16()`` declares a uint32x16 var, ``T.uint32x16(3)`` is a constant, ``T.uint32x16(e)`` casts ``e`` (mirrors TVM's ``T.uint32x16``)."""
+
+uint32x2: DTypeConstructor
+"""``T.uint32x2()`` declares a uint32x2 var, ``T.uint32x2(3)`` is a constant, ``T.uint32x2(e)`` casts ``e`` (mirrors TVM's ``T.uint32x2``)."""
 
 uint32x32: DTypeConstructor
 """``T.uint32x32()`` declares a uint32x32 var, ``T.uint32x32(3)`` is a constant, ``T.uint32x32(e)`` casts ``e`` (mirrors TVM's ``T.uint32x32``)."""
@@ -1503,6 +1530,9 @@ uint64: DTypeConstructor
 uint64x16: DTypeConstructor
 """``T.uint64x16()`` declares a uint64x16 var, ``T.uint64x16(3)`` is a constant, ``T.uint64x16(e)`` casts ``e`` (mirrors TVM's ``T.uint64x16``)."""
 
+uint64x2: DTypeConstructor
+"""``T.uint64x2()`` declares a uint64x2 var, ``T.uint64x2(3)`` is a constant, ``T.uint64x2(e)`` casts ``e`` (mirrors TVM's ``T.uint64x2``)."""
+
 uint64x32: DTypeConstructor
 """``T.uint64x32()`` declares a uint64x32 var, ``T.uint64x32(3)`` is a constant, ``T.uint64x32(e)`` casts ``e`` (mirrors TVM's ``T.uint64x32``)."""
 
@@ -1520,6 +1550,9 @@ uint8: DTypeConstructor
 
 uint8x16: DTypeConstructor
 """``T.uint8x16()`` declares a uint8x16 var, ``T.uint8x16(3)`` is a constant, ``T.uint8x16(e)`` casts ``e`` (mirrors TVM's ``T.uint8x16``)."""
+
+uint8x2: DTypeConstructor
+"""``T.uint8x2()`` declares a uint8x2 var, ``T.uint8x2(3)`` is a constant, ``T.uint8x2(e)`` casts ``e`` (mirrors TVM's ``T.uint8x2``)."""
 
 uint8x32: DTypeConstructor
 """``T.uint8x32()`` declares a uint8x32 var, ``T.uint8x32(3)`` is a constant, ``T.uint8x32(e)`` casts ``e`` (mirrors TVM's ``T.uint8x32``)."""
