@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 import re
 import sys
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tvm_conformance import SUITES, family, finish, git, print_families  # noqa: E402  pylint: disable=wrong-import-position
+from tvm_conformance import SUITES, family, finish, parsed_units, print_families  # noqa: E402  pylint: disable=wrong-import-position
 
 
 _DECORATOR = re.compile(r"(?m)^(\s*@(?:T\.prim_func|I\.ir_module))(?:\((.*)\))?$")
@@ -72,39 +71,23 @@ def main() -> int:
     ap.add_argument("--show", default=None, help="print units whose family contains this text")
     ap.add_argument("--json", default=None, help="write the per-unit results here")
     args = ap.parse_args()
-    from tirkit.lang import parse_file  # pylint: disable=import-outside-toplevel
-
     tag, dirs = SUITES[args.suite]
-    files = [f for f in git(args.repo, "ls-tree", "-r", "--name-only", tag,
-                            "tests/python").split("\n")
-             if f.endswith(".py") and f.split("/")[2] in dirs]
     t0 = time.perf_counter()
     rows: list[dict] = []
     fams: dict[str, collections.Counter] = {d: collections.Counter() for d in args.dialects}
-    for path in files[:args.limit or None]:
-        text = git(args.repo, "show", f"{tag}:{path}")
-        if "prim_func" not in text and "ir_module" not in text:
+    for path, text, unit in parsed_units(args.repo, tag, dirs, args.limit):
+        src = text[unit.span.start_offset:unit.span.end_offset]
+        if "R.function" in src or "@R." in src:
             continue
-        try:
-            units = parse_file(text, path)
-        except Exception:  # pylint: disable=broad-except
-            continue
-        for unit in units:
-            if unit.kind == "file" or unit.ir is None or unit.span is None \
-                    or any(d.severity == 1 for d in unit.diagnostics):
-                continue
-            src = text[unit.span.start_offset:unit.span.end_offset]
-            if "R.function" in src or "@R." in src:
-                continue
-            row = {"file": path, "unit": unit.name}
-            for dialect in args.dialects:
-                row[dialect] = status = check(unit.ir, dialect,
-                                              "check_well_formed=False" not in src)
-                if status != "equal":
-                    fams[dialect][status] += 1
-                    if args.show and args.show in status:
-                        print(f"--- {dialect} {path}:{unit.name}: {status}")
-            rows.append(row)
+        row = {"file": path, "unit": unit.name}
+        for dialect in args.dialects:
+            row[dialect] = status = check(unit.ir, dialect,
+                                          "check_well_formed=False" not in src)
+            if status != "equal":
+                fams[dialect][status] += 1
+                if args.show and args.show in status:
+                    print(f"--- {dialect} {path}:{unit.name}: {status}")
+        rows.append(row)
     for dialect in args.dialects:
         bad = sum(fams[dialect].values())
         print(f"{dialect}: {len(rows) - bad}/{len(rows)} units read back equal; {bad} differ")

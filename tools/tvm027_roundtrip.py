@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tvm_conformance import GPU, SUITES, family, finish, git, print_families  # noqa: E402  pylint: disable=wrong-import-position
+from tvm_conformance import GPU, SUITES, family, finish, parsed_units, print_families  # noqa: E402  pylint: disable=wrong-import-position
 
 TVM_SIDE = r'''
 import json, sys
@@ -96,38 +96,23 @@ def units_of_tvm_suite(repo: str, tag: str, limit: int, dirs: Any = SUITES["v0.2
                        port: bool = True) -> list[dict]:
     """Every unit tirkit parses without an error: ``{file, unit, kind, ref, ours}``; the
     reference is the unit's source ported to tirx (``port``), or as it is (a tirx suite)."""
-    from tirkit.lang import parse_file  # pylint: disable=import-outside-toplevel
     from tirkit.printer import script  # pylint: disable=import-outside-toplevel
 
-    files = [f for f in git(repo, "ls-tree", "-r", "--name-only", tag, "tests/python").split("\n")
-             if f.endswith(".py") and f.split("/")[2] in dirs]
     items = []
-    for path in files[:limit or None]:
-        text = git(repo, "show", f"{tag}:{path}")
-        if "prim_func" not in text and "ir_module" not in text:
+    for path, text, unit in parsed_units(repo, tag, dirs, limit):
+        start = text.rfind("\n", 0, unit.span.start_offset) + 1
+        src = textwrap.dedent(text[start:unit.span.end_offset])
+        if "R.function" in src or "@R." in src:
             continue
         try:
-            units = parse_file(text, path)
-        except Exception:  # pylint: disable=broad-except
-            continue
-        for unit in units:
-            if unit.kind == "file" or unit.ir is None or unit.span is None:
-                continue
-            if any(d.severity == 1 for d in unit.diagnostics):
-                continue
-            start = text.rfind("\n", 0, unit.span.start_offset) + 1
-            src = textwrap.dedent(text[start:unit.span.end_offset])
-            if "R.function" in src or "@R." in src:
-                continue
-            try:
-                ours = script(unit.ir, dialect="tirx")
-            except Exception as err:  # pylint: disable=broad-except
-                ours = f"# tirkit could not print: {type(err).__name__}: {err}"
-            ref = port_to_tirx(src) if port else _IMPORT.sub("", src)
-            items.append({"file": path, "unit": unit.name, "ref": ref,
-                          "kind": "gpu" if GPU.search(src) else "cpu",
-                          "ours": "\n".join(ln for ln in ours.split("\n")
-                                            if not ln.startswith("# from "))})
+            ours = script(unit.ir, dialect="tirx")
+        except Exception as err:  # pylint: disable=broad-except
+            ours = f"# tirkit could not print: {type(err).__name__}: {err}"
+        ref = port_to_tirx(src) if port else _IMPORT.sub("", src)
+        items.append({"file": path, "unit": unit.name, "ref": ref,
+                      "kind": "gpu" if GPU.search(src) else "cpu",
+                      "ours": "\n".join(ln for ln in ours.split("\n")
+                                        if not ln.startswith("# from "))})
     return items
 
 

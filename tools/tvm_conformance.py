@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 DEFAULT_DIRS = ("tvmscript", "tir-transform", "tir-schedule", "tir-base", "tir-analysis",
                 "tir-usmp", "codegen", "meta_schedule", "dlight", "arith", "ir", "te",
@@ -141,6 +141,27 @@ def main() -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(rows, fh, indent=1)
     return 0
+
+
+def parsed_units(repo: str, tag: str, dirs: Any, limit: int = 0) -> Iterator[tuple[str, str, Any]]:
+    """``(path, text, unit)`` of every TVMScript unit tirkit parses without an error in the test
+    files of ``dirs`` (of ``tests/python`` at ``tag``), the first ``limit`` files (0: all)."""
+    from tirkit.lang import parse_file  # pylint: disable=import-outside-toplevel
+
+    files = [f for f in git(repo, "ls-tree", "-r", "--name-only", tag, "tests/python").split("\n")
+             if f.endswith(".py") and f.split("/")[2] in dirs]
+    for path in files[:limit or None]:
+        text = git(repo, "show", f"{tag}:{path}")
+        if "prim_func" not in text and "ir_module" not in text:
+            continue
+        try:
+            units = parse_file(text, path)
+        except Exception:  # pylint: disable=broad-except
+            continue
+        for unit in units:
+            if unit.kind != "file" and unit.ir is not None and unit.span is not None \
+                    and not any(d.severity == 1 for d in unit.diagnostics):
+                yield path, text, unit
 
 
 def print_families(families: Any, top: int) -> None:
