@@ -12,12 +12,12 @@ device machine (no network), from the repository root:
     PYTHONUNBUFFERED=1 python3 bench/gpu_check.py --json $OUT/gpu_check.json 2>&1 | tee $OUT/log
 
 1. environment: GPU and driver, ptxas and libdevice, CuPy / PyTorch if installed;
-2. every GPU example of examples/gpu/ (vector add, shared-memory tiled matmul, warp-shuffle row
-   reduction, softmax) is built for the GPU's architecture, run on NumPy inputs (copied to the
-   device) and compared with NumPy (float64 reference);
-3. the tiled matmul (N = 1024, 2048, 4096) is timed on device arrays (no copies; median of
-   ``--repeat`` calls, each waiting for the GPU) next to ``cupy.matmul`` and ``torch.matmul``
-   on the same sizes when those packages are installed;
+2. every GPU example of examples/gpu/ (vector add, shared-memory tiled matmul, register-tiled
+   matmul, warp-shuffle row reduction, softmax) is built for the GPU's architecture, run on
+   NumPy inputs (copied to the device) and compared with NumPy (float64 reference);
+3. the tiled matmuls (``matmul_shared``, ``matmul_register_tiled``; N = 1024, 2048, 4096) are
+   timed on device arrays (no copies; median of ``--repeat`` calls, each waiting for the GPU)
+   next to ``cupy.matmul`` and ``torch.matmul`` on the same sizes when those are installed;
 4. ``pytest tests/gpu`` (the tests marked ``gpu`` run instead of being skipped; conftest files
    above ``tests/`` are not loaded, so the docs run's Sybil need not be installed; ptxas checks
    for architectures the machine's ptxas dropped, sm_70 under CUDA 13, skip with the reason).
@@ -125,25 +125,32 @@ def check_examples(target: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _matmul_source(n: int) -> str:
-    path = ROOT / "examples" / "gpu" / "matmul_shared.py"
+#: the timed matmul examples (N x N float32; N a multiple of 128)
+MATMULS = ("matmul_shared", "matmul_register_tiled")
+
+
+def _matmul_source(name: str, n: int) -> str:
+    path = ROOT / "examples" / "gpu" / f"{name}.py"
     return path.read_text().replace("N = 1024", f"N = {n}")
 
 
 def time_matmul(target: str, sizes: list[int], repeat: int) -> list[dict[str, Any]]:
-    """Milliseconds and TFLOP/s of the tiled matmul and of CuPy / PyTorch, per size."""
+    """Milliseconds and TFLOP/s of the tiled matmuls (``<example>_ms``, ``<example>_ok``) and of
+    CuPy / PyTorch, per size."""
     rows = []
     rng = np.random.default_rng(0)
     for n in sizes:
         a, b = (rng.uniform(-1, 1, (n, n)).astype(np.float32) for _ in range(2))
+        expected = a.astype(np.float64) @ b
         row: dict[str, Any] = {"n": n}
-        mod = build(from_source(_matmul_source(n)), target=target)
-        bufs = [DeviceBuffer(x) for x in (a, b, np.zeros((n, n), np.float32))]
-        row["tirkit_ms"] = median_ms(lambda: mod(*bufs), repeat)
-        got = bufs[2].numpy()
-        row["tirkit_ok"] = bool(np.allclose(got, a.astype(np.float64) @ b, rtol=1e-3, atol=1e-2))
-        for buf in bufs:
-            buf.free()
+        for name in MATMULS:
+            mod = build(from_source(_matmul_source(name, n)), target=target)
+            bufs = [DeviceBuffer(x) for x in (a, b, np.zeros((n, n), np.float32))]
+            row[f"{name}_ms"] = median_ms(lambda: mod(*bufs), repeat)  # pylint: disable=cell-var-from-loop
+            row[f"{name}_ok"] = bool(np.allclose(bufs[2].numpy(), expected, rtol=1e-3,
+                                                 atol=1e-2))
+            for buf in bufs:
+                buf.free()
         row.update(_vendor_times(a, b, repeat))
         flops = 2.0 * n ** 3
         for key in [k for k in row if k.endswith("_ms")]:
@@ -191,10 +198,10 @@ def print_summary(env: dict[str, Any], examples: list[dict[str, Any]],
         detail = row.get("error") or f"max abs error {row['max_abs_error']:.3g}, " \
                                      f"compiled in {row['compile_s']} s"
         print(f"  {status}  {row['example']:<18} {detail}")
-    print("\ntiled matmul (float32, ms median; TFLOP/s):")
+    print("\ntiled matmuls (float32, ms median; TFLOP/s):")
     for row in timings:
-        parts = [f"tirkit {row['tirkit_ms']:.3f} ms ({row['tirkit_tflops']} TFLOP/s, "
-                 f"{'correct' if row['tirkit_ok'] else 'WRONG'})"]
+        parts = [f"{name} {row[f'{name}_ms']:.3f} ms ({row[f'{name}_tflops']} TFLOP/s, "
+                 f"{'correct' if row[f'{name}_ok'] else 'WRONG'})" for name in MATMULS]
         for lib in ("cupy", "torch"):
             if f"{lib}_ms" in row:
                 parts.append(f"{lib} {row[f'{lib}_ms']:.3f} ms ({row[f'{lib}_tflops']} TFLOP/s)")
@@ -226,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"env": env, "target": target, "examples": examples,
                                "matmul": timings, "tests_rc": tests_rc}, indent=2))
-    failed = not all(r.get("ok") for r in examples) or not all(r["tirkit_ok"] for r in timings) \
+    failed = not all(r.get("ok") for r in examples) or not all(r[f"{m}_ok"] for r in timings for m in MATMULS) \
         or (tests_rc not in (None, 0))
     return 1 if failed else 0
 

@@ -44,7 +44,7 @@ def half(A: T.Buffer((32,), "float16"), B: T.Buffer((32,), "bfloat16"), C: T.Buf
     tx = T.launch_thread("threadIdx.x", 32)
     C[tx] = A[tx] * A[tx] + T.exp(A[tx]) + T.Cast("float16", B[tx] * B[tx])
 ''')
-    assert "add.rn.f16" in c.ptx  # float16 computed natively (sm_53+)
+    assert "fma.rn.f16" in c.ptx  # float16 computed natively (sm_53+), the multiply-add fused
 
 
 @pytest.mark.parametrize("dtype", ["float64", "int64", "float16", "int32"])
@@ -128,3 +128,28 @@ def cpu(A: T.Buffer((4,), "float32")):
     for i in range(4):
         A[i] = T.float32(0)
 '''), "cuda")
+
+
+def test_multiply_adds_contract_to_fma_as_in_tvm():
+    # TVM's LLVM targets set AllowFPOpFusion=Fast (nvcc fuses by default too): without it a
+    # GPU matmul ran every multiply-add as a rounded mul.rn + add.rn pair
+    c = ptx('''
+@T.prim_func
+def axpy(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32"), C: T.Buffer((64,), "float64")):
+    tx = T.launch_thread("threadIdx.x", 64)
+    B[tx] = A[tx] * T.float32(3) + B[tx]
+    C[tx] = C[tx] - T.Cast("float64", A[tx]) * C[tx]
+''')
+    assert "fma.rn.f32" in c.ptx and "fma.rn.f64" in c.ptx
+    assert "mul.rn.f32" not in c.ptx and "add.rn.f32" not in c.ptx
+    assert "contract" in c.llvm_ir  # the NVPTX IR; the CPU keeps LowerIntrin's llvm.fmuladd
+
+
+def test_the_cpu_target_does_not_contract():
+    compiled = compile_module(from_source(HEAD + '''
+@T.prim_func
+def axpy(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    for i in range(64):
+        B[i] = A[i] * T.float32(3) + B[i]
+'''), "llvm")
+    assert "contract" not in compiled.llvm_ir and "llvm.fmuladd" in compiled.llvm_ir

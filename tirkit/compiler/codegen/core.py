@@ -126,6 +126,10 @@ class CodeGenLLVM:
     alignment of data pointers (``storage_alignment`` attributes, allocations).
     """
 
+    #: fast-math flags of float ``fadd``/``fsub``/``fmul`` (none on the CPU: there LowerIntrin
+    #: makes ``a * b + c`` an ``llvm.fmuladd``, TVM's ``MakeFMA``)
+    fp_flags: tuple[str, ...] = ()
+
     def __init__(self, target: Any, module_name: str = "tirkit") -> None:
         self.target = target
         self.module = Module(name=module_name)

@@ -52,6 +52,8 @@ def _bf16(cg: CodeGenLLVM, e: Any, compute: Any) -> ir.Value:
 
 
 _NSW = ("nsw",)
+#: the float operations that carry :attr:`CodeGenLLVM.fp_flags` (``contract`` on the GPU)
+_FP_FLAGGED = frozenset({"fadd", "fsub", "fmul"})
 
 
 def _nsw(t: DataType) -> tuple[str, ...]:
@@ -66,6 +68,8 @@ def _simple(int_op: str, float_op: str, uint_op: str | None = None) -> Any:
             return _bf16(cg, e, lambda a, b, ft: getattr(cg.builder, float_op)(a, b))
         a, b = cg.expr(e.a), cg.expr(e.b)
         if t.is_floating():
+            if float_op in _FP_FLAGGED and cg.fp_flags:
+                return getattr(cg.builder, float_op)(a, b, flags=cg.fp_flags)
             return getattr(cg.builder, float_op)(a, b)
         if t.is_handle():
             raise CodegenError(f"arithmetic on handles is not supported: {type(e).__name__}")

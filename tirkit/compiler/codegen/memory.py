@@ -16,12 +16,13 @@ from typing import cast
 
 from llvmlite import ir
 
-from ...arith import Analyzer
+from ...arith.modular_set import ModularSetAnalyzer
 from ...ir.dtype import DataType
 from ...ir.expr import IntImm, PrimExpr
 from ...tir import expr as E
 from ...tir import stmt as S
 from ...tir.buffer import Buffer
+from .asserts import let_exprs
 from .core import CodeGenLLVM, register, register_call
 from .expr import mangle
 from .ir_values import MDString
@@ -29,7 +30,6 @@ from .types import I32, I64, PTR, CodegenError, elem_bytes, storage_type
 
 __all__ = ["element_address", "tbaa_tag"]
 
-_analyzer = Analyzer()
 
 
 def _flat_index(buf: Buffer, indices: tuple[PrimExpr, ...]) -> PrimExpr:
@@ -52,16 +52,48 @@ def element_address(cg: CodeGenLLVM, buf: Buffer, index: PrimExpr) -> ir.Value:
     return cg.builder.gep(data, [idx], inbounds=True, source_etype=storage_type(buf.dtype))
 
 
+class _LetModularSet(ModularSetAnalyzer):
+    """The modular set analysis with the LetStmts met so far bound (TVM's codegen binds each
+    LetStmt's var in its analyzer): a vector access at ``cse_var_7`` is as aligned as the value
+    CommonSubexprElimTIR named so. A var's set is computed on first use and kept (each let var
+    has one value after ConvertSSA); chains deeper than :attr:`MAX_DEPTH` are unknown."""
+
+    MAX_DEPTH = 256
+
+    def __init__(self, lets: dict) -> None:
+        super().__init__()
+        self.lets, self.depth = lets, 0
+
+    def analyze(self, e: PrimExpr) -> tuple[int, int]:
+        if isinstance(e, E.Var) and id(e) not in self.known:
+            value = self.lets.get(e)
+            if value is not None and value.dtype.is_int() and self.depth < self.MAX_DEPTH:
+                self.depth += 1
+                try:
+                    self.known[id(e)] = (e, self.analyze(value))
+                finally:
+                    self.depth -= 1
+        return super().analyze(e)
+
+
+def _modular_set(cg: CodeGenLLVM, e: PrimExpr) -> tuple[int, int]:
+    an = getattr(cg, "_let_modular", None)
+    if an is None:
+        an = _LetModularSet(let_exprs(cg))
+        setattr(cg, "_let_modular", an)
+    return an.analyze(e)
+
+
 def _alignment(cg: CodeGenLLVM, buf: Buffer, base: PrimExpr) -> int:
     """Byte alignment of ``&buf[base]``: the pointer's known alignment reduced by the base's
-    modular set (TVM's ``GetAlignment`` helper)."""
+    modular set, let-bound variables seen through (TVM's ``GetAlignment`` helper)."""
     ebytes = elem_bytes(buf.dtype) * buf.dtype.lanes
     known = cg.alignment.get(buf.data, 0)
     if known <= ebytes:
         return ebytes
-    ms = _analyzer.modular_set(base + buf.elem_offset if not _is_zero(buf.elem_offset) else base)
+    ms = _modular_set(cg, base + buf.elem_offset if not _is_zero(buf.elem_offset) else base)
     align = known
-    for part in (ms.coeff, ms.base):
+    for part in ms:
         if part:
             align = gcd(align, ebytes * part)
     return max(align, ebytes)

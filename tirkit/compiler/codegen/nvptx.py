@@ -63,7 +63,14 @@ def is_kernel(func: PrimFunc) -> bool:
 
 
 class CodeGenNVPTX(CodeGenLLVM):
-    """Translate lowered device PrimFuncs to an NVPTX LLVM module (TVM ``CodeGenNVPTX``)."""
+    """Translate lowered device PrimFuncs to an NVPTX LLVM module (TVM ``CodeGenNVPTX``).
+
+    Float ``a * b + c`` may contract to one ``fma.rn`` (``contract`` on ``fadd``/``fsub``/
+    ``fmul``): TVM's LLVM targets set ``AllowFPOpFusion = Fast`` and nvcc fuses by default
+    (``--fmad=true``); without it every multiply-add is two rounded PTX instructions.
+    """
+
+    fp_flags = ("contract",)
 
     def __init__(self, target: Any, module_name: str = "tirkit_cuda") -> None:
         super().__init__(target, module_name)
