@@ -93,7 +93,12 @@ def test_dialect_round_trip_gives_back_the_classic_text() -> None:
     classic = format_source(src, "x.py", Mode()).text
     tirx = format_source(src, "x.py", Mode(dialect="tirx")).text
     assert "from tvm.script import tirx as T" in tirx and "T.sblock" in tirx
-    assert format_source(tirx, "x.py", Mode(dialect="tir")).text == classic
+    back = format_source(tirx, "x.py", Mode(dialect="tir")).text
+    # a dialect conversion prints the whole IR: the regions the parser inferred are spelled out,
+    # where formatting in place leaves them out as the user did
+    assert [ln for ln in back.splitlines()
+            if not re.match(r"\s*T\.(reads|writes)\(", ln)] == classic.splitlines()
+    assert "T.reads(A[vi, vj])" in back and "T.reads" not in classic
 
 
 def test_translate_imports_only_touches_import_lines() -> None:
@@ -125,7 +130,7 @@ UGLY = ("from tvm.script import tir as T\n\n\n@T.prim_func\n"
         "        A[i] = A[i]*T.float32(2)\n")
 PRETTY = ("from tvm.script import tir as T\n\n\n@T.prim_func\n"
           "def f(A: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n"
-          "        A[i] = A[i] * T.float32(2.0)\n")
+          "        A[i] = A[i] * T.float32(2)\n")
 BROKEN = ("from tvm.script import tir as T\n\n\n@T.prim_func\n"
           "def bad(A: T.Buffer((4,), \"float32\")):\n    for i in range(4)\n"
           "        A[i] = A[i]*T.float32(2)\n")
@@ -149,7 +154,7 @@ def test_diff_on_stdout(tmp_path: Path) -> None:
     r = run("--diff", str(f))
     assert r.returncode == 0, r.stderr
     assert "-        A[i] = A[i]*T.float32(2)" in r.stdout
-    assert "+        A[i] = A[i] * T.float32(2.0)" in r.stdout
+    assert "+        A[i] = A[i] * T.float32(2)" in r.stdout
     assert f.read_text() == UGLY
 
 
@@ -196,7 +201,8 @@ def test_pyproject_config_is_honoured(tmp_path: Path) -> None:
     assert "def f(\n    A: T.Buffer(" in out  # wrapped at 30 columns
     assert skipped.read_text() == UGLY
     r = run("--line-length", "100", "--dialect", "tir", str(f))  # the command line wins
-    assert r.returncode == 0 and f.read_text() == PRETTY
+    # (converted twice: the float literal is the printer's, not the user's T.float32(2))
+    assert r.returncode == 0 and f.read_text() == PRETTY.replace("float32(2)", "float32(2.0)")
 
 
 def test_bad_pyproject_key_is_an_error(tmp_path: Path) -> None:
@@ -291,7 +297,7 @@ def test_python_warnings_about_the_file_stay_out_of_the_output(tmp_path):
     compile-time warnings off and report only their own findings."""
     path = tmp_path / "w.py"
     path.write_text("from tvm.script import tir as T\nx = 1if 2 else 3\n\n\n@T.prim_func\n"
-                    "def f(A: T.Buffer((4,), \"float32\")):\n    A[0] = T.float32(1)\n")
+                    "def f(A: T.Buffer((4,), \"float32\")):\n    A[0]=T.float32(1)\n")
     fmt = run("--check", str(path))
     assert fmt.returncode == 1 and "would reformat" in fmt.stderr
     tirc = subprocess.run([sys.executable, "-m", "tirkit.cli.tirc", str(path), "-o", os.devnull],

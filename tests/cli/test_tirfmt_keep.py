@@ -21,7 +21,7 @@ EXAMPLES = sorted(p for p in (ROOT / "examples").rglob("*.py"))
 UGLY = ("from tvm.script import tir as T\n\n\n@T.prim_func\n"
         "def f(A: T.Buffer((4,), \"float32\")):\n    for i in range(4):\n"
         "        A[i] = A[i]*T.float32(2)\n")
-PRETTY = UGLY.replace("A[i]*T.float32(2)", "A[i] * T.float32(2.0)")
+PRETTY = UGLY.replace("A[i]*T.float32(2)", "A[i] * T.float32(2)")
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -62,7 +62,7 @@ def test_docstring_and_header_comments_survive_safe_mode(tmp_path: Path) -> None
     assert r.returncode == 0, r.stderr
     out = f.read_text()
     for line in ("@T.prim_func  # deco", '"float32"),  # param', '    """Doc."""  # after doc',
-                 "    for i in range(4):  # loop", "A[i] * T.float32(2.0)"):
+                 "    for i in range(4):  # loop", "A[i] * T.float32(2)"):
         assert line in out, (line, out)
     assert "root" not in out
     assert run("--check", str(f)).returncode == 0  # stable: a second run changes nothing

@@ -17,7 +17,7 @@ from .context import Frame, Printer, register
 from .doc import Doc, Text, concat, join
 from .expr import call, str_lit
 from .stmt_doc import LineDoc, ScopeDoc, SDoc
-from .written import axis_spelling, grid_tuple_doc, unnamed_block
+from .written import axis_spelling, grid_tuple_doc, regions_written, unnamed_block
 
 _AXIS = {IterVarType.DataPar: "spatial", IterVarType.CommReduce: "reduce",
          IterVarType.Ordered: "scan", IterVarType.DimInfo: "opaque"}
@@ -143,9 +143,12 @@ def print_block(p: Printer, block: S.Block, realize: S.BlockRealize | None) -> S
         _IterVars(p, block, realize, f).run()
         if realize is not None and not _is_true(realize.predicate):
             f.stmts.append(LineDoc(call(p, p.T("where"), [p.expr(realize.predicate).doc]).doc))
-        f.stmts.append(LineDoc(call(p, p.T("reads"), [p.expr(r).doc for r in block.reads]).doc))
-        f.stmts.append(LineDoc(call(p, p.T("writes"),
-                                    [p.expr(w).doc for w in block.writes]).doc))
+        if regions_written(p, block, "reads"):
+            f.stmts.append(LineDoc(call(p, p.T("reads"),
+                                        [p.expr(r).doc for r in block.reads]).doc))
+        if regions_written(p, block, "writes"):
+            f.stmts.append(LineDoc(call(p, p.T("writes"),
+                                        [p.expr(w).doc for w in block.writes]).doc))
         if block.annotations:
             name = "sblock_attr" if p.tirx else "block_attr"
             f.stmts.append(LineDoc(call(p, p.T(name), [p.expr(block.annotations).doc]).doc))

@@ -24,7 +24,7 @@ from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_M
 from .doc import Doc, Text, bracket, concat, join
 from .stmt_doc import LineDoc
 from .written import (buffer_field_written, called_as, cast_folded_written, dtype_keyword,
-                      folded_written, int_written, limit_written, method_written,
+                      float_written, folded_written, int_written, limit_written, method_written,
                       var_call_written)
 
 
@@ -176,7 +176,8 @@ def _float_imm(p: Printer, imm: X.FloatImm) -> E:
         cast = _cast_folded(p, imm)
         if cast is not None:
             return cast
-    text = Text(float_lit(imm.value))
+    literal = float_written(p, imm) if p.cfg.written is not None else None
+    text = Text(literal if literal is not None else float_lit(imm.value))
     if imm.dtype == p.cfg.float_dtype:
         return E(text, P_UNARY if imm.value < 0 else P_ATOM)
     return call(p, p.T(str(imm.dtype)), [text])

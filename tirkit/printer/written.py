@@ -12,8 +12,10 @@ printer keeps:
   (:func:`loop_spelling`);
 - ``T.axis.S`` / ``T.axis.R`` / ``T.axis.spatial`` / ``T.axis.remap`` as written
   (:func:`axis_spelling`);
-- ``T.evaluate(call)`` (:func:`called_as`) and ``T.int32(1)`` (:func:`int_written`);
-- ``with T.block():`` without the empty name (:func:`unnamed_block`), a root block written
+- ``T.evaluate(call)`` (:func:`called_as`), ``T.int32(1)`` (:func:`int_written`) and a float
+  literal as written, ``T.float32(1)`` / ``1e-5`` (:func:`float_written`);
+- ``with T.block():`` without the empty name (:func:`unnamed_block`), a block without
+  ``T.reads`` / ``T.writes`` left so (:func:`regions_written`), a root block written
   out (:func:`root_block_written`), ``T.cast(x, "float32")`` (:func:`called_as`);
 - ``T.floordiv(a, b)`` / ``T.floormod(a, b)`` rather than ``//`` / ``%`` (:func:`called_as`),
   ``T.min_value("float32")`` / ``T.max_value(...)`` rather than the constant
@@ -80,9 +82,9 @@ from tirkit.tir.expr import Var
 from .context import Printer, sanitize
 
 __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
-           "axis_spelling", "called_as", "int_written", "dtype_keyword",
-           "unnamed_block", "root_block_written", "limit_written", "keyword_written",
-           "args_written", "return_written", "elif_written", "folded_written",
+           "axis_spelling", "called_as", "int_written", "float_written", "dtype_keyword",
+           "unnamed_block", "regions_written", "root_block_written", "limit_written",
+           "keyword_written", "args_written", "return_written", "elif_written", "folded_written",
            "method_written", "launch_written", "loop_start_written", "may_shadow",
            "slices_written", "buffer_field_written", "store_cast_written",
            "store_cast_implicit", "let_unannotated",
@@ -262,6 +264,27 @@ def int_written(p: Printer, imm: Any) -> bool:
         return False
 
 
+_FLOAT_LITERAL = r"([-+]?\s*(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][-+]?\d+)?)"
+
+
+def float_written(p: Printer, imm: Any) -> str | None:
+    """The literal of a float constant written ``T.float32(1)`` / ``T.float32(1e-5)`` (or bare,
+    ``1e-5``), when it reads back as the same value; the printer would write ``1.0`` /
+    ``1.0000000000000001e-05``."""
+    text = written(p, imm)
+    if text is None:
+        return None
+    m = re.fullmatch(_t(p) + re.escape(str(imm.dtype)) + r"\s*\(\s*" + _FLOAT_LITERAL
+                     + r"\s*\)", text) or re.fullmatch(_FLOAT_LITERAL, text)
+    if m is None:
+        return None
+    literal = m.group(1).replace(" ", "")
+    try:
+        return literal if float(literal) == imm.value else None
+    except ValueError:
+        return None
+
+
 def dtype_keyword(p: Printer, call: Any, exact: bool = True) -> str | None:
     """The ``dtype=`` string a call was written with (``T.call_extern("f", x,
     dtype="float32")``), when it names the call's dtype or (``exact=False``: an op whose dtype
@@ -287,6 +310,22 @@ def unnamed_block(p: Printer, block: Any) -> bool:
     text = written(p, block)
     return text is not None and block.name_hint == "" and re.match(
         r"with\s+" + _t(p) + r"s?block\s*\(\s*\)", text) is not None
+
+
+def regions_written(p: Printer, block: Any, kind: str) -> bool:
+    """Whether the block's ``T.reads`` (``kind="reads"``) or ``T.writes`` was written out: a
+    line at the block's body indentation calls it. Blocks without them get them inferred by
+    the parser, and tirfmt leaves them out again (True when the printer has no source)."""
+    text = written(p, block)
+    if text is None:
+        return True
+    lines = text.splitlines()[1:]
+    body = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), None)
+    if body is None:
+        return True
+    indent = body[:len(body) - len(body.lstrip())]
+    call_re = re.compile(re.escape(indent) + _t(p) + kind + r"\s*\(")
+    return any(call_re.match(ln) for ln in lines)
 
 
 def root_block_written(p: Printer, realize: Any) -> bool:

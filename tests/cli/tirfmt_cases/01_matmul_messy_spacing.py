@@ -24,8 +24,6 @@ def matmul(
     for i, j, k in T.grid(128, 128, 128):
         with T.block("update"):
             vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            T.reads(A[vi, vk], B[vj, vk])
-            T.writes(C[vi, vj])
             with T.init():
-                C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = T.float32(0)
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vj, vk]

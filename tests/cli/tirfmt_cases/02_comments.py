@@ -23,9 +23,7 @@ def scale(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
     for i in range(16):  # the only loop
         with T.block("B"):
             vi = T.axis.spatial(16, i)
-            T.reads(A[vi])
-            T.writes(B[vi])
             # the store
-            B[vi] = A[vi] * T.float32(2.0)  # times two
+            B[vi] = A[vi] * T.float32(2)  # times two
             # end of the block body
     # end of the function

@@ -18,7 +18,7 @@ def long_expr(
     C: T.Buffer((64,), "float32")
 ):
     for i in range(64):
-        C[i] = A[i] * B[i] + A[i] * T.float32(3.0) - B[
+        C[i] = A[i] * B[i] + A[i] * T.float32(3) - B[
             i
         ] * T.float32(0.5) + T.max(A[i], B[i])
         T.call_extern(
@@ -28,5 +28,5 @@ def long_expr(
             B.data,
             C.data,
             i,
-            T.float32(1.0)
+            T.float32(1)
         )

@@ -26,10 +26,10 @@ class Module:
     def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
         T.func_attr({"global_symbol": "main"})
         for i in range(8):
-            B[i] = A[i] + T.float32(1.0)
+            B[i] = A[i] + T.float32(1)
 
     # the helper
     @T.prim_func(private=True)
     def helper(A: T.Buffer((8,), "float32")):
         for i in range(8):
-            A[i] = T.float32(0.0)
+            A[i] = T.float32(0)

@@ -22,4 +22,4 @@ def concise(A: T.Buffer((128,), "float32")):
     buf = T.allocate([128], "float32", "local")
     buf_1 = T.Buffer((128,), data=buf, scope="local")
     buf_1[tx] = A[tx]
-    A[tx] = buf_1[tx] * T.float32(2.0)
+    A[tx] = buf_1[tx] * T.float32(2)

@@ -17,7 +17,7 @@ from tvm.script import tir as T
 @T.prim_func
 def crlf(A: T.Buffer((4,), "float32")):
     for i in range(4):
-        A[i] = A[i] * T.float32(2.0)  # doubled
+        A[i] = A[i] * T.float32(2)  # doubled
 
 
 value = 1

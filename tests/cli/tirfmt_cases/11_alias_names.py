@@ -22,7 +22,7 @@ from tvm.script import tir as tir_
 @tir_.prim_func
 def add(A: tir_.Buffer((16,), "float32"), B: tir_.Buffer((16,), "float32")):
     for i in range(16):
-        B[i] = A[i] + tir_.float32(1.0)
+        B[i] = A[i] + tir_.float32(1)
 
 
 @ir_.ir_module

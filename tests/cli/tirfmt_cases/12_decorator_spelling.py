@@ -20,10 +20,10 @@ from tvm.script import tir as T
 @tvm.script.tir.prim_func
 def fq(A: T.Buffer((8,), "float32")):
     for i in range(8):
-        A[i] = T.float32(0.0)
+        A[i] = T.float32(0)
 
 
 @T.prim_func(private=True)
 def hidden(A: T.Buffer((8,), "float32")):
     for i in range(8):
-        A[i] = T.float32(1.0)
+        A[i] = T.float32(1)

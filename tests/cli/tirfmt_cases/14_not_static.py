@@ -30,4 +30,4 @@ def make(n):
 @T.prim_func
 def fixed(A: T.Buffer((4,), "float32")):
     for i in range(4):
-        A[i] = T.float32(0.0)
+        A[i] = T.float32(0)

@@ -47,9 +47,7 @@ def scale(A: T.Buffer((16,), "float32"),  # the input
     for i in range(16):
         with T.block("B"):  # the block
             vi = T.axis.spatial(16, i)
-            T.reads(A[vi])
-            T.writes(B[vi])
-            B[vi] = A[vi] * T.float32(2.0)  # times two
+            B[vi] = A[vi] * T.float32(2)  # times two
 
 
 @T.prim_func

@@ -94,4 +94,4 @@ def unrolled(A: T.Buffer((4,), "float32")):
 @T.prim_func
 def plain(A: T.Buffer((4,), "float32")):
     for i in range(0, 4):
-        A[i] = T.float32(0.0)
+        A[i] = T.float32(0)

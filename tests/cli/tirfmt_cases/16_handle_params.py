@@ -25,7 +25,7 @@ def scale_rows(x: T.handle, y: T.handle) -> None:
     Y = T.match_buffer(y, (8, 4))
     # the handles stay handles: the formatter does not fold them into T.Buffer parameters
     for r, k in T.grid(8, 4):
-        Y[r, k] = X[r, k] * T.float32(3.0)
+        Y[r, k] = X[r, k] * T.float32(3)
 
 
 @T.prim_func

@@ -27,9 +27,7 @@ def staged(a: T.handle, out: T.Buffer((32,), "float32")):
     for n in range(32):  # float32 is the default dtype, written out all the same above
         with T.block("stage"):
             vn = T.axis.spatial(32, n)
-            T.reads(A[vn], tmp[vn], flags[vn], acc[vn])
-            T.writes(tmp[vn], flags[vn], acc[vn], out[vn])
             tmp[vn] = A[vn]
-            flags[vn] = tmp[vn] > T.float32(0.0)
-            acc[vn] = T.if_then_else(flags[vn], tmp[vn], T.float32(0.0))
+            flags[vn] = tmp[vn] > T.float32(0)
+            acc[vn] = T.if_then_else(flags[vn], tmp[vn], T.float32(0))
             out[vn] = acc[vn]

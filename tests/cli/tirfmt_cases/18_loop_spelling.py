@@ -30,4 +30,4 @@ def copy_planes(src: T.Buffer((2, 3, 5), "float32"), dst: T.Buffer((2, 3, 5), "f
         for w in range(5):
             dst[c, h, w] = dst[c, h, w] + src[c, h, w]
     for c in T.grid(2):
-        dst[c, 0, 0] = T.float32(0.0)
+        dst[c, 0, 0] = T.float32(0)

@@ -27,15 +27,11 @@ def row_sums(M: T.Buffer((6, 10), "float32"), s: T.Buffer((6,), "float32")):
         with T.block("sum"):
             vr = T.axis.S(6, r)
             vk = T.axis.R(10, k)
-            T.reads(M[vr, vk])
-            T.writes(s[vr])
             with T.init():
-                s[vr] = T.float32(0.0)
+                s[vr] = T.float32(0)
             s[vr] = s[vr] + M[vr, vk]
     for r, k in T.grid(6, 10):
         with T.block("again"):
             vr = T.axis.remap("S", [r])
             vk = T.axis.remap("R", [k])
-            T.reads(s[vr], M[vr, vk])
-            T.writes(s[vr])
             s[vr] = s[vr] + M[vr, vk]

@@ -35,9 +35,7 @@ def explicit_root(P: T.Buffer((4, 4), "float32")):
             for u, v in T.grid(4, 4):
                 with T.block("bump"):
                     vu, vv = T.axis.remap("SS", [u, v])
-                    T.reads(P[vu, vv])
-                    T.writes(P[vu, vv])
-                    P[vu, vv] = P[vu, vv] + T.float32(1.0)
+                    P[vu, vv] = P[vu, vv] + T.float32(1)
 
 
 @T.prim_func
@@ -47,7 +45,5 @@ def root_comment_without_colon(P: T.Buffer((4,), "float32")):
     for u in range(4):
         with T.block():
             vu = T.axis.spatial(4, u)
-            T.reads(P[vu], tmp[vu])
-            T.writes(tmp[vu], P[vu])
             tmp[vu] = P[vu]
-            P[vu] = tmp[vu] * T.float32(2.0)
+            P[vu] = tmp[vu] * T.float32(2)

@@ -21,7 +21,7 @@ def launch(A: T.Buffer((64,), "float32")):
     tx = T.env_thread("threadIdx.x")
     # the last statement of its frame, written as a `with` scope: it stays one
     with T.launch_thread(tx, 64):
-        A[tx] = A[tx] * T.float32(2.0)
+        A[tx] = A[tx] * T.float32(2)
 
 
 @T.prim_func

@@ -24,18 +24,12 @@ def smooth(a: T.handle, b: T.handle):
     A = T.match_buffer(a, (16,), "float32")  # the input, read twice per point
     B = T.match_buffer(b, (16,), "float32")
     with T.block("root"):
-        T.reads()
-        T.writes()
         acc = T.alloc_buffer((16,))  # partial sums, never written back
         for i in range(15):
             with T.block("acc"):
                 vi = T.axis.spatial(15, i)
-                T.reads(A[vi:vi + 2])
-                T.writes(acc[vi])
                 acc[vi] = A[vi] + A[vi + 1]
         for i in range(15):
             with T.block("B"):
                 vi = T.axis.spatial(15, i)
-                T.reads(acc[vi])
-                T.writes(B[vi])
                 B[vi] = acc[vi] * T.float32(0.5)

@@ -39,8 +39,6 @@ def kernel(Aptr: T.handle("float32", storage_scope="shared"), a: T.handle, c: T.
     for i in range(4):
         with T.block("row"):
             vi = T.axis.S(4, i)
-            T.reads(A[vi], D[0])
-            T.writes(C[vi, 0])
             row_offset = T.int32()
             row = T.match_buffer(C[vi, 0:4], (4,), elem_offset=row_offset)
             row[0] = A[vi] + D[0]

@@ -55,7 +55,7 @@ class mod:
     @T.prim_func
     def kernel(A_data: T.handle("float32")):
         A = T.decl_buffer((1,), dtype="float32", data=A_data)
-        A[0] = T.float32(0.0)
+        A[0] = T.float32(0)
 
 
 @I.ir_module
@@ -65,9 +65,7 @@ class Expected:
         for i in range(T.int64(4)):
             with T.block("add"):
                 vi = T.axis.spatial(T.int64(4), i)
-                T.reads(x[vi])
-                T.writes(y[vi])
-                y[vi] = x[vi] + T.float32(1.0)
+                y[vi] = x[vi] + T.float32(1)
 
     @R.function
     def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):

@@ -26,10 +26,10 @@ def partition(A: T.Buffer((160,), "float32"), _metadata: T.handle):
     metadata = T.match_buffer(_metadata, (160,), dtype="float32")
     for i in range(160):
         if i < 10:
-            A[i] = T.float32(0.0)
+            A[i] = T.float32(0)
         elif 10 <= i and i < 150:
             A[i] = metadata[i]
         else:
-            A[i] = T.float32(2.0)
+            A[i] = T.float32(2)
     for i in range(40):
         A[i * 4:i * 4 + 4] = metadata[i * 4:i * 4 + 4]

@@ -18,6 +18,4 @@ def f(A: T.Buffer((4,), "float32")):
     for i in range(4):
         with T.block("block"):
             vi = T.axis.S(4, i)
-            T.reads()
-            T.writes(A[vi])
-            A[vi] = T.float32(0.0)
+            A[vi] = T.float32(0)

@@ -57,11 +57,11 @@ def matmul(x: T.handle, y: T.handle, z: T.handle) -> None:
             T.reads(A[vi, vk:vk + 1], B[vk:vk + 1, vj])
             T.writes(C[vi, vj])
             with T.init():
-                C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = T.float32(0)
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
     for i in range(m):
         for k in range(4):
-            C[i, k] = C[i, k] + T.float32(1.0)
+            C[i, k] = C[i, k] + T.float32(1)
         C[i, 0] = C[i, k - 1]
 
 

@@ -42,8 +42,6 @@ def spellings(a: T.handle, B: T.Buffer((4,), "int32"), H: T.Buffer((16,), "float
     for i in range(4):
         with T.block("b"):
             vi = T.axis.spatial(4, i)
-            T.reads()
-            T.writes()
             A0 = T.match_buffer(
                 A[vi * 4:vi * 4 + 4, 0:16],
                 (4, 16),
@@ -57,7 +55,7 @@ def spellings(a: T.handle, B: T.Buffer((4,), "int32"), H: T.Buffer((16,), "float
     for i in range(16):
         H[i] = T.float32(0)
         H[i] = T.float32(i)
-        H[i] = H[i] + T.float16(T.float32(i) * T.float32(2.0))
+        H[i] = H[i] + T.float16(T.float32(i) * T.float32(2))
     with T.decl_buffer((16,), "float32") as buf:
         buf[0] = T.float32(0.0)
 

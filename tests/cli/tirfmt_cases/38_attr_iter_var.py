@@ -22,4 +22,4 @@ def kernel(A: T.Buffer((256,), "float32")):
         "thread_extent",
         256
     )
-    A[threadIdx_x] = A[threadIdx_x] + T.float32(1.0)
+    A[threadIdx_x] = A[threadIdx_x] + T.float32(1)

@@ -28,4 +28,4 @@ def params(
         C[i, j] = A[i, j] + B[0]
     with T.LetStmt(T.address_of(C[1, 0]), var=T.handle("float32", "global")) as C_data:
         C_1 = T.decl_buffer((16,), "float32", data=C_data)
-        C_1[0] = T.float32(0.0)
+        C_1[0] = T.float32(0)

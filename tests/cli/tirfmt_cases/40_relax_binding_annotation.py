@@ -37,9 +37,7 @@ class Module:
         for i in range(T.int64(10)):
             with T.block("add"):
                 vi = T.axis.spatial(T.int64(10), i)
-                T.reads(x[vi])
-                T.writes(y[vi])
-                y[vi] = x[vi] + T.float32(1.0)
+                y[vi] = x[vi] + T.float32(1)
 
     @R.function
     def main(x: R.Tensor((10,), dtype="float32")) -> R.Tensor((10,), dtype="float32"):

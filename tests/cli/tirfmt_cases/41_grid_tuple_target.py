@@ -26,8 +26,6 @@ def func(A: T.Buffer((256, 256), "float32")):
     for iters in T.grid(16, 16, 16, 16):
         with T.block("compute"):
             tile_i, tile_j, i, j = T.axis.remap("SSSS", iters)
-            T.reads()
-            T.writes(A[tile_i * 16 + i, tile_j * 16 + j])
             A[tile_i * 16 + i, tile_j * 16 + j] = T.float32(0.0)
 
 
