@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_helpers import validate
+from gpu_helpers import GPU_OK, validate
 from tirkit.compiler.driver import compile_module
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "compiler"))
@@ -45,3 +45,39 @@ def test_gpu_unit_compiles_to_ptx_ptxas_accepts(ir, request):
 def test_the_corpus_has_gpu_units():
     ids = {p.id for p in GPU_UNITS}
     assert len(ids) >= 15 and set(NOT_COMPILED) <= ids
+
+
+@pytest.mark.parametrize("ir", GPU_UNITS)
+def test_gpu_unit_runs_on_random_inputs_twice_alike(ir, request):
+    """Each unit built for ``cuda`` runs as ``tirc run`` runs it (random inputs of its declared
+    shapes, symbolic dimensions 256) and gives the same result twice; without a GPU its
+    arguments are checked and the call stops only for want of a GPU."""
+    import numpy as np  # pylint: disable=import-outside-toplevel
+
+    from tirkit.cli.tirc_run import copy_args, make_arguments, max_difference  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler import build  # pylint: disable=import-outside-toplevel
+    from tirkit.compiler.runtime.cuda import CudaUnavailable  # pylint: disable=import-outside-toplevel
+    from tirkit.tir import PrimFunc  # pylint: disable=import-outside-toplevel
+
+    name = request.node.callspec.id
+    if name in NOT_COMPILED:
+        pytest.skip(f"not compiled for cuda: {NOT_COMPILED[name]}")
+    funcs = [ir] if isinstance(ir, PrimFunc) else [f for f in ir.functions.values()
+                                                   if isinstance(f, PrimFunc)]
+    if len(funcs) != 1:
+        pytest.skip(f"{len(funcs)} functions: tirc run runs modules of one kernel")
+    func = funcs[0]
+    try:
+        args = make_arguments(func, {}, np.random.default_rng(0), [])
+    except Exception as exc:  # pylint: disable=broad-except  # tirc run refuses it too
+        pytest.skip(f"no random inputs for it: {exc}")
+    mod = build(ir, target="cuda")
+    first, second = copy_args(args), copy_args(args)
+    if not GPU_OK:
+        with pytest.raises(CudaUnavailable):
+            mod(*first)
+        return
+    mod(*first)
+    mod(*second)
+    ok, worst = max_difference(first, second)
+    assert ok, f"two runs differ by {worst}"
