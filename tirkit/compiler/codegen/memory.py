@@ -52,7 +52,7 @@ def element_address(cg: CodeGenLLVM, buf: Buffer, index: PrimExpr) -> ir.Value:
     return cg.builder.gep(data, [idx], inbounds=True, source_etype=storage_type(buf.dtype))
 
 
-class _LetModularSet(ModularSetAnalyzer):
+class _LetModularSet(ModularSetAnalyzer):  # pylint: disable=too-few-public-methods
     """The modular set analysis with the LetStmts met so far bound (TVM's codegen binds each
     LetStmt's var in its analyzer): a vector access at ``cse_var_7`` is as aligned as the value
     CommonSubexprElimTIR named so. A var's set is computed on first use and kept (each let var
