@@ -23,7 +23,7 @@ from .context import E, Frame, Printer, register
 from .doc import Doc, Text, bracket, concat, join
 from .expr import call, dtype_lit, str_lit, var_creation
 from .stmt_doc import LineDoc
-from .written import dtype_written, keyword_written, slices_written, written
+from .written import declared_frame, dtype_written, keyword_written, slices_written, written
 
 #: the calls that declare a buffer (the spans :func:`keyword_written` reads)
 _DECLARING = ("match_buffer", "alloc_buffer", "decl_buffer", "Buffer", "buffer_decl")
@@ -49,10 +49,12 @@ class _Attrs:
         self.lhs: list[Doc] = []
         self.rhs: list[Doc] = []
         self.kw: dict[str, Doc] = {}
+        self.vars: list[Var] = []  # those of lhs
 
     def out_of_line(self, v: Var) -> None:
         self.lhs.append(self.p.define(v, self.frame, v.name_hint))
         self.rhs.append(var_creation(self.p, v).doc)
+        self.vars.append(v)
 
     def written(self, key: str) -> bool:
         """Whether the user wrote ``key=`` in the declaration (tirfmt keeps a default value
@@ -143,11 +145,18 @@ class _Attrs:
             self.kw["axis_separators"] = self.p.expr(list(buf.axis_separators)).doc
 
     def flush_defs(self) -> None:
-        if len(self.lhs) == 1:
-            self.frame.stmts.append(LineDoc(concat(self.lhs[0], " = ", self.rhs[0])))
+        if len(self.lhs) == 1 or (self.p.cfg.written is not None and _separate_lines(self.vars)):
+            for lhs, rhs in zip(self.lhs, self.rhs):  # (tirfmt: m = T.int32() / n = ... as
+                self.frame.stmts.append(LineDoc(concat(lhs, " = ", rhs)))  # the user wrote)
         elif self.lhs:
             self.frame.stmts.append(LineDoc(concat(join(", ", self.lhs), " = ",
                                                    join(", ", self.rhs))))
+
+
+def _separate_lines(vs: list[Var]) -> bool:
+    """Whether the vars were declared on lines of their own (their spans on distinct lines)."""
+    lines = [v.span.line for v in vs if v.span is not None]
+    return len(lines) == len(vs) and len(set(lines)) == len(lines)
 
 
 def buffer_attrs(p: Printer, buf: Buffer, frame: Frame, mode: VarDef,
@@ -210,6 +219,8 @@ def _buffer(p: Printer, buf: Buffer) -> E:
     doc = p.var_doc(buf)
     if doc is None and p.define_free:
         frame = p.lowest_def_frame(buf)
+        if p.cfg.written is not None:  # tirfmt: where the user declared it
+            frame = declared_frame(p, buf, frame)
         if frame is not None:
             lhs = define_buffer(p, buf, frame)
             rhs = buffer_decl(p, buf, "Buffer", [], frame, VarDef.DATA_POINTER)

@@ -23,9 +23,9 @@ from .context import (E, P_ADD, P_AND, P_ATOM, P_BAND, P_BOR, P_BXOR, P_CMP, P_M
                       P_SHIFT, P_UNARY, Printer, register)
 from .doc import Doc, Text, bracket, concat, join
 from .stmt_doc import LineDoc
-from .written import (buffer_field_written, called_as, cast_folded_written, dtype_keyword,
-                      float_written, folded_written, int_written, limit_written, method_written,
-                      var_call_written)
+from .written import (buffer_field_written, called_as, cast_folded_written, declared_frame,
+                      dtype_keyword, float_written, folded_written, int_written, limit_written,
+                      method_written, var_call_written)
 
 
 # ------------------------------------------------------------------------------- literals
@@ -194,6 +194,8 @@ def _var(p: Printer, v: X.Var) -> E:
     doc = p.var_doc(v)
     if doc is None and p.define_free:
         frame = p.lowest_def_frame(v)
+        if p.cfg.written is not None:  # tirfmt: where the user declared it
+            frame = declared_frame(p, v, frame)
         if frame is not None:
             lhs = p.define(v, frame, v.name_hint)
             frame.stmts.append(LineDoc(concat(lhs, " = ", var_creation(p, v).doc)))

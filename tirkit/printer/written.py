@@ -15,7 +15,8 @@ printer keeps:
 - ``T.evaluate(call)`` (:func:`called_as`), ``T.int32(1)`` (:func:`int_written`) and a float
   literal as written, ``T.float32(1)`` / ``1e-5`` (:func:`float_written`);
 - ``with T.block():`` without the empty name (:func:`unnamed_block`), a block without
-  ``T.reads`` / ``T.writes`` left so (:func:`regions_written`), a root block written
+  ``T.reads`` / ``T.writes`` left so (:func:`regions_written`), a free buffer or var
+  declared where the user declared it (:func:`declared_frame`), a root block written
   out (:func:`root_block_written`), ``T.cast(x, "float32")`` (:func:`called_as`);
 - ``T.floordiv(a, b)`` / ``T.floormod(a, b)`` rather than ``//`` / ``%`` (:func:`called_as`),
   ``T.min_value("float32")`` / ``T.max_value(...)`` rather than the constant
@@ -83,7 +84,8 @@ from .context import Printer, sanitize
 
 __all__ = ["written", "match_buffer_written", "returns_none", "dtype_written", "loop_spelling",
            "axis_spelling", "called_as", "int_written", "float_written", "dtype_keyword",
-           "unnamed_block", "regions_written", "root_block_written", "limit_written",
+           "unnamed_block", "regions_written", "declared_frame", "root_block_written",
+           "limit_written",
            "keyword_written", "args_written", "return_written", "elif_written", "folded_written",
            "method_written", "launch_written", "loop_start_written", "may_shadow",
            "slices_written", "buffer_field_written", "store_cast_written",
@@ -326,6 +328,26 @@ def regions_written(p: Printer, block: Any, kind: str) -> bool:
     indent = body[:len(body) - len(body.lstrip())]
     call_re = re.compile(re.escape(indent) + _t(p) + kind + r"\s*\(")
     return any(call_re.match(ln) for ln in lines)
+
+
+def declared_frame(p: Printer, obj: Any, lowest: Any) -> Any:
+    """The frame to define a free var or buffer in: ``lowest`` (the innermost open frame
+    enclosing every use, where the printer puts it) or the outer frame whose statement the user
+    declared it above (``A_flat = T.Buffer(...)`` above a loop nest stays above it): frames are
+    entered from the outside while their statement starts on or before the declaration's
+    line."""
+    span = getattr(obj, "span", None)
+    if span is None or lowest is None:
+        return lowest
+    chosen = None
+    for frame in p.frames:
+        where = getattr(frame.node, "span", None)
+        if where is not None and chosen is not None and span.line < where.line:
+            return chosen  # declared above this frame's statement
+        chosen = frame
+        if frame is lowest:
+            break
+    return lowest
 
 
 def root_block_written(p: Printer, realize: Any) -> bool:

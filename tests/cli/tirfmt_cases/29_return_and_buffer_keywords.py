@@ -39,7 +39,7 @@ def views(a: T.handle, y: T.Buffer((4,), dtype="int8")):
     P = T.match_buffer(a, (1, 4), dtype="int8", elem_offset=0)
     D = T.alloc_buffer(shape=(4,))
     C = T.decl_buffer(shape=(1, 4), dtype="float32")
+    B = T.Buffer(shape=(4,), dtype="int8", data=P.data)
     for i in range(4):
-        B = T.Buffer(shape=(4,), dtype="int8", data=P.data)
         y[i] = B[i] + P[0, i]
         C[0, i] = D[i]

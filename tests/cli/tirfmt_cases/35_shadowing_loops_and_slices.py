@@ -46,7 +46,8 @@ from tvm.script import tir as T
 # a slice
 @T.prim_func
 def matmul(x: T.handle, y: T.handle, z: T.handle) -> None:
-    m, n = T.int32(), T.int32()
+    m = T.int32()
+    n = T.int32()
     A = T.match_buffer(x, (m, n))
     k = T.int32()
     B = T.match_buffer(y, (n, k))
