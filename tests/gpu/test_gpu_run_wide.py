@@ -7,11 +7,10 @@ import numpy as np
 import pytest
 
 from gpu_helpers import GPU_OK, needs_gpu
-from test_gpu_schedule import MATMUL
+from test_gpu_schedule import tiled_matmul_schedule
 from tirkit.compiler import build
 from tirkit.compiler.runtime.cuda import CudaUnavailable
 from tirkit.lang import from_source
-from tirkit.schedule import Schedule
 
 
 def _run_or_build(mod, *args):
@@ -25,27 +24,9 @@ def _run_or_build(mod, *args):
     return GPU_OK
 
 
-def _scheduled_matmul(shared: bool):
-    sch = Schedule(from_source(MATMUL))
-    block = sch.get_block("C")
-    i, j, k = sch.get_loops(block)
-    bi, ti = sch.split(i, factors=[None, 16])
-    bj, tj = sch.split(j, factors=[None, 16])
-    ko, ki = sch.split(k, factors=[None, 16])
-    sch.reorder(bi, bj, ti, tj, ko, ki)
-    if shared:
-        sch.compute_at(sch.cache_read(block, 0, "shared"), ko)
-        sch.compute_at(sch.cache_read(block, 1, "shared"), ko)
-    sch.bind(bi, "blockIdx.y")
-    sch.bind(bj, "blockIdx.x")
-    sch.bind(ti, "threadIdx.y")
-    sch.bind(tj, "threadIdx.x")
-    return build(sch.mod, target="cuda")
-
-
 @pytest.mark.parametrize("shared", [False, True], ids=["global", "shared-tiles"])
 def test_scheduled_matmul_matches_numpy(shared):
-    mod = _scheduled_matmul(shared)
+    mod = build(tiled_matmul_schedule((0, 1) if shared else ()).mod, target="cuda")
     if shared:
         assert ".shared" in mod.ptx and "bar.sync" in mod.ptx
     rng = np.random.default_rng(1)

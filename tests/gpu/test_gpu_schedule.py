@@ -1,6 +1,5 @@
 """A CPU-style TensorIR kernel scheduled for the GPU with the Schedule's ``split``, ``bind``,
 ``cache_read`` and ``compute_at`` (TVM's usual recipe) compiles to PTX that ptxas accepts."""
-import pytest
 
 from gpu_helpers import validate
 from tirkit.compiler.driver import compile_module
@@ -38,7 +37,9 @@ def test_split_and_bind_for_the_gpu():
     validate(compiled.ptx, "sm_80")
 
 
-def test_shared_memory_tiles_by_cache_read_and_compute_at():
+def tiled_matmul_schedule(shared_inputs=()):
+    """MATMUL in 16 x 16 tiles of threads over 16-step k tiles, the inputs numbered in
+    ``shared_inputs`` staged per k tile in shared memory (``cache_read`` + ``compute_at``)."""
     sch = Schedule(from_source(MATMUL))
     block = sch.get_block("C")
     i, j, k = sch.get_loops(block)
@@ -46,15 +47,16 @@ def test_shared_memory_tiles_by_cache_read_and_compute_at():
     bj, tj = sch.split(j, factors=[None, 16])
     ko, ki = sch.split(k, factors=[None, 16])
     sch.reorder(bi, bj, ti, tj, ko, ki)
-    try:
-        a_sh = sch.cache_read(block, 1, "shared")
-        sch.compute_at(a_sh, ko)
-    except Exception as exc:  # pylint: disable=broad-except
-        pytest.skip(f"schedule primitives not available: {exc}")
+    for index in shared_inputs:
+        sch.compute_at(sch.cache_read(block, index, "shared"), ko)
     sch.bind(bi, "blockIdx.y")
     sch.bind(bj, "blockIdx.x")
     sch.bind(ti, "threadIdx.y")
     sch.bind(tj, "threadIdx.x")
-    compiled = compile_module(sch.mod, "cuda -arch=sm_80")
+    return sch
+
+
+def test_shared_memory_tiles_by_cache_read_and_compute_at():
+    compiled = compile_module(tiled_matmul_schedule((1,)).mod, "cuda -arch=sm_80")
     assert ".shared" in compiled.ptx and "bar.sync" in compiled.ptx
     validate(compiled.ptx, "sm_80")
