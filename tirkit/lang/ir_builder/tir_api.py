@@ -70,8 +70,16 @@ def func_name(name: str) -> None:
 
 
 def func_attr(attrs: dict[str, Any]) -> None:
-    """Set PrimFunc attributes (``T.func_attr``)."""
+    """Set PrimFunc attributes (``T.func_attr``).
+
+    Raises:
+        ValueError: a ``global_symbol`` in a ``@T.prim_func(private=True)`` (TVM's message).
+    """
     frame = _frame(F.PrimFuncFrame, "T.func_attr")
+    if frame.is_private and "global_symbol" in attrs:
+        raise ValueError('A private function may not have the kGlobalSymbol ("global_symbol") '
+                         "attribute.  However, a private function specified the global symbol "
+                         f'as "{attrs["global_symbol"]}"')
     frame.attrs = {**(frame.attrs or {}), **attrs}
 
 

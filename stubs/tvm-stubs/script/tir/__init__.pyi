@@ -737,7 +737,11 @@ def fmod(x1: Any, x2: Any, span: Any = None, *, dtype: DTypeLike | None = None) 
     ...
 
 def func_attr(attrs: dict[str, Any]) -> None:
-    """Set PrimFunc attributes (``T.func_attr``)."""
+    """Set PrimFunc attributes (``T.func_attr``).
+
+    Raises:
+        ValueError: a ``global_symbol`` in a ``@T.prim_func(private=True)`` (TVM's message).
+    """
     ...
 
 def func_name(name: str) -> None:
