@@ -152,3 +152,18 @@ def test_handle_params_and_typed_pointers() -> None:
         '    v: T.handle("int8", "global") = T.tvm_struct_get(h, 0, 1, "handle")',
         '    T.ret(T.Cast("int32", n))',
     ]
+
+
+def test_tirx_int64_launch_prints_as_tvm_027() -> None:
+    # TVM 0.27 prints `tx = T.launch_thread("threadIdx.x", T.int64(64))` for an int64 thread
+    # var with an int64 extent; tirkit fell back to T.env_thread("threadIdx.x", "int64")
+    from tirkit.lang import from_source  # pylint: disable=import-outside-toplevel
+
+    func = from_source('from tvm.script import tirx as T\n\n@T.prim_func\n'
+                       'def f(A: T.Buffer((64,), "float32")):\n'
+                       '    tx = T.launch_thread("threadIdx.x", T.int64(64))\n'
+                       '    A[tx] = T.float32(1.0)\n')
+    text = script(func, dialect="tirx")
+    assert '    tx = T.launch_thread("threadIdx.x", T.int64(64))\n' in text
+    assert "env_thread" not in text
+    assert structural_equal(from_source(text), func)

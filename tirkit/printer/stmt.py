@@ -510,7 +510,7 @@ def _launch_thread(p: Printer, s: S.AttrStmt) -> tuple[Any, Doc]:
     iv: IterVar = s.node
     if (p.tirx or p.cfg.written is not None and launch_written(p, s)) \
             and not p.is_defined(iv.var) and p.root is not None \
-            and iv.var.dtype == p.cfg.int_dtype \
+            and iv.var.dtype in (p.cfg.int_dtype, s.value.dtype) \
             and count_uses(p.root, iv.var) == count_uses(s, iv.var):
         return iv.var, call(p, p.T("launch_thread"), [str_lit(iv.thread_tag),
                                                        p.expr(s.value).doc]).doc
