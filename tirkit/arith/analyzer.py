@@ -57,6 +57,7 @@ class Analyzer:
         if not isinstance(var, E.Var):
             raise TypeError(f"Analyzer.bind: expected a Var, got {type(var).__name__}")
         key = expr_key(var)
+        self._simp.state += 1
         self._bounds.known.pop(key, None)
         self._simp.subst.pop(id(var), None)
         if isinstance(expr, Range):
@@ -88,6 +89,7 @@ class Analyzer:
         if not isinstance(info, ConstIntBound):
             raise TypeError(f"Analyzer.update: expected a ConstIntBound, got {type(info).__name__}")
         key = expr_key(var)
+        self._simp.state += 1
         if override:
             self._bounds.known.pop(key, None)
         self._bounds.update(key, info.to_interval())
@@ -164,6 +166,10 @@ class Analyzer:
         """Within the ``with`` block ``constraint`` is assumed true (``Analyzer.constraint_scope``):
         ``with ana.constraint_scope(i < 10): ana.simplify(i < 10)`` gives ``True``."""
         simp = self._simp
-        simp._memo, simp._keys = [{}], {}  # pylint: disable=protected-access
-        with simp.assume(tir_op.convert(constraint)):
-            yield
+        simp._memo = [{}]  # pylint: disable=protected-access
+        simp.state += 1
+        try:
+            with simp.assume(tir_op.convert(constraint)):
+                yield
+        finally:
+            simp.state += 1

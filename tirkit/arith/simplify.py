@@ -64,6 +64,10 @@ def bool_const(value: bool) -> IntImm:
     return IntImm("bool", int(bool(value)))
 
 
+#: entries past which a memo kept from run to run is dropped
+_MEMO_LIMIT = 50_000
+
+
 class Simplifier:
     """Simplification state: bounds, substitutions, known facts, a memo per constraint scope
     (mirrors TVM's ``RewriteSimplifier::Impl``)."""
@@ -74,17 +78,34 @@ class Simplifier:
         self.facts: dict[Any, bool] = {}
         self._memo: list[dict[int, tuple[PrimExpr, PrimExpr]]] = [{}]
         self._keys: dict[int, Any] = {}
+        #: bumped by every change of the state (Analyzer.bind/update/constraint_scope); the
+        #: memo of one run is kept for the next while it has not moved (see run)
+        self.state = 0
+        self._memo_state = -1
+        #: id of a node -> what _generic rebuilt it to with a changed operand: a simplified
+        #: operand that is not its original differs from it (simplify returns the original when
+        #: they are equal), so the rebuilt node differs from the node, without comparing them
+        self._rebuilt: dict[int, tuple[PrimExpr, PrimExpr]] = {}
 
     # -- entry points ---------------------------------------------------------------------
     def run(self, e: PrimExpr) -> PrimExpr:
-        """Simplify ``e`` (a fresh memo per call: facts or bounds may have changed)."""
-        self._memo = [{}]
-        self._keys = {}
+        """Simplify ``e``. The memo of the previous run is kept when the state (bounds,
+        substitutions, facts) has not changed since: the same sub-expression object met again
+        (the unrolled copies of a loop body share every part without the unrolled var)
+        gets its result without a walk; otherwise a fresh memo."""
+        memo = self._memo
+        if self._memo_state != self.state or len(memo) != 1 or len(memo[0]) > _MEMO_LIMIT \
+                or len(self._rebuilt) > _MEMO_LIMIT:
+            self._memo = [{}]
+            self._memo_state = self.state
+            self._rebuilt = {}
+        if len(self._keys) > _MEMO_LIMIT:
+            self._keys = {}
         try:
             return run_deep(self.simplify, e, what="simplify")
-        finally:
-            self._memo = [{}]
-            self._keys = {}
+        except BaseException:
+            self._memo, self._memo_state = [{}], -1
+            raise
 
     def simplify(self, e: PrimExpr) -> PrimExpr:
         """Simplify ``e`` under the current state (memoized)."""
@@ -93,8 +114,11 @@ class Simplifier:
         if hit is not None and hit[0] is e:
             return hit[1]
         out = _lookup(type(e))(self, e)
-        if out is not e and keys_equal(out, e, self._keys):
-            out = e
+        if out is not e:
+            pair = self._rebuilt.get(id(e))
+            if (pair is None or pair[1] is not out or pair[0] is not e) \
+                    and keys_equal(out, e, self._keys):
+                out = e
         if self.facts and out.dtype.is_bool() and not isinstance(out, IntImm):
             fact = self.facts.get(self.key(out))
             if fact is not None:
@@ -323,7 +347,11 @@ def _generic(s: Simplifier, e: Node) -> PrimExpr:
         new = _simplify_field(s, old)
         if new is not old:
             changes[name] = new
-    out = e.with_changes(**changes) if changes else e
+    if not changes:
+        out = e
+    else:
+        out = e.with_changes(**changes)
+        s._rebuilt[id(e)] = (e, out)  # pylint: disable=protected-access  # (see Simplifier)
     if isinstance(out, (E.BinaryOpExpr, E.CmpExpr, E.And, E.Or)):
         folded = try_const_fold(type(out), out.a, out.b)
         if folded is not None:
