@@ -94,6 +94,19 @@ class Analyzer:
             self._bounds.known.pop(key, None)
         self._bounds.update(key, info.to_interval())
 
+    @property
+    def state(self) -> int:
+        """A number that changes whenever what the analyzer knows does (a bind, an update, a
+        constraint scope entered or left): answers given under one number hold while it
+        stays (no TVM counterpart)."""
+        return self._simp.state
+
+    def key(self, expr: PrimExpr) -> Any:
+        """A hashable structural key of ``expr``: equal for structurally equal expressions,
+        vars compared by identity (``tirkit.arith.keys.expr_key``, with this analyzer's
+        cache; no TVM counterpart)."""
+        return self._simp.key(expr)
+
     # -- simplification -------------------------------------------------------------------
     def simplify(self, expr: PrimExpr | int, steps: int = 2) -> PrimExpr:
         """Simplify ``expr`` (``Analyzer.simplify``): constant folding, cancellation of like terms,

@@ -195,7 +195,19 @@ def match_types(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
     return (a, cast(ta, b)) if ta.is_uint() else (cast(tb, a), b)
 
 
+#: what ``try_const_fold`` computes for two integer constants of one dtype, by class (their
+#: sum, difference or product wrapped to the dtype): done without its dispatch, the most
+#: frequent folding (the bounds of the index sets of a region, EvalSet)
+_INT_FOLD = {E.Add: lambda x, y: x + y, E.Sub: lambda x, y: x - y,
+             E.Mul: lambda x, y: x * y}
+
+
 def _binary(cls: type, a: Any, b: Any, span: Any = None) -> PrimExpr:
+    if type(a) is IntImm and type(b) is IntImm:
+        t = a.dtype
+        fold = _INT_FOLD.get(cls)
+        if fold is not None and (t is b.dtype or t == b.dtype):
+            return IntImm(t, wrap_int(fold(a.value, b.value), t))
     if not (isinstance(a, PrimExpr) and isinstance(b, PrimExpr)
             and a.dtype == b.dtype):
         a, b = match_types(a, b)  # (which keeps two expressions of one dtype as they are)
