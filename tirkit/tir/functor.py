@@ -193,10 +193,14 @@ class Functor:
     """
 
     _vtable: dict[type, Callable[[Any, Any], Any]] = {}
+    #: the childless expression classes (vars, constants) this functor's default methods do
+    #: not visit (see :func:`leaf_skips`)
+    _skip: frozenset[type] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._vtable = {}
+        cls._skip = leaf_skips(cls)
 
     @classmethod
     def _resolve(cls, node_type: type) -> Callable[[Any, Any], Any]:
@@ -219,6 +223,41 @@ class Functor:
         return fn(self, node)
 
 
+#: the childless expression classes a functor may skip (exactly these: a SizeVar is visited as
+#: a Var by a method of its own)
+_LEAF_TYPES = (E.Var, IntImm, FloatImm, E.StringImm)
+#: a functor's ``visit_expr`` that dispatches -> the class whose leaf methods are the default
+#: ones; one that visits no expression -> None (registered by :func:`register_leaf_defaults`)
+_DISPATCHERS: dict[Any, type | None] = {}
+
+
+def register_leaf_defaults(cls: type, dispatches: bool) -> None:
+    """Make ``cls.visit_expr`` known to :func:`leaf_skips`: a dispatcher whose leaf methods on
+    ``cls`` are the defaults (``dispatches``), or one that visits no expression; then refresh
+    ``_skip`` of every functor class made so far. No TVM counterpart."""
+    _DISPATCHERS[cls.__dict__["visit_expr"]] = cls if dispatches else None
+    stack = [Functor]
+    while stack:
+        k = stack.pop()
+        k._skip = leaf_skips(k)
+        stack.extend(k.__subclasses__())
+
+
+def leaf_skips(cls: type) -> frozenset[type]:
+    """The leaf classes (vars, constants) whose visit by ``cls`` is the default one: nothing for
+    a visitor, the node itself for a mutator. The default methods of the parents do not call
+    ``visit_expr`` for them (a call and a dispatch per leaf: about half the nodes of a tree).
+    Empty when ``cls`` overrides ``visit_expr`` or the leaf's method. No TVM counterpart."""
+    visit = getattr(cls, "visit_expr", None)
+    if visit not in _DISPATCHERS:
+        return frozenset()
+    base = _DISPATCHERS[visit]
+    if base is None:
+        return frozenset(_LEAF_TYPES)
+    return frozenset(t for t in _LEAF_TYPES
+                     if getattr(cls, method_name(t), None) is getattr(base, method_name(t)))
+
+
 def default_visit(node_cls: type, table: dict[type, Children]) -> Callable[[Any, Any], None]:
     """The default ``visit_<node>_`` of a visitor: visit the children ``table`` lists for
     ``node_cls`` (the body of TVM's default ``ExprVisitor::VisitExpr_`` / ``StmtVisitor::
@@ -238,17 +277,21 @@ def default_mutate(node_cls: type, table: dict[type, Children]) -> Callable[[Any
 #: the walk of :data:`VISIT_KIND`; for a mutator, the new value ``n{i}`` as :data:`MUTATE_KIND`
 #: computes it. Kinds without an entry call those tables.
 _VISIT_CODE = {
-    "expr": "    v{i} = op.{f}\n    if isinstance(v{i}, PrimExpr):\n        self.visit_expr(v{i})\n",
-    "exprs": "    for v in op.{f}:\n        if isinstance(v, PrimExpr):\n"
+    "expr": "    v{i} = op.{f}\n    if isinstance(v{i}, PrimExpr) and type(v{i}) not in self._skip:\n"
+            "        self.visit_expr(v{i})\n",
+    "exprs": "    skip = self._skip\n    for v in op.{f}:\n"
+             "        if isinstance(v, PrimExpr) and type(v) not in skip:\n"
              "            self.visit_expr(v)\n",
     "stmt": "    v{i} = op.{f}\n    if v{i} is not None:\n        self.visit_stmt(v{i})\n",
     "stmts": "    for v in op.{f}:\n        if v is not None:\n            self.visit_stmt(v)\n",
 }
 _MUTATE_CODE = {
-    "expr": "    v{i} = op.{f}\n    n{i} = None if v{i} is None else self.visit_expr(v{i})\n",
+    "expr": "    v{i} = op.{f}\n"
+            "    n{i} = v{i} if v{i} is None or type(v{i}) in self._skip else self.visit_expr(v{i})\n",
     "stmt": "    v{i} = op.{f}\n    n{i} = None if v{i} is None else self.visit_stmt(v{i})\n",
-    "exprs": "    v{i} = op.{f}\n"
-             "    n{i} = [self.visit_expr(v) if isinstance(v, PrimExpr) else v for v in v{i}]\n"
+    "exprs": "    v{i} = op.{f}\n    skip = self._skip\n"
+             "    n{i} = [v if type(v) in skip else self.visit_expr(v) if isinstance(v, PrimExpr)\n"
+             "           else v for v in v{i}]\n"
              "    for a, b in zip(n{i}, v{i}):\n        if a is not b:\n"
              "            n{i} = tuple(n{i})\n            break\n"
              "    else:\n        n{i} = v{i}\n",
@@ -405,3 +448,5 @@ class ExprMutator(Functor):
 
 check_defaults(ExprVisitor, EXPR_CHILDREN)
 check_defaults(ExprMutator, EXPR_CHILDREN)
+register_leaf_defaults(ExprVisitor, True)
+register_leaf_defaults(ExprMutator, True)

@@ -20,6 +20,7 @@ from .expr import IterVar, Let
 from .function import PrimFunc
 from .order_visit import OrderWalk
 from .functor import (EXPR_CHILDREN, Children, ExprMutator, ExprVisitor, Functor, check_defaults,
+                      register_leaf_defaults,
                       default_mutate, default_visit, map_tuple, mutate_range, mutate_region)
 
 _layers.provide("tir.stmt_functor", _sys.modules[__name__])  # CommReducer.__call__ (tir.expr)
@@ -175,6 +176,10 @@ class StmtExprMutator(StmtMutator, ExprMutator):
 
 check_defaults(StmtVisitor, STMT_CHILDREN)
 check_defaults(StmtMutator, STMT_CHILDREN)
+register_leaf_defaults(StmtVisitor, False)
+register_leaf_defaults(StmtMutator, False)
+register_leaf_defaults(StmtExprVisitor, True)
+register_leaf_defaults(StmtExprMutator, True)
 
 PyStmtExprVisitor = StmtExprVisitor  # TVM's Python-subclassable names (tvm.tir.PyStmtExprVisitor)
 PyStmtExprMutator = StmtExprMutator
