@@ -226,6 +226,8 @@ class Functor:
 #: the childless expression classes a functor may skip (exactly these: a SizeVar is visited as
 #: a Var by a method of its own)
 _LEAF_TYPES = (E.Var, IntImm, FloatImm, E.StringImm)
+#: every expression class a functor has a method for (a SizeVar's defaults to the Var's)
+_EXPR_TYPES = (*EXPR_CHILDREN, E.SizeVar)
 #: a functor's ``visit_expr`` that dispatches -> the class whose leaf methods are the default
 #: ones; one that visits no expression -> None (registered by :func:`register_leaf_defaults`)
 _DISPATCHERS: dict[Any, type | None] = {}
@@ -244,18 +246,24 @@ def register_leaf_defaults(cls: type, dispatches: bool) -> None:
 
 
 def leaf_skips(cls: type) -> frozenset[type]:
-    """The leaf classes (vars, constants) whose visit by ``cls`` is the default one: nothing for
-    a visitor, the node itself for a mutator. The default methods of the parents do not call
-    ``visit_expr`` for them (a call and a dispatch per leaf: about half the nodes of a tree).
-    Empty when ``cls`` overrides ``visit_expr`` or the leaf's method. No TVM counterpart."""
+    """The expression classes whose visit by ``cls`` is the default one for the node and all
+    its descendants: nothing for a visitor, the node itself for a mutator. The default methods
+    of the parents do not call ``visit_expr`` for them. These are the leaf classes (vars,
+    constants: a call and a dispatch per leaf, about half the nodes of a tree) whose method
+    ``cls`` does not override, or every expression class when it overrides none (a statement
+    mutator such as LoopUnroller then never walks an expression). Empty when ``cls`` overrides
+    ``visit_expr``. No TVM counterpart."""
     visit = getattr(cls, "visit_expr", None)
     if visit not in _DISPATCHERS:
         return frozenset()
     base = _DISPATCHERS[visit]
     if base is None:
         return frozenset(_LEAF_TYPES)
-    return frozenset(t for t in _LEAF_TYPES
-                     if getattr(cls, method_name(t), None) is getattr(base, method_name(t)))
+    custom = {t for t in _EXPR_TYPES
+              if getattr(cls, method_name(t), None) is not getattr(base, method_name(t))}
+    if not custom:  # no expression method of its own: visiting one does nothing / gives it back
+        return frozenset(_EXPR_TYPES)
+    return frozenset(t for t in _LEAF_TYPES if t not in custom)
 
 
 def default_visit(node_cls: type, table: dict[type, Children]) -> Callable[[Any, Any], None]:
