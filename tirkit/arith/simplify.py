@@ -64,7 +64,7 @@ def bool_const(value: bool) -> IntImm:
     return IntImm("bool", int(bool(value)))
 
 
-#: entries past which a memo kept from run to run is dropped
+#: entries past which a table kept from run to run is dropped
 _MEMO_LIMIT = 50_000
 
 
@@ -78,10 +78,13 @@ class Simplifier:
         self.facts: dict[Any, bool] = {}
         self._memo: list[dict[int, tuple[PrimExpr, PrimExpr]]] = [{}]
         self._keys: dict[int, Any] = {}
-        #: bumped by every change of the state (Analyzer.bind/update/constraint_scope); the
-        #: memo of one run is kept for the next while it has not moved (see run)
+        #: bumped by every change of the state (Analyzer.bind/update/constraint_scope)
         self.state = 0
-        self._memo_state = -1
+        #: id -> a node known to simplify to itself (no assumption of a run's own in force)
+        #: while the state is ``_kept_state``: met again in a later run, it is given back at
+        #: once, as simplifying it again would (see run)
+        self._kept: dict[int, PrimExpr] = {}
+        self._kept_state = -1
         #: id of a node -> what _generic rebuilt it to with a changed operand: a simplified
         #: operand that is not its original differs from it (simplify returns the original when
         #: they are equal), so the rebuilt node differs from the node, without comparing them
@@ -89,23 +92,26 @@ class Simplifier:
 
     # -- entry points ---------------------------------------------------------------------
     def run(self, e: PrimExpr) -> PrimExpr:
-        """Simplify ``e``. The memo of the previous run is kept when the state (bounds,
-        substitutions, facts) has not changed since: the same sub-expression object met again
-        (the unrolled copies of a loop body share every part without the unrolled var)
-        gets its result without a walk; otherwise a fresh memo."""
-        memo = self._memo
-        if self._memo_state != self.state or len(memo) != 1 or len(memo[0]) > _MEMO_LIMIT \
-                or len(self._rebuilt) > _MEMO_LIMIT:
-            self._memo = [{}]
-            self._memo_state = self.state
-            self._rebuilt = {}
+        """Simplify ``e`` (a fresh memo per call). The nodes an earlier run found already
+        simplified are known while the state (bounds, substitutions, facts) has not changed
+        since: the parts an expression shares with the previous one (UnrollLoop's copies share
+        every part without the unrolled var) are not walked again. Only those: a node
+        rewritten in an earlier run is rewritten again, to a node of this run's own."""
+        self._memo = [{}]
+        if self._kept_state != self.state or len(self._kept) > _MEMO_LIMIT:
+            self._kept = {}
+            self._kept_state = self.state
         if len(self._keys) > _MEMO_LIMIT:
             self._keys = {}
+        if len(self._rebuilt) > _MEMO_LIMIT:
+            self._rebuilt = {}
         try:
             return run_deep(self.simplify, e, what="simplify")
         except BaseException:
-            self._memo, self._memo_state = [{}], -1
+            self._kept_state = -1
             raise
+        finally:
+            self._memo = [{}]
 
     def simplify(self, e: PrimExpr) -> PrimExpr:
         """Simplify ``e`` under the current state (memoized)."""
@@ -113,6 +119,9 @@ class Simplifier:
         hit = memo.get(id(e))
         if hit is not None and hit[0] is e:
             return hit[1]
+        outer = len(self._memo) == 1  # no assumption of this run's own in force
+        if outer and self._kept.get(id(e)) is e:
+            return e
         out = _lookup(type(e))(self, e)
         if out is not e:
             pair = self._rebuilt.get(id(e))
@@ -125,6 +134,8 @@ class Simplifier:
                 out = bool_const(fact)
         memo[id(e)] = (e, out)
         memo[id(out)] = (out, out)
+        if outer:
+            self._kept[id(out)] = out  # (e itself when it was left as it was)
         return out
 
     def final(self, e: PrimExpr) -> PrimExpr:
