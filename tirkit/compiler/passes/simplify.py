@@ -16,7 +16,6 @@ from tirkit.arith import Analyzer
 from tirkit.ir.expr import FloatImm, IntImm, PrimExpr, Range
 from tirkit.tir import stmt as S
 from tirkit.tir.expr import NE, Call, IterVar, Not, StringImm, Var
-from tirkit.tir.functor import EXPR_CHILDREN
 from tirkit.tir.stmt_functor import StmtExprMutator, ir_transform
 
 from ..transform import register_pass, prim_func_pass
@@ -46,15 +45,15 @@ class StmtSimplifier(StmtExprMutator):
     def visit_expr(self, expr: PrimExpr) -> PrimExpr:
         """The simplified ``expr``. A block's regions repeat its accesses' indices (and a load
         of the stored element the store's), under the same loop ranges: in a block, an
-        expression equal to one simplified since the analyzer's state last changed gets the
-        same result, the
-        expression itself when it was left as it was, else the result made for the first
-        when that holds no node of its own (every node new, with no span, but the vars, which
-        the key compares by identity): indistinguishable from a second simplification."""
+        expression equal to one simplified since the analyzer's state last changed is given
+        what simplifying it again gives, without doing it, when the first was left as it was
+        (the expression itself) or became a var (that var) or a new constant (a copy); other
+        results are made again (the node of another expression would be shared)."""
         if isinstance(expr, _CONSTANTS):
             return expr  # what the analyzer returns for them, without a simplification run
-        if not self._blocks:  # (no regions: a key would cost more than the hits give)
-            return self._simplify(expr)
+        t = expr.dtype
+        if not self._blocks or t.lanes != 1 or not t.is_int():
+            return self._simplify(expr)  # (no region or index: a key costs more than it saves)
         state = self.analyzer.state
         if state != self._state:
             self._done.clear()
@@ -62,10 +61,15 @@ class StmtSimplifier(StmtExprMutator):
         key = self.analyzer.key(expr)
         hit = self._done.get(key)
         if hit is not None:
-            return expr if hit[1] is hit[0] else hit[1]
+            first, out = hit
+            if out is first:
+                return expr
+            if isinstance(out, Var):
+                return out
+            if type(out) is IntImm and out.span is None:  # pylint: disable=unidiomatic-typecheck
+                return IntImm(out.dtype, out.value)
         out = self._simplify(expr)
-        if out is expr or _fresh(out):
-            self._done[key] = (expr, out)
+        self._done[key] = (expr, out)
         return out
 
     def _simplify(self, expr: PrimExpr) -> PrimExpr:
@@ -153,33 +157,6 @@ class StmtSimplifier(StmtExprMutator):
 
 
 _CONSTANTS = (IntImm, FloatImm, StringImm)
-
-
-def _fresh(e: PrimExpr) -> bool:
-    """Whether every node of ``e`` but its vars is span-less (built by the simplifier: none is
-    a node of the expression it came from)."""
-    stack = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, Var):
-            continue
-        if n.span is not None:
-            return False
-        kids = _KIDS.get(type(n))
-        if kids is None:
-            return False
-        for name, kind in kids:
-            v = getattr(n, name)
-            if kind == "exprs":
-                stack.extend(v)
-            elif v is not None:
-                stack.append(v)
-    return True
-
-
-#: expression class -> its (field, kind) children when they are all expressions (_fresh)
-_KIDS = {cls: kids for cls, kids in EXPR_CHILDREN.items()
-         if all(kind in ("expr", "exprs") for _, kind in kids)}
 
 
 def _nop(op: S.Stmt) -> S.Stmt:
