@@ -68,7 +68,7 @@ def bool_const(value: bool) -> IntImm:
 _MEMO_LIMIT = 50_000
 
 
-class Simplifier:
+class Simplifier:  # pylint: disable=too-many-instance-attributes
     """Simplification state: bounds, substitutions, known facts, a memo per constraint scope
     (mirrors TVM's ``RewriteSimplifier::Impl``)."""
 
@@ -88,7 +88,7 @@ class Simplifier:
         #: id of a node -> what _generic rebuilt it to with a changed operand: a simplified
         #: operand that is not its original differs from it (simplify returns the original when
         #: they are equal), so the rebuilt node differs from the node, without comparing them
-        self._rebuilt: dict[int, tuple[PrimExpr, PrimExpr]] = {}
+        self._rebuilt: dict[int, tuple[Any, Any]] = {}
 
     # -- entry points ---------------------------------------------------------------------
     def run(self, e: PrimExpr) -> PrimExpr:

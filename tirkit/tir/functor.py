@@ -241,7 +241,7 @@ def register_leaf_defaults(cls: type, dispatches: bool) -> None:
     stack = [Functor]
     while stack:
         k = stack.pop()
-        k._skip = leaf_skips(k)
+        k._skip = leaf_skips(k)  # pylint: disable=protected-access
         stack.extend(k.__subclasses__())
 
 
@@ -285,7 +285,8 @@ def default_mutate(node_cls: type, table: dict[type, Children]) -> Callable[[Any
 #: the walk of :data:`VISIT_KIND`; for a mutator, the new value ``n{i}`` as :data:`MUTATE_KIND`
 #: computes it. Kinds without an entry call those tables.
 _VISIT_CODE = {
-    "expr": "    v{i} = op.{f}\n    if isinstance(v{i}, PrimExpr) and type(v{i}) not in self._skip:\n"
+    "expr": "    v{i} = op.{f}\n"
+            "    if isinstance(v{i}, PrimExpr) and type(v{i}) not in self._skip:\n"
             "        self.visit_expr(v{i})\n",
     "exprs": "    skip = self._skip\n    for v in op.{f}:\n"
              "        if isinstance(v, PrimExpr) and type(v) not in skip:\n"
@@ -295,7 +296,8 @@ _VISIT_CODE = {
 }
 _MUTATE_CODE = {
     "expr": "    v{i} = op.{f}\n"
-            "    n{i} = v{i} if v{i} is None or type(v{i}) in self._skip else self.visit_expr(v{i})\n",
+            "    n{i} = v{i} if v{i} is None or type(v{i}) in self._skip \\\n"
+            "        else self.visit_expr(v{i})\n",
     "stmt": "    v{i} = op.{f}\n    n{i} = None if v{i} is None else self.visit_stmt(v{i})\n",
     "exprs": "    v{i} = op.{f}\n    skip = self._skip\n"
              "    n{i} = [v if type(v) in skip else self.visit_expr(v) if isinstance(v, PrimExpr)\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import sys as _sys
-from typing import Any
+from typing import Any, Callable
 
 from .. import _layers
 from ..ir.dtype import DataType, dtype as _dtype
@@ -198,12 +198,12 @@ def match_types(a: Any, b: Any) -> tuple[PrimExpr, PrimExpr]:
 #: what ``try_const_fold`` computes for two integer constants of one dtype, by class (their
 #: sum, difference or product wrapped to the dtype): done without its dispatch, the most
 #: frequent folding (the bounds of the index sets of a region, EvalSet)
-_INT_FOLD = {E.Add: lambda x, y: x + y, E.Sub: lambda x, y: x - y,
-             E.Mul: lambda x, y: x * y}
+_INT_FOLD: dict[type, Callable[[int, int], int]] = {
+    E.Add: lambda x, y: x + y, E.Sub: lambda x, y: x - y, E.Mul: lambda x, y: x * y}
 
 
 def _binary(cls: type, a: Any, b: Any, span: Any = None) -> PrimExpr:
-    if type(a) is IntImm and type(b) is IntImm:
+    if type(a) is IntImm and type(b) is IntImm:  # pylint: disable=unidiomatic-typecheck
         t = a.dtype
         fold = _INT_FOLD.get(cls)
         if fold is not None and (t is b.dtype or t == b.dtype):
