@@ -618,3 +618,38 @@ def f(A: T.Buffer((2,), "int32"), B: T.Buffer((1,), "int32x2")):
     assert str(func.body.var.dtype) == "int32x2"
     for name in ("int8x2", "uint64x2", "float16x2", "float64x2"):
         assert str(getattr(tir_ns, name)().dtype) == name
+
+
+@pytest.mark.parametrize("body, printed", [
+    # tests/python/s_tir/transform/test_s_tir_transform_rewrite_unsafe_select.py
+    ('''def main(value: T.uint32, condition: T.bool):
+    T.evaluate(T.Select(condition, T.isnullptr(T.address_of(value)), T.bool(False)))
+''', "    T.evaluate(T.Select(condition, T.isnullptr(T.address_of(value)), T.bool(False)))\n"),
+    # tests/python/codegen/test_target_codegen_llvm.py::test_llvm_intrin
+    ('''def main(A: T.handle("float32")):
+    A_buf = T.decl_buffer((4,), "float32", data=A)
+    T.evaluate(T.Call("tirx.prefetch", [T.address_of(A_buf[0]), 0, 3, 1], ret_ty="void"))
+''', "    T.prefetch(T.address_of(A_buf[0]), 0, 3, 1)\n"),
+    # tests/python/codegen/test_target_codegen_cuda.py::test_invalid_reinterpret
+    ('''def main(A: T.Buffer((4,), "uint32"), B: T.Buffer((4,), "float32")):
+    for tx in T.thread_binding(4, "threadIdx.x"):
+        B[tx] = T.call_intrin("float32", "tirx.reinterpret", A[tx])
+''', '        B[tx] = T.reinterpret("float32", A[tx])\n'),
+])
+def test_tirx_calls_address_of_a_scalar_and_tirx_op_names(body, printed):
+    """TVM 0.27 tirx: ``T.address_of(v)`` of a scalar var, ``T.Call(op, args, ret_ty=...)``
+    (op first) and op names ``tirx.*``; tirkit refused all three. Printed as TVM 0.27 prints
+    them (its print of these units), and read back."""
+    (unit,) = parse_file(TIRX + "@T.prim_func(s_tir=True)\n" + body, "t.py")
+    assert not unit.diagnostics, [d.message for d in unit.diagnostics]
+    text = script(unit.ir, dialect="tirx")
+    assert printed in text + "\n"
+    assert structural_equal(from_source(text.replace("# from", "from", 1)), unit.ir)
+
+
+def test_address_of_a_pointer_var_is_tvm_027s_error():
+    (unit,) = parse_file(TIRX + '''@T.prim_func(s_tir=True)
+def main(p: T.handle("float32")):
+    T.evaluate(T.isnullptr(T.address_of(p)))
+''', "t.py")
+    assert "address_of expects a scalar or TensorMap Var" in unit.diagnostics[0].message

@@ -358,8 +358,12 @@ def test_address_of():
     e = T.address_of(b[1, 2])
     assert e.dtype == "handle" and isinstance(e.args[0], BufferLoad)
     assert [i.value for i in T.address_of(b).args[0].indices] == [0, 0]
+    x = Var("x", "int32")  # a scalar var: TVM 0.27 (tvm.tirx.address_of) takes it
+    assert T.address_of(x).args == (x,) and T.address_of(x).dtype == "handle"
+    with pytest.raises(TypeError, match="address_of expects a scalar"):
+        T.address_of(Var("p", "handle"))
     with pytest.raises(ValueError, match="address_of"):
-        T.address_of(Var("x", "int32"))
+        T.address_of(T.const(3, "int32"))
 
 
 # ------------------------------------------------------------------------- Buffer.access_ptr

@@ -60,6 +60,9 @@ class Op(BaseExpr):
         try:
             return _REGISTRY[name]
         except KeyError:
+            if isinstance(name, str) and name.startswith("tirx.") and \
+                    "tir." + name[5:] in _REGISTRY:
+                return _REGISTRY["tir." + name[5:]]  # TVM 0.27 names TIR's ops tirx.*
             import difflib  # pylint: disable=import-outside-toplevel
 
             close = difflib.get_close_matches(str(name), list(_REGISTRY), n=3)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any, cast
 
 from tirkit.ir import Type
+from tirkit.ir.type import PointerType, PrimType
 from tirkit.ir.dtype import DataType
-from tirkit.tir import Var as _TirVar, convert as _tir_convert
+from tirkit.tir import Buffer, Call as _TirCall, Var as _TirVar, convert as _tir_convert
 
 from . import tir as _tir
 from .ir_builder import tir_frames as F
@@ -140,6 +141,34 @@ def Var(name: str | None = None, ty: Any = None, span: Any = None, *,  # pylint:
                     span=span)
 
 
+def Call(*args: Any, ret_ty: Any = None, span: Any = None) -> Any:  # pylint: disable=C0103
+    """A call expression: TVM 0.27 tirx ``T.Call(op, args, ret_ty=...)`` (the op first, its
+    result type as ``ret_ty``: a dtype string, ``"void"``, a ``PrimType`` or a pointer type);
+    without ``ret_ty`` the classic ``T.Call(dtype, op, args)``.
+
+    Raises:
+        ScriptError: for ``ret_ty`` with other than an op and a list of arguments.
+    """
+    if ret_ty is None:
+        return _TirCall(*args, span=span)
+    if len(args) != 2:
+        raise ScriptError("T.Call(op, args, ret_ty=...) takes the op and the list of arguments")
+    if isinstance(ret_ty, PointerType):
+        ret_ty = "handle"
+    elif isinstance(ret_ty, PrimType):
+        ret_ty = ret_ty.dtype
+    return _TirCall(ret_ty, args[0], args[1], span=span)
+
+
+def prefetch(*args: Any) -> Any:
+    """``T.prefetch(address, rw, locality, cache_type)``: the ``tir.prefetch`` intrinsic (a
+    ``void`` call, LLVM's ``llvm.prefetch``), as TVM 0.27 prints a call of it; with a buffer
+    and its bounds, the classic prefetch statement."""
+    if args and isinstance(args[0], Buffer):
+        return _tir.prefetch(*args)
+    return _TirCall("void", "tir.prefetch", args)
+
+
 def bind(value: Any, type_annotation: Any = None, *, var: Any = None) -> Any:
     """``x = T.bind(value)`` binds a new var to ``value`` over the rest of the scope (TVM 0.27
     tirx ``T.bind``, its flat ``Bind`` statement; the classic ``LetStmt``, printed
@@ -189,7 +218,8 @@ class _PtxLegacy:
 TIRX_NAMES: dict[str, Any] = {"attr": attr, "alloc_buffer": alloc_buffer, "alloc_local": alloc_local,
                               "alloc_shared": alloc_shared, "bind": bind, "break_loop": break_loop,
                               "continue_loop": continue_loop, "evaluate": evaluate,
-                              "Return": Return, "Var": Var, **LOOPS}
+                              "Return": Return, "Var": Var, "Call": Call,
+                              "prefetch": prefetch, **LOOPS}
 _LET = _Let()
 _PTX_LEGACY = _PtxLegacy()
 

@@ -16,7 +16,7 @@ from ..ir.expr import IntImm, PrimExpr
 from ..ir.op import Op
 from . import builtin as _builtin  # noqa: F401  (registers the ops)
 from .buffer import Buffer
-from .expr import BufferLoad, Call, StringImm
+from .expr import BufferLoad, Call, StringImm, Var
 from .op import const
 
 _layers.provide("tir.op_intrin", _sys.modules[__name__])  # Buffer.access_ptr (tirkit.tir.buffer)
@@ -187,15 +187,23 @@ def tvm_access_ptr(ptype: Any, data: Any, offset: Any, extent: Any, rw_mask: Any
     return Call("handle", "tir.tvm_access_ptr", (ptype, data, offset, extent, rw_mask))
 
 
-def address_of(obj: Buffer | BufferLoad, span: Any = None) -> PrimExpr:
-    """Address of a buffer element (mirrors ``tvm.tir.address_of``): a ``handle`` call of
-    ``tir.address_of`` on the ``BufferLoad`` (a ``Buffer`` means its element ``[0, ..., 0]``).
+def address_of(obj: Buffer | BufferLoad | Var, span: Any = None) -> PrimExpr:
+    """Address of a buffer element or of a scalar variable (mirrors ``tvm.tir.address_of``;
+    a scalar ``Var`` as TVM 0.27's ``tvm.tirx.address_of`` takes it): a ``handle`` call of
+    ``tir.address_of`` on the ``BufferLoad`` (a ``Buffer`` means its element ``[0, ..., 0]``)
+    or the var.
 
     Raises:
-        ValueError: for anything but a ``Buffer`` or ``BufferLoad``.
+        ValueError: for anything but a ``Buffer``, ``BufferLoad`` or ``Var``; TypeError: for a
+        ``Var`` that is not a scalar (a pointer), with TVM 0.27's message.
     """
     if isinstance(obj, Buffer):
         obj = BufferLoad(obj, [0] * len(obj.shape))
+    if isinstance(obj, Var):
+        if obj.dtype.is_handle():
+            raise TypeError(f"address_of expects a scalar or TensorMap Var, but got "
+                            f"{obj.type_annotation}")
+        return Call("handle", "tir.address_of", (obj,), span=span)
     if not isinstance(obj, BufferLoad):
         raise ValueError(f"address_of: invalid object type {type(obj).__name__}, "
                          "expected a Buffer or BufferLoad")

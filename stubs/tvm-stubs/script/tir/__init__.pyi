@@ -266,12 +266,15 @@ def acosh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimEx
     """``acosh(x)`` elementwise (mirrors ``tvm.tir.acosh``): a ``tir.acosh`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def address_of(obj: Buffer | BufferLoad, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
-    """Address of a buffer element (mirrors ``tvm.tir.address_of``): a ``handle`` call of
-    ``tir.address_of`` on the ``BufferLoad`` (a ``Buffer`` means its element ``[0, ..., 0]``).
+def address_of(obj: Buffer | BufferLoad | Var, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
+    """Address of a buffer element or of a scalar variable (mirrors ``tvm.tir.address_of``;
+    a scalar ``Var`` as TVM 0.27's ``tvm.tirx.address_of`` takes it): a ``handle`` call of
+    ``tir.address_of`` on the ``BufferLoad`` (a ``Buffer`` means its element ``[0, ..., 0]``)
+    or the var.
 
     Raises:
-        ValueError: for anything but a ``Buffer`` or ``BufferLoad``.
+        ValueError: for anything but a ``Buffer``, ``BufferLoad`` or ``Var``; TypeError: for a
+        ``Var`` that is not a scalar (a pointer), with TVM 0.27's message.
     """
     ...
 

@@ -266,12 +266,15 @@ def acosh(x: Any, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimEx
     """``acosh(x)`` elementwise (mirrors ``tvm.tir.acosh``): a ``tir.acosh`` call whose dtype is ``x``'s (scalar or vector). Like TVM, integer operands are not rejected or cast; Python numbers become int32/float32 constants; no constant folding."""
     ...
 
-def address_of(obj: Buffer | BufferLoad, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
-    """Address of a buffer element (mirrors ``tvm.tir.address_of``): a ``handle`` call of
-    ``tir.address_of`` on the ``BufferLoad`` (a ``Buffer`` means its element ``[0, ..., 0]``).
+def address_of(obj: Buffer | BufferLoad | Var, span: Any = None, *, dtype: DTypeLike | None = None) -> PrimExpr:
+    """Address of a buffer element or of a scalar variable (mirrors ``tvm.tir.address_of``;
+    a scalar ``Var`` as TVM 0.27's ``tvm.tirx.address_of`` takes it): a ``handle`` call of
+    ``tir.address_of`` on the ``BufferLoad`` (a ``Buffer`` means its element ``[0, ..., 0]``)
+    or the var.
 
     Raises:
-        ValueError: for anything but a ``Buffer`` or ``BufferLoad``.
+        ValueError: for anything but a ``Buffer``, ``BufferLoad`` or ``Var``; TypeError: for a
+        ``Var`` that is not a scalar (a pointer), with TVM 0.27's message.
     """
     ...
 
@@ -1035,10 +1038,6 @@ def power(x: Any, y: Any, span: Any = None) -> PrimExpr:
     """
     ...
 
-def prefetch(buffer: Buffer, bounds: Any) -> None:
-    """A prefetch hint (``T.prefetch``)."""
-    ...
-
 @overload
 def prim_func(func: Callable[..., Any], /) -> PrimFunc:
     """Decorator parsing a Python function as a PrimFunc when Python runs it (decorator mode;
@@ -1528,6 +1527,16 @@ def writes(*regions: Any) -> None:
     """
     ...
 
+def Call(*args: Any, ret_ty: Any = None, span: Any = None) -> Any:
+    """A call expression: TVM 0.27 tirx ``T.Call(op, args, ret_ty=...)`` (the op first, its
+    result type as ``ret_ty``: a dtype string, ``"void"``, a ``PrimType`` or a pointer type);
+    without ``ret_ty`` the classic ``T.Call(dtype, op, args)``.
+
+    Raises:
+        ScriptError: for ``ret_ty`` with other than an op and a list of arguments.
+    """
+    ...
+
 def Return(value: Any) -> None:
     """``T.Return(v)`` returns ``v`` from the function (TVM 0.27 tirx ``T.Return``, the
     statement ``return v`` spells; here the ``T.evaluate(T.ret(v))`` of classic ``return v``,
@@ -1631,6 +1640,13 @@ def grid(*extents: ExprLike | tuple[ExprLike, ExprLike], dtype: str | None = Non
 
 def parallel(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None, step: Any = None, dtype: str | None = None) -> ForFrame[Var]:
     """A parallel loop (TVM 0.27 tirx ``T.parallel``; ``dtype`` as :func:`serial`'s)."""
+    ...
+
+def prefetch(*args: Any) -> Any:
+    """``T.prefetch(address, rw, locality, cache_type)``: the ``tir.prefetch`` intrinsic (a
+    ``void`` call, LLVM's ``llvm.prefetch``), as TVM 0.27 prints a call of it; with a buffer
+    and its bounds, the classic prefetch statement.
+    """
     ...
 
 def serial(start: Any, stop: Any = None, *, annotations: dict[str, Any] | None = None, step: Any = None, unroll: builtins.bool | int | None = None, dtype: str | None = None) -> ForFrame[Var]:
