@@ -15,9 +15,9 @@ from tirkit.ir.expr import IntImm, PrimExpr
 from tirkit.ir.module import IRModule
 from tirkit.tir import stmt as S
 from tirkit.tir.buffer import Buffer
-from tirkit.tir.expr import BufferLoad, IterVar, Let, Var
+from tirkit.tir.expr import IterVar, Let, Var
 from tirkit.tir.function import PrimFunc
-from tirkit.tir.functor import EXPR_CHILDREN, map_tuple, mutate_range
+from tirkit.tir.functor import map_tuple, mutate_range
 from tirkit.tir.stmt_functor import StmtExprMutator
 
 from ..transform import Pass, PassInfo, register_pass
@@ -34,7 +34,6 @@ class IRConvertSSA(StmtExprMutator):
         self._buffers: dict[tuple, Buffer] = {}
         self.renamed = 0  # how many vars in scope are renamed (none: every use stays as it is)
         self._plain_buffers: dict[int, tuple[Buffer, bool]] = {}
-        self._let_free: dict[int, Any] = {}  # id -> an expression holding no Let (_let_free)
 
     # ------------------------------------------------------------------------- definitions
     def define(self, var: Var) -> Var:
@@ -97,14 +96,6 @@ class IRConvertSSA(StmtExprMutator):
         return node if buf is node.buffer else node.with_changes(buffer=buf)
 
     # ---------------------------------------------------------------------------- visitors
-    def visit_expr(self, expr: PrimExpr) -> PrimExpr:
-        """While no var in scope is renamed, only a ``Let`` (a definition) can change an
-        expression: one without any comes back as it is, without the walk (most expressions;
-        a shared one is checked once)."""
-        if not self.renamed and _let_free(expr, self._let_free):
-            return expr
-        return super().visit_expr(expr)
-
     def visit_var_(self, op: Var) -> PrimExpr:
         stack = self.scope.get(id(op))
         return stack[-1] if stack else op
@@ -187,42 +178,6 @@ class IRConvertSSA(StmtExprMutator):
         if body is func.body and params == func.params and same_map:
             return func
         return func.with_changes(params=params, buffer_map=buffer_map, body=body)
-
-
-#: expression class -> its (field, kind) children when all are expressions (_let_free)
-_KIDS = {cls: kids for cls, kids in EXPR_CHILDREN.items()
-         if cls is not Let and all(kind in ("expr", "exprs") for _, kind in kids)}
-
-
-def _let_free(expr: PrimExpr, known: dict[int, Any]) -> bool:
-    """Whether ``expr`` holds no ``Let`` (nor a class whose children are not all expressions,
-    a ``Reduce``), and no buffer whose shape/strides/offset are more than vars and constants;
-    ``known`` remembers the expressions found so (nodes are immutable)."""
-    if known.get(id(expr)) is expr:
-        return True
-    stack = [expr]
-    while stack:
-        n = stack.pop()
-        if known.get(id(n)) is n:
-            continue
-        kids = _KIDS.get(type(n))
-        if kids is None:
-            return False
-        if type(n) is BufferLoad and not _plain_buffer(n.buffer):  # pylint: disable=unidiomatic-typecheck
-            return False
-        for name, kind in kids:
-            v = getattr(n, name)
-            if kind == "exprs":
-                stack.extend(x for x in v if isinstance(x, PrimExpr))
-            elif v is not None:
-                stack.append(v)
-    known[id(expr)] = expr
-    return True
-
-
-def _plain_buffer(buf: Buffer) -> bool:
-    return all(isinstance(e, (Var, IntImm)) or e is None
-               for e in (buf.data, *buf.shape, *buf.strides, buf.elem_offset))
 
 
 def _buffer_map_vars(func: PrimFunc) -> list[Var]:
