@@ -56,13 +56,20 @@ class Analyzer:
         """
         if not isinstance(var, E.Var):
             raise TypeError(f"Analyzer.bind: expected a Var, got {type(var).__name__}")
-        key = expr_key(var)
+        # the state changes before the simplifications below (made without var's old bound)
+        # and after them (what they found may depend on var's new one)
         self._simp.state += 1
+        try:
+            self._bind(var, expr_key(var), expr)
+        finally:
+            self._simp.state += 1
+
+    def _bind(self, var: E.Var, key: Any, expr: Range | PrimExpr | int) -> None:
         self._bounds.known.pop(key, None)
         self._simp.subst.pop(id(var), None)
         if isinstance(expr, Range):
             if isinstance(expr.extent, IntImm) and expr.extent.value == 1:
-                self.bind(var, expr.min)
+                self._bind(var, key, expr.min)
                 return
             lo = self._bounds.bound(self.simplify(expr.min))
             tags = self._bounds._tags  # pylint: disable=protected-access

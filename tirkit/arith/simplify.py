@@ -119,7 +119,9 @@ class Simplifier:  # pylint: disable=too-many-instance-attributes
         hit = memo.get(id(e))
         if hit is not None and hit[0] is e:
             return hit[1]
-        outer = len(self._memo) == 1  # no assumption of this run's own in force
+        # no assumption of this run's own in force, and the kept nodes are of this state (a
+        # simplify outside a run, Simplifier.assume's, may come after a change of it)
+        outer = len(self._memo) == 1 and self._kept_state == self.state
         if outer and self._kept.get(id(e)) is e:
             return e
         out = _lookup(type(e))(self, e)
