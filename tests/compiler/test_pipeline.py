@@ -30,7 +30,7 @@ KERNELS = [k.file for k in references.KERNELS]
 # TVM v0.20's default tir pipeline restricted to CPU and CUDA, then finalize_host_passes and
 # finalize_device_passes (the contract), after TVM 0.27's first s_tir stage, CanonicalizeLoop
 # (it rewrites the loop steps v0.20's For did not have).
-TVM_ORDER = ["CanonicalizeLoop", "LowerInitBlock", "PlanAndUpdateBufferAllocationLocation", "ConvertBlocksToOpaque",
+TVM_ORDER = ["CanonicalizeLoop", "LowerCrossThreadReduction", "LowerInitBlock", "PlanAndUpdateBufferAllocationLocation", "ConvertBlocksToOpaque",
              "CompactBufferAllocation", "LowerMatchBuffer", "Simplify", "LowerOpaqueBlock",
              "FlattenBuffer", "NarrowDataType", "LoopPartition", "VectorizeLoop",
              "InjectVirtualThread", "StorageRewrite", "UnrollLoop", "Simplify", "RemoveNoOp",
@@ -42,7 +42,8 @@ CPU_ONLY = {"MakePackedAPI", "LowerTVMBuiltin", "LowerIntrin", "InstrumentBoundC
 
 
 def test_stages_are_gated_by_the_target_kind():
-    gpu_only = GPU_SPLIT + ["InjectVirtualThread", "LowerDeviceKernelLaunch"]
+    gpu_only = GPU_SPLIT + ["InjectVirtualThread", "LowerDeviceKernelLaunch",
+                            "LowerCrossThreadReduction"]
     for i, stage in enumerate(PIPELINE):
         expected = "llvm" if stage.name in CPU_ONLY else "cuda" if (
             stage.name in gpu_only or i >= len(PIPELINE) - len(GPU_FINAL)) else None

@@ -18,10 +18,6 @@ NOT_COMPILED = {
     "17_packed_api/host_launcher": "calls TVM's global function registry",
     "40_calls/packed": "calls TVM's global function registry",
     "26_block_attr_match_region/wmma_fill": "tensor-core fragments (wmma) are not lowered",
-    # TVM lowers it with LowerCrossThreadReduction; tirkit compiled it to a race (each thread
-    # read-added-wrote B[vi]) until gpu_checks refused it
-    "15_gpu_reduction/rfactor_sum": "a reduction axis bound to threadIdx.x needs "
-                                    "LowerCrossThreadReduction",
 }
 
 

@@ -1,9 +1,12 @@
 """A CPU-style TensorIR kernel scheduled for the GPU with the Schedule's ``split``, ``bind``,
 ``cache_read`` and ``compute_at`` (TVM's usual recipe) compiles to PTX that ptxas accepts."""
 
+import numpy as np
 import pytest
 
-from gpu_helpers import validate
+from gpu_helpers import GPU_OK, validate
+from tirkit.compiler import build
+from tirkit.compiler.runtime.cuda import CudaUnavailable
 from tirkit.compiler.codegen.types import CodegenError
 from tirkit.compiler.driver import compile_module
 from tirkit.lang import from_source
@@ -79,23 +82,55 @@ def rowsum(A: T.Buffer((256, 1024), "float32"), B: T.Buffer((256,), "float32")):
 '''
 
 
-def test_a_reduction_bound_to_threads_is_a_clear_error():
-    # TVM's GPU reduction recipe (bind the inner reduction loop to threadIdx.x) needs
-    # LowerCrossThreadReduction; tirkit compiled it to a kernel where 128 threads add into
-    # B[vi] at once (a race) and now says so, naming the block, the axis, the loop and thread
-    sch = Schedule(from_source(ROWSUM))
+def _bound_rowsum(n_k: int = 1024, reducer: str = "+"):
+    src = ROWSUM.replace("1024", str(n_k))
+    if reducer == "max":
+        src = src.replace("B[vi] = T.float32(0)", "B[vi] = T.min_value(\"float32\")").replace(
+            "B[vi] = B[vi] + A[vi, vk]", "B[vi] = T.max(B[vi], A[vi, vk])")
+    sch = Schedule(from_source(src))
     block = sch.get_block("B")
     i, k = sch.get_loops(block)
     _, ki = sch.split(k, factors=[None, 128])
     sch.bind(i, "blockIdx.x")
     sch.bind(ki, "threadIdx.x")
+    return sch.mod
+
+
+@pytest.mark.parametrize("reducer", ["+", "max"])
+def test_a_reduction_bound_to_threads_lowers_to_a_thread_allreduce(reducer):
+    # TVM's GPU reduction recipe (bind the inner reduction loop to threadIdx.x): tirkit compiled
+    # it to a kernel where 128 threads added into B[vi] at once (a race); LowerCrossThreadReduction
+    # makes an in-thread partial, a tvm_thread_allreduce and a write-back by thread 0
+    compiled = compile_module(_bound_rowsum(reducer=reducer), "cuda -arch=sm_80")
+    lowered = [s for s in compiled.stages if s.name == "LowerCrossThreadReduction"][0].mod
+    text = lowered.script()
+    for name in ("B_in_thread_init", "B_in_thread", "B_cross_thread", "B_write_back"):
+        assert f'T.block("{name}")' in text
+    assert "T.tvm_thread_allreduce(T.uint32(1), in_thread_B[0], T.bool(True), " \
+        "cross_thread_B[0], k_1)" in text and "T.where(k_1 == 0)" in text
+    validate(compiled.ptx, "sm_80")
+    a = np.random.default_rng(5).uniform(-1, 1, (256, 1024)).astype("float32")
+    b = np.full(256, np.nan, "float32")
+    mod = build(_bound_rowsum(reducer=reducer), target="cuda")
+    if not GPU_OK:
+        with pytest.raises(CudaUnavailable):
+            mod(a, b)
+        return
+    mod(a, b)
+    expected = a.astype(np.float64).sum(axis=1) if reducer == "+" else a.max(axis=1)
+    np.testing.assert_allclose(b, expected, rtol=1e-5, atol=1e-4)
+
+
+def test_a_thread_bound_reduction_it_cannot_lower_is_a_clear_error():
+    # 1000 = 8 x 128 - 24: the split leaves a T.where on the block, a shape the pass leaves;
+    # the race it would be is refused, naming the block, axis, loop and thread
     with pytest.raises(CodegenError, match=r"block 'B': its reduction axis 'vk' is bound to "
                                            r"threadIdx.x \(loop 'k_1'\).*into B at once.*"
-                                           r"LowerCrossThreadReduction"):
-        compile_module(sch.mod, "cuda -arch=sm_80")
-    sch2 = Schedule(from_source(ROWSUM))  # the reduction loop serial in each thread: fine
-    i2, _ = sch2.get_loops(sch2.get_block("B"))
-    bi, ti = sch2.split(i2, factors=[None, 64])
-    sch2.bind(bi, "blockIdx.x")
-    sch2.bind(ti, "threadIdx.x")
-    validate(compile_module(sch2.mod, "cuda -arch=sm_80").ptx, "sm_80")
+                                           r"LowerCrossThreadReduction lowers only"):
+        compile_module(_bound_rowsum(1000), "cuda -arch=sm_80")
+    sch = Schedule(from_source(ROWSUM))  # the reduction loop serial in each thread: fine
+    i, _ = sch.get_loops(sch.get_block("B"))
+    bi, ti = sch.split(i, factors=[None, 64])
+    sch.bind(bi, "blockIdx.x")
+    sch.bind(ti, "threadIdx.x")
+    validate(compile_module(sch.mod, "cuda -arch=sm_80").ptx, "sm_80")

@@ -134,10 +134,6 @@ def _compile_module(mod_or_func: Any, target: Any, opt_level: int,
     cfg = dict(config or {})
     if tgt.kind != "llvm":
         cfg.setdefault("tirkit.target", str(tgt))
-    if tgt.kind == "cuda":
-        from .gpu_checks import check_cross_thread_reduction  # pylint: disable=import-outside-toplevel
-
-        check_cross_thread_reduction(mod_or_func)
     stages = run_pipeline(mod_or_func, opt_level=opt_level, config=cfg, instruments=instruments)
     if tgt.kind == "cuda":
         from .codegen.nvptx_emit import build_ptx  # pylint: disable=import-outside-toplevel

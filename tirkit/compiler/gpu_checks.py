@@ -1,11 +1,12 @@
-"""Checks of GPU kernels before lowering: what tirkit cannot compile correctly is an error that
-names the block and the loop, never a kernel that races.
+"""Checks of GPU kernels: what tirkit cannot compile correctly is an error that names the block
+and the loop, never a kernel that races.
 
 A reduction block whose reduction axis is bound to a thread (``sch.bind(k_inner,
-"threadIdx.x")``, TVM's usual GPU reduction schedule) needs TVM's
-``LowerCrossThreadReduction`` (``tvm.tir.transform.LowerCrossThreadReduction``): an in-thread
-reduction, then a ``tvm_thread_allreduce`` across the threads. tirkit does not implement that
-pass; without it every thread would read-add-write the same output element at once.
+"threadIdx.x")``, TVM's usual GPU reduction schedule) must be lowered by
+``LowerCrossThreadReduction`` (an in-thread reduction, then a ``tvm_thread_allreduce`` across
+the threads); one it leaves (a shape it does not handle) would have every thread
+read-add-write the same output element at once. Blocks that write only ``local`` buffers (a
+thread's own partial result) are not races.
 """
 from __future__ import annotations
 
@@ -42,8 +43,10 @@ class _ThreadBoundReductions(StmtVisitor):
             del self.threads[op.loop_var]
 
     def visit_block_realize_(self, op: S.BlockRealize) -> None:
+        private = bool(op.block.writes) and all(w.buffer.scope() == "local"
+                                                 for w in op.block.writes)
         for iv, value in zip(op.block.iter_vars, op.iter_values):
-            if iv.iter_type != IterVarType.CommReduce:
+            if private or iv.iter_type != IterVarType.CommReduce:  # (a thread's own partial)
                 continue
             for var in undefined_vars(value):
                 if var in self.threads and not self.threads[var][1].startswith("vthread"):
@@ -52,9 +55,10 @@ class _ThreadBoundReductions(StmtVisitor):
                     raise CodegenError(
                         f"block {op.block.name_hint!r}: its reduction axis {iv.var.name!r} is "
                         f"bound to {tag} (loop {loop.name!r}), so the threads would add into "
-                        f"{written} at once: a cross-thread reduction needs TVM's "
-                        "LowerCrossThreadReduction, which tirkit does not implement; reduce "
-                        "within each thread and combine with T.tvm_thread_allreduce "
+                        f"{written} at once: tirkit's LowerCrossThreadReduction lowers only "
+                        "a perfect nest of reduction loops over one block `B[...] = B[...] op "
+                        "rhs` (op + * min max) with a T.init() store; reduce within each "
+                        "thread and combine with T.tvm_thread_allreduce "
                         "(examples/gpu/softmax.py), or keep reduction loops off the threads")
         super().visit_block_realize_(op)
 

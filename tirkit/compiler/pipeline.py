@@ -75,6 +75,8 @@ def _pass(name: str, **options: Callable[[], Any]) -> Callable[[], Pass]:
 PIPELINE: list[Stage] = [
     # --- loops from 0 by 1 (TVM 0.27's s_tir pipeline starts so: no later stage sees a step)
     Stage("CanonicalizeLoop", _pass("CanonicalizeLoop")),
+    # --- reductions bound to GPU threads -> tvm_thread_allreduce (cuda only; before LowerInitBlock)
+    Stage("LowerCrossThreadReduction", _pass("LowerCrossThreadReduction"), target=_GPU),
     # --- TensorIR blocks to loops over flat buffers (tvm.tir.pipeline, first half)
     Stage("LowerInitBlock", _pass("LowerInitBlock")),
     Stage("PlanAndUpdateBufferAllocationLocation", _pass("PlanAndUpdateBufferAllocationLocation")),
