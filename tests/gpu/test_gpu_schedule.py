@@ -96,22 +96,24 @@ def _bound_rowsum(n_k: int = 1024, reducer: str = "+"):
     return sch.mod
 
 
-@pytest.mark.parametrize("reducer", ["+", "max"])
-def test_a_reduction_bound_to_threads_lowers_to_a_thread_allreduce(reducer):
+@pytest.mark.parametrize("reducer, n_k", [("+", 1024), ("max", 1024), ("+", 1000)])
+def test_a_reduction_bound_to_threads_lowers_to_a_thread_allreduce(reducer, n_k):
     # TVM's GPU reduction recipe (bind the inner reduction loop to threadIdx.x): tirkit compiled
     # it to a kernel where 128 threads added into B[vi] at once (a race); LowerCrossThreadReduction
-    # makes an in-thread partial, a tvm_thread_allreduce and a write-back by thread 0
-    compiled = compile_module(_bound_rowsum(reducer=reducer), "cuda -arch=sm_80")
+    # makes an in-thread partial, a tvm_thread_allreduce and a write-back by thread 0. 1000 =
+    # 8 x 128 - 24: the split's T.where stays on the in-thread block
+    compiled = compile_module(_bound_rowsum(n_k, reducer), "cuda -arch=sm_80")
     lowered = [s for s in compiled.stages if s.name == "LowerCrossThreadReduction"][0].mod
     text = lowered.script()
     for name in ("B_in_thread_init", "B_in_thread", "B_cross_thread", "B_write_back"):
         assert f'T.block("{name}")' in text
     assert "T.tvm_thread_allreduce(T.uint32(1), in_thread_B[0], T.bool(True), " \
         "cross_thread_B[0], k_1)" in text and "T.where(k_1 == 0)" in text
+    assert ("T.where(k_0 * 128 + k_1 < 1000)" in text) == (n_k == 1000)
     validate(compiled.ptx, "sm_80")
-    a = np.random.default_rng(5).uniform(-1, 1, (256, 1024)).astype("float32")
+    a = np.random.default_rng(5).uniform(-1, 1, (256, n_k)).astype("float32")
     b = np.full(256, np.nan, "float32")
-    mod = build(_bound_rowsum(reducer=reducer), target="cuda")
+    mod = build(_bound_rowsum(n_k, reducer), target="cuda")
     if not GPU_OK:
         with pytest.raises(CudaUnavailable):
             mod(a, b)
@@ -121,13 +123,29 @@ def test_a_reduction_bound_to_threads_lowers_to_a_thread_allreduce(reducer):
     np.testing.assert_allclose(b, expected, rtol=1e-5, atol=1e-4)
 
 
+UNLOWERED = '''
+from tvm.script import tir as T
+
+@T.prim_func
+def f(A: T.Buffer((8, 4, 32), "float32"), B: T.Buffer((8, 4), "float32")):
+    for i in T.thread_binding(8, thread="blockIdx.x"):
+        for k in T.thread_binding(32, thread="threadIdx.x"):
+            for j in range(4):
+                with T.block("B"):
+                    vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                    with T.init():
+                        B[vi, vj] = T.float32(0)
+                    B[vi, vj] = B[vi, vj] + A[vi, vj, vk]
+'''
+
+
 def test_a_thread_bound_reduction_it_cannot_lower_is_a_clear_error():
-    # 1000 = 8 x 128 - 24: the split leaves a T.where on the block, a shape the pass leaves;
-    # the race it would be is refused, naming the block, axis, loop and thread
+    # a spatial loop between the thread-bound reduction loop and the block: a shape the pass
+    # leaves; the race it would be is refused, naming the block, axis, loop and thread
     with pytest.raises(CodegenError, match=r"block 'B': its reduction axis 'vk' is bound to "
-                                           r"threadIdx.x \(loop 'k_1'\).*into B at once.*"
+                                           r"threadIdx.x \(loop 'k'\).*into B at once.*"
                                            r"LowerCrossThreadReduction lowers only"):
-        compile_module(_bound_rowsum(1000), "cuda -arch=sm_80")
+        compile_module(from_source(UNLOWERED), "cuda -arch=sm_80")
     sch = Schedule(from_source(ROWSUM))  # the reduction loop serial in each thread: fine
     i, _ = sch.get_loops(sch.get_block("B"))
     bi, ti = sch.split(i, factors=[None, 64])

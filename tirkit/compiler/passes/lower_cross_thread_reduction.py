@@ -37,8 +37,8 @@ root block, named as TVM names them)::
 
 which LowerThreadAllreduce then lowers to warp shuffles / shared memory. Handled: a perfect
 nest of reduction loops (their vars used only by reduction axes) down to one block whose init
-and body are single stores ``B[...] = B[...] op rhs`` (op one of ``+ * min max``) with a
-true predicate, in a function with a root block. Anything else with a reduction axis bound to a
+and body are single stores ``B[...] = B[...] op rhs`` (op one of ``+ * min max``; a
+``T.where`` stays on the in-thread block), in a function with a root block. Anything else with a reduction axis bound to a
 thread is refused by :func:`tirkit.compiler.gpu_checks.check_cross_thread_reduction`, naming
 the block.
 """
@@ -48,7 +48,7 @@ from typing import Any, cast
 
 from tirkit import tir
 from tirkit.ir import structural_equal
-from tirkit.ir.expr import IntImm, PrimExpr
+from tirkit.ir.expr import PrimExpr
 from tirkit.tir import expr as E
 from tirkit.tir import stmt as S
 from tirkit.tir.analysis import undefined_vars
@@ -79,10 +79,6 @@ def _reducer(block: S.Block) -> tuple[type, S.BufferStore, PrimExpr] | None:
                     zip(lhs.indices, store.indices)):
             return type(value), store, rhs
     return None
-
-
-def _is_true(e: PrimExpr) -> bool:
-    return isinstance(e, IntImm) and e.value != 0
 
 
 def _chain(loop: S.For) -> tuple[list[S.For], S.BlockRealize] | None:
@@ -122,8 +118,7 @@ class _Lower(StmtMutator):
     def _rewrite(self, loops: list[S.For], realize: S.BlockRealize) -> S.Stmt | None:
         block = realize.block
         matched = _reducer(block)
-        if matched is None or not _is_true(realize.predicate) or block.alloc_buffers or \
-                block.match_buffers:
+        if matched is None or block.alloc_buffers or block.match_buffers:
             return None
         reduce_vars: set = set()
         spatial_vars: set = set()
@@ -153,7 +148,8 @@ class _Lower(StmtMutator):
         update = S.BlockRealize(realize.iter_values, realize.predicate, S.Block(
             block.iter_vars, [], [], f"{name}_in_thread",
             S.BufferStore(in_thread, cls(acc, rhs), zero)))
-        update = realize_of(update.block, update.iter_values)
+        update = realize_of(update.block, update.iter_values, realize.predicate)  # (a split's
+        # T.where keeps out-of-range iterations out of each thread's partial)
         nest: S.Stmt = update
         for lp in reversed([lp for lp in loops if _thread_tag(lp) is None]):
             nest = lp.with_changes(body=nest)
