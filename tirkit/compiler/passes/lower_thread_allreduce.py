@@ -12,6 +12,10 @@ not reduced) gets the result in its local ``red_i[0]``.
   of at most 32: ``log2(extent)`` rounds of ``tvm_warp_shuffle_down(mask, v, offset, extent,
   32)`` combining as they go, then ``tvm_warp_shuffle(mask, v, 0, extent, 32)`` broadcasts lane
   0 of each segment (``mask`` is ``tvm_warp_activemask()``);
+- **two-stage warp shuffles** (TVM's multi-warp reduction) over ``threadIdx.x`` alone with a
+  power-of-two extent of 64..1024 and no other threadIdx axis: each warp shuffles, lane 0 of
+  each warp stores its partial in a ``shared`` buffer of one slot per warp, a barrier, then every
+  warp shuffles the partials and broadcasts the total (two barriers);
 - **shared memory** otherwise: one ``shared`` buffer of ``groups x extent`` per value, each
   thread stores its value, a non-power-of-two extent is first folded to a power of two, then the
   tree halves the active threads with a ``tvm_storage_sync("shared")`` after every round; all
@@ -119,9 +123,13 @@ class _AllreduceLowerer(StmtMutator):
                              "threadIdx axis")
         extent = prod(a[2] for a in reduce_axes)
         self.count += 1
-        if [a[0] for a in reduce_axes] == ["threadIdx.x"] and extent <= _WARP and \
-                extent & (extent - 1) == 0:
+        pow2 = extent & (extent - 1) == 0
+        if [a[0] for a in reduce_axes] == ["threadIdx.x"] and extent <= _WARP and pow2:
             return self._warp(values, cast(list[BufferLoad], outs), reducer, extent)
+        if [a[0] for a in reduce_axes] == ["threadIdx.x"] and not group_axes and pow2 and \
+                _WARP < extent <= _WARP * _WARP:
+            return self._multi_warp(values, cast(list[BufferLoad], outs), reducer,
+                                    reduce_axes[0][1], extent)
         return self._shared(values, cast(list[BufferLoad], outs), reducer, reduce_axes, group_axes)
 
     def _warp(self, values: list[PrimExpr], outs: list[BufferLoad], reducer: CommReducer,
@@ -131,21 +139,62 @@ class _AllreduceLowerer(StmtMutator):
         acc = [Var(f"red_{k}_{i}_0", v.dtype) for i, v in enumerate(values)]
         lets: list[tuple[Var, PrimExpr]] = [(mask, op_intrin.tvm_warp_activemask())]
         lets += list(zip(acc, values))
-        offset, step = extent // 2, 1
-        while offset >= 1:
-            others = [Var(f"other_{k}_{i}_{step}", a.dtype) for i, a in enumerate(acc)]
-            lets += [(o, op_intrin.tvm_warp_shuffle_down(mask, a, offset, extent, _WARP))
-                     for o, a in zip(others, acc)]
-            combined = reducer(acc, others)
-            acc_new = [Var(f"red_{k}_{i}_{step}", a.dtype) for i, a in enumerate(acc)]
-            lets += list(zip(acc_new, combined))
-            acc, offset, step = acc_new, offset // 2, step + 1
+        acc = self._shuffle_rounds(lets, acc, mask, reducer, extent, str(k))
         stores: list[Stmt] = [
             BufferStore(o.buffer, op_intrin.tvm_warp_shuffle(mask, a, 0, extent, _WARP),
                         o.indices) for o, a in zip(outs, acc)]
         body: Stmt = SeqStmt.flatten(*stores)
         for var, value in reversed(lets):
             body = LetStmt(var, value, body)
+        return body
+
+    def _shuffle_rounds(self, lets: list[tuple[Var, PrimExpr]], acc: list[Var], mask: Var,
+                        reducer: CommReducer, width: int, tag: str) -> list[Var]:
+        """``log2(width)`` shuffle-down rounds within segments of ``width`` lanes; the vars
+        holding lane 0's combined values (appended to ``lets``)."""
+        offset, step = width // 2, 1
+        while offset >= 1:
+            others = [Var(f"other_{tag}_{i}_{step}", a.dtype) for i, a in enumerate(acc)]
+            lets += [(o, op_intrin.tvm_warp_shuffle_down(mask, a, offset, width, _WARP))
+                     for o, a in zip(others, acc)]
+            acc_new = [Var(f"red_{tag}_{i}_{step}", a.dtype) for i, a in enumerate(acc)]
+            lets += list(zip(acc_new, reducer(acc, others)))
+            acc, offset, step = acc_new, offset // 2, step + 1
+        return acc
+
+    def _multi_warp(self, values: list[PrimExpr], outs: list[BufferLoad], reducer: CommReducer,
+                    tx: Var, extent: int) -> Stmt:
+        """TVM's two-stage warp reduction for ``threadIdx.x`` of ``extent`` = 64..1024 (a power
+        of two): each warp combines its 32 lanes with shuffles, lane 0 of warp ``w`` stores the
+        partial in ``shared[w]``, one barrier, then every warp combines the ``extent / 32``
+        partials with shuffles (each lane reads ``shared[lane % warps]``) and broadcasts lane 0:
+        two barriers where the shared-memory tree takes ``log2(extent) + 2``."""
+        k, warps = self.count, extent // _WARP
+        mask = Var(f"mask_{k}", _U32)
+        acc = [Var(f"red_{k}_{i}_0", v.dtype) for i, v in enumerate(values)]
+        lets: list[tuple[Var, PrimExpr]] = [(mask, op_intrin.tvm_warp_activemask())]
+        lets += list(zip(acc, values))
+        acc = self._shuffle_rounds(lets, acc, mask, reducer, _WARP, f"{k}w")
+        bufs = [self._shared_buffer(i, v.dtype, warps) for i, v in enumerate(values)]
+        lane, warp = tx % _WARP, tx // _WARP
+        first = IfThenElse(lane == 0, SeqStmt.flatten(
+            *[BufferStore(b, a, (warp,)) for b, a in zip(bufs, acc)]))
+        lets2: list[tuple[Var, PrimExpr]] = [(mask2 := Var(f"mask_{k}b", _U32),
+                                              op_intrin.tvm_warp_activemask())]
+        part = [Var(f"part_{k}_{i}", v.dtype) for i, v in enumerate(values)]
+        lets2 += [(pv, BufferLoad(b, (lane % warps,))) for pv, b in zip(part, bufs)]
+        total = self._shuffle_rounds(lets2, part, mask2, reducer, warps, f"{k}p")
+        stores: list[Stmt] = [
+            BufferStore(o.buffer, op_intrin.tvm_warp_shuffle(mask2, t, 0, warps, _WARP),
+                        o.indices) for o, t in zip(outs, total)]
+        second: Stmt = SeqStmt.flatten(*stores, _sync())
+        for var, value in reversed(lets2):
+            second = LetStmt(var, value, second)
+        body: Stmt = SeqStmt.flatten(first, _sync(), second)
+        for var, value in reversed(lets):
+            body = LetStmt(var, value, body)
+        for b in reversed(bufs):
+            body = Allocate(b.data, b.dtype, (IntImm("int32", warps),), IntImm("bool", 1), body)
         return body
 
     def _shared(self, values: list[PrimExpr], outs: list[BufferLoad], reducer: CommReducer,
