@@ -17,7 +17,8 @@ device machine (no network), from the repository root:
    NumPy inputs (copied to the device) and compared with NumPy (float64 reference);
 3. the tiled matmuls (``matmul_shared``, ``matmul_register_tiled``; N = 1024, 2048, 4096) are
    timed on device arrays (no copies; median of ``--repeat`` calls, each waiting for the GPU)
-   next to ``cupy.matmul`` and ``torch.matmul`` on the same sizes when those are installed;
+   next to ``cupy.matmul`` and ``torch.matmul`` on the same sizes when those are installed,
+   and the softmax example (1024 x 1024) next to ``torch.softmax``;
 4. ``pytest tests/gpu`` (the tests marked ``gpu`` run instead of being skipped; conftest files
    above ``tests/`` are not loaded, so the docs run's Sybil need not be installed; ptxas checks
    for architectures the machine's ptxas dropped, sm_70 under CUDA 13, skip with the reason).
@@ -180,6 +181,30 @@ def _vendor_times(a: np.ndarray, b: np.ndarray, repeat: int) -> dict[str, float]
     return out
 
 
+def time_softmax(target: str, repeat: int) -> dict[str, Any]:
+    """Milliseconds of the softmax example (1024 x 1024 float32, device arrays) and of
+    ``torch.softmax`` on the same input when PyTorch is installed."""
+    kernel = next(k for k in GPU_KERNELS if k.entry == "softmax")
+    mod = build(from_source(kernel.path.read_text(), str(kernel.path)), target=target)
+    args = kernel.inputs(np.random.default_rng(1))
+    bufs = [DeviceBuffer(a) for a in args]
+    row: dict[str, Any] = {"shape": list(args[0].shape)}
+    row["tirkit_ms"] = median_ms(lambda: (mod(*bufs), get_driver().synchronize()), repeat)
+    row["tirkit_ok"] = bool(np.allclose(bufs[1].numpy(), kernel.reference(args)[1],
+                                        rtol=kernel.rtol, atol=kernel.atol))
+    for buf in bufs:
+        buf.free()
+    try:
+        import torch  # pylint: disable=import-outside-toplevel
+
+        ta = torch.from_numpy(args[0]).cuda()
+        row["torch_ms"] = median_ms(lambda: (torch.softmax(ta, dim=1), torch.cuda.synchronize()),
+                                    repeat)
+    except ImportError:
+        pass
+    return row
+
+
 def run_tests() -> int:
     """``pytest tests/gpu`` in a subprocess; its exit status."""
     return subprocess.call([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
@@ -188,7 +213,8 @@ def run_tests() -> int:
 
 
 def print_summary(env: dict[str, Any], examples: list[dict[str, Any]],
-                  timings: list[dict[str, Any]], tests_rc: int | None) -> None:
+                  timings: list[dict[str, Any]], tests_rc: int | None,
+                  softmax: dict[str, Any] | None = None) -> None:
     """The report on stdout."""
     print(f"GPU: {env['gpu']}; ptxas: {env['ptxas']}; libdevice: {env['libdevice']}; "
           f"cupy: {env['cupy']}; torch: {env['torch']}")
@@ -206,6 +232,10 @@ def print_summary(env: dict[str, Any], examples: list[dict[str, Any]],
             if f"{lib}_ms" in row:
                 parts.append(f"{lib} {row[f'{lib}_ms']:.3f} ms ({row[f'{lib}_tflops']} TFLOP/s)")
         print(f"  N={row['n']:<5} " + "; ".join(parts))
+    if softmax:
+        extra = f"; torch.softmax {softmax['torch_ms']:.3f} ms" if "torch_ms" in softmax else ""
+        print(f"\nsoftmax {softmax['shape']}: tirkit {softmax['tirkit_ms']:.3f} ms "
+              f"({'correct' if softmax['tirkit_ok'] else 'WRONG'}){extra}")
     if tests_rc is not None:
         print(f"\npytest tests/gpu: {'PASS' if tests_rc == 0 else f'FAIL (exit {tests_rc})'}")
 
@@ -227,14 +257,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"target: {target}")
     examples = check_examples(target)
     timings = time_matmul(target, [int(s) for s in args.sizes.split(",")], args.repeat)
+    softmax = time_softmax(target, args.repeat)
     tests_rc = None if args.no_tests else run_tests()
-    print_summary(env, examples, timings, tests_rc)
+    print_summary(env, examples, timings, tests_rc, softmax)
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"env": env, "target": target, "examples": examples,
-                               "matmul": timings, "tests_rc": tests_rc}, indent=2))
-    failed = not all(r.get("ok") for r in examples) or not all(r[f"{m}_ok"] for r in timings for m in MATMULS) \
-        or (tests_rc not in (None, 0))
+                               "matmul": timings, "softmax": softmax,
+                               "tests_rc": tests_rc}, indent=2))
+    failed = not all(r.get("ok") for r in examples) \
+        or not all(r[f"{m}_ok"] for r in timings for m in MATMULS) \
+        or not softmax["tirkit_ok"] or (tests_rc not in (None, 0))
     return 1 if failed else 0
 
 
