@@ -150,7 +150,7 @@ def test_cse_keeps_linear_keys_for_nested_lets(monkeypatch):
     (_distinct_computations: the keys of the computations in it). A set per sub-expression
     held n**2/2 keys for a Let nested n deep; the keys of a chain now share one dict. Counted:
     the keys in every distinct container the memo holds, at most 4 per level."""
-    from tirkit.compiler.passes import common_subexpr_elim as cse
+    from tirkit.compiler.passes import _cse_analysis as cse  # (CSE's analysis memos)
     from tirkit.compiler.transform import as_module, get_pass
 
     stored = {}
