@@ -18,7 +18,7 @@ from ..ir.module import IRModule
 from ..ir.node import Node, field_kind, node_fields
 from . import stmt as S
 from .buffer import Buffer
-from .expr import IterVar, Let, Var
+from .expr import Add, BufferLoad, IterVar, Let, Max, Min, Mul, Var
 from .function import PrimFunc
 from .stmt_functor import StmtExprVisitor, pre_order_visit
 
@@ -486,5 +486,29 @@ def expr_deep_equal(lhs: Any, rhs: Any) -> bool:
     return type(lhs) is type(rhs) and bool(lhs == rhs)
 
 
+#: the combiners of a reduction update TVM recognises without a registered reducer
+_REDUCERS = (Add, Mul, Min, Max)
+
+
+def match_reduction_update(block: S.Block) -> "tuple[type, S.BufferStore, Any, Any] | str":
+    """``(op class, update store, rhs, init value)`` of a reduction block whose init and body are
+    single stores, the body ``B[i] = B[i] op rhs`` (either operand order; op one of ``+ * min
+    max``), as TVM's ``GetReducerAndCombinerLhsRhs`` matches the builtin reducers; otherwise the
+    reason it is not one (a string, for the caller's error)."""
+    from ..ir import structural_equal  # pylint: disable=import-outside-toplevel
+
+    store, init = block.body, block.init
+    if not isinstance(store, S.BufferStore) or not isinstance(init, S.BufferStore):
+        return "the init and the body must each be a single BufferStore"
+    value = store.value
+    if isinstance(value, _REDUCERS):
+        for lhs, rhs in ((value.a, value.b), (value.b, value.a)):
+            if isinstance(lhs, BufferLoad) and lhs.buffer is store.buffer and all(
+                    x is y or structural_equal(x, y, map_free_vars=False)
+                    for x, y in zip(lhs.indices, store.indices)):
+                return type(value), store, rhs, init.value
+    return "the update is not `B[...] = B[...] op rhs` with op one of +, *, min, max"
+
+
 __all__ = ["DefUseVisitor", "undefined_vars", "verify_well_formed", "verify_ssa",
-           "expr_deep_equal", "describe"]
+           "expr_deep_equal", "describe", "match_reduction_update"]

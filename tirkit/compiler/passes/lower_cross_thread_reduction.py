@@ -38,20 +38,19 @@ root block, named as TVM names them)::
 which LowerThreadAllreduce then lowers to warp shuffles / shared memory. Handled: a perfect
 nest of reduction loops (their vars used only by reduction axes) down to one block whose init
 and body are single stores ``B[...] = B[...] op rhs`` (op one of ``+ * min max``; a
-``T.where`` stays on the in-thread block), in a function with a root block. Anything else with a reduction axis bound to a
-thread is refused by :func:`tirkit.compiler.gpu_checks.check_cross_thread_reduction`, naming
-the block.
+``T.where`` stays on the in-thread block), in a function with a root block. Anything else
+with a reduction axis bound to a thread is refused by
+:func:`tirkit.compiler.gpu_checks.check_cross_thread_reduction`, naming the block.
 """
 from __future__ import annotations
 
 from typing import Any, cast
 
 from tirkit import tir
-from tirkit.ir import structural_equal
 from tirkit.ir.expr import PrimExpr
 from tirkit.tir import expr as E
 from tirkit.tir import stmt as S
-from tirkit.tir.analysis import undefined_vars
+from tirkit.tir.analysis import match_reduction_update, undefined_vars
 from tirkit.tir.block_access import get_block_read_write_region
 from tirkit.tir.buffer import decl_buffer
 from tirkit.tir.expr import IterVarType
@@ -63,22 +62,14 @@ from ..transform import Pass, prim_func_pass, register_pass
 
 __all__ = ["LowerCrossThreadReduction", "lower_cross_thread_reduction"]
 
-_REDUCERS = (E.Add, E.Mul, E.Min, E.Max)
-
-
-def _reducer(block: S.Block) -> tuple[type, S.BufferStore, PrimExpr] | None:
-    """``(op class, update store, rhs)`` of ``B[i] = B[i] op rhs`` with a single-store init."""
-    store, init = block.body, block.init
-    if not isinstance(store, S.BufferStore) or not isinstance(init, S.BufferStore) or \
-            init.buffer is not store.buffer or not isinstance(store.value, _REDUCERS):
+def _reducer(block: S.Block) -> tuple[type, S.BufferStore, PrimExpr, PrimExpr] | None:
+    """``(op class, update store, rhs, init value)`` of ``B[i] = B[i] op rhs`` whose init
+    stores into the same buffer; None for any other block."""
+    matched = match_reduction_update(block)
+    if isinstance(matched, str) or cast(S.BufferStore, block.init).buffer is not \
+            matched[1].buffer:
         return None
-    value = store.value
-    for lhs, rhs in ((value.a, value.b), (value.b, value.a)):
-        if isinstance(lhs, E.BufferLoad) and lhs.buffer is store.buffer and \
-                all(x is y or structural_equal(x, y) for x, y in
-                    zip(lhs.indices, store.indices)):
-            return type(value), store, rhs
-    return None
+    return matched
 
 
 def _chain(loop: S.For) -> tuple[list[S.For], S.BlockRealize] | None:
@@ -129,8 +120,7 @@ class _Lower(StmtMutator):
         threads = [lp for lp in loops if _thread_tag(lp) is not None]
         if not threads or chain_vars & spatial_vars or not chain_vars <= reduce_vars:
             return None
-        cls, store, rhs = matched
-        init_value = cast(S.BufferStore, block.init).value
+        cls, store, rhs, init_value = matched
         dtype, name = store.buffer.dtype, block.name_hint
         in_thread = decl_buffer((1,), dtype, f"in_thread_{store.buffer.name}", scope="local")
         red = decl_buffer((1,), dtype, f"cross_thread_{store.buffer.name}", scope="local")

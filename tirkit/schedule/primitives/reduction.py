@@ -9,6 +9,7 @@ from ...tir.block_access import get_block_read_write_region
 from ...tir.buffer import Buffer
 from ...tir.expr import BufferLoad, IterVar, IterVarType, Var
 from ...tir.stmt import Block, BlockRealize, BufferStore, For, SeqStmt
+from ...tir.analysis import match_reduction_update
 from ...tir.stmt_functor import substitute
 from .. import analysis as A
 from .. import errors as err
@@ -146,28 +147,12 @@ def _kept_predicate(pred: Any, below: list, lmap: dict, init_ivs: list, init_val
 
 
 # ---------------------------------------------------------------------------------- rfactor
-_REDUCERS = (E.Add, E.Mul, E.Min, E.Max)
-
-
 def _match_reducer(blk: Block) -> tuple[type, BufferStore, Any, Any]:
     """``(op class, update store, rhs, init value)`` of ``B[i] = B[i] op rhs``."""
-    store, init = blk.body, blk.init
-    if not isinstance(store, BufferStore) or not isinstance(init, BufferStore):
-        raise err.ReducerNotFoundError(blk, reason="the init and the body must each be a single "
-                                       "BufferStore")
-    value = store.value
-    if isinstance(value, _REDUCERS):
-        for lhs, rhs in ((value.a, value.b), (value.b, value.a)):
-            if isinstance(lhs, BufferLoad) and lhs.buffer is store.buffer and \
-                    all(x is y or _same(x, y) for x, y in zip(lhs.indices, store.indices)):
-                return type(value), store, rhs, init.value
-    raise err.ReducerNotFoundError(blk, reason="the update is not `B[...] = B[...] op rhs` with "
-                                   "op one of +, *, min, max")
-
-
-def _same(a: Any, b: Any) -> bool:
-    from ...ir import structural_equal  # pylint: disable=import-outside-toplevel
-    return structural_equal(a, b, map_free_vars=False)
+    matched = match_reduction_update(blk)
+    if isinstance(matched, str):
+        raise err.ReducerNotFoundError(blk, reason=matched)
+    return matched
 
 
 def _combine(cls: type, a: Any, b: Any) -> Any:
