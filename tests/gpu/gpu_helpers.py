@@ -4,7 +4,7 @@ import pytest
 
 from tirkit.compiler.codegen.cuda_toolkit import (find_ptxas, ptxas_supports, ptxas_validate,
                                                    ptxas_version)
-from tirkit.compiler.runtime.cuda import cuda_available
+from tirkit.compiler.runtime.cuda import CudaUnavailable, cuda_available
 
 GPU_OK, GPU_REASON = cuda_available()
 needs_gpu = pytest.mark.skipif(not GPU_OK, reason=f"no NVIDIA GPU here: {GPU_REASON}")
@@ -19,3 +19,14 @@ def validate(ptx: str, arch: str) -> bytes:
         pytest.skip(f"ptxas {ptxas_version()} ({find_ptxas()}) cannot assemble {arch}; the "
                     "nvidia-cuda-nvcc-cu12 wheel of the test extra can")
     return ptxas_validate(ptx, arch)
+
+
+def run_or_check(mod, *args) -> bool:
+    """Call ``mod`` on ``args``: on a GPU it runs (True); without one the arguments are still
+    checked and the call must fail only for want of a GPU (False)."""
+    if GPU_OK:
+        mod(*args)
+    else:
+        with pytest.raises(CudaUnavailable):
+            mod(*args)
+    return GPU_OK

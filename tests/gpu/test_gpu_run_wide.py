@@ -6,22 +6,10 @@ over ``threadIdx.x`` with several warps per block, and zero-copy CuPy arrays."""
 import numpy as np
 import pytest
 
-from gpu_helpers import GPU_OK, needs_gpu
+from gpu_helpers import needs_gpu, run_or_check
 from test_gpu_schedule import tiled_matmul_schedule
 from tirkit.compiler import build
-from tirkit.compiler.runtime.cuda import CudaUnavailable
 from tirkit.lang import from_source
-
-
-def _run_or_build(mod, *args):
-    """Call ``mod``: on a GPU it runs; without one the arguments are still checked, and the
-    call must fail only for want of a GPU."""
-    if GPU_OK:
-        mod(*args)
-    else:
-        with pytest.raises(CudaUnavailable):
-            mod(*args)
-    return GPU_OK
 
 
 @pytest.mark.parametrize("shared", [False, True], ids=["global", "shared-tiles"])
@@ -32,7 +20,7 @@ def test_scheduled_matmul_matches_numpy(shared):
     rng = np.random.default_rng(1)
     a, b = (rng.uniform(-1, 1, (256, 256)).astype("float32") for _ in range(2))
     c = np.full((256, 256), np.nan, "float32")
-    if _run_or_build(mod, a, b, c):
+    if run_or_check(mod, a, b, c):
         np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
 
 
@@ -72,7 +60,7 @@ def test_dtypes_match_numpy(dtype):
         lo, hi = max(info.min, -50), min(info.max, 50)
         a, b = (rng.integers(lo, hi, 1000).astype(dtype) for _ in range(2))
     c = np.zeros(1000, dtype)
-    if _run_or_build(mod, a, b, c):
+    if run_or_check(mod, a, b, c):
         np.testing.assert_allclose(c.astype(np.float64), ref(a, b).astype(np.float64),
                                    rtol=rtol, atol=rtol)
 
@@ -94,7 +82,7 @@ def test_math_matches_numpy(name):
     mod = build(from_source(ELEMENTWISE.format(dt="float32", expr=expr)), target="cuda")
     a = np.random.default_rng(3).uniform(-3, 3, 1000).astype("float32")
     c = np.zeros(1000, "float32")
-    if not _run_or_build(mod, a, a, c):
+    if not run_or_check(mod, a, a, c):
         return
     if ref is None:  # erf: NumPy has none; math.erf per element
         import math  # pylint: disable=import-outside-toplevel
@@ -125,7 +113,7 @@ def test_dynamic_shared_memory_with_a_barrier():
     assert "bar.sync" in mod.ptx  # ThreadSync put the barrier between the write and the read
     a = np.arange(1024, dtype="float32")
     b = np.zeros(1024, "float32")
-    if _run_or_build(mod, a, b):
+    if run_or_check(mod, a, b):
         np.testing.assert_array_equal(b, a.reshape(8, 128)[:, ::-1].ravel())
 
 
@@ -155,7 +143,7 @@ def test_warp_allreduce_with_several_warps_per_block():
     assert "shfl.sync" in mod.ptx
     a = np.random.default_rng(4).uniform(-1, 1, (256, 64)).astype("float32")
     b = np.full(256, np.nan, "float32")
-    if _run_or_build(mod, a, b):
+    if run_or_check(mod, a, b):
         np.testing.assert_array_equal(b, a.max(axis=1))
 
 

@@ -179,8 +179,8 @@ class _AllreduceLowerer(StmtMutator):
         lane, warp = tx % _WARP, tx // _WARP
         first = IfThenElse(lane == 0, SeqStmt.flatten(
             *[BufferStore(b, a, (warp,)) for b, a in zip(bufs, acc)]))
-        lets2: list[tuple[Var, PrimExpr]] = [(mask2 := Var(f"mask_{k}b", _U32),
-                                              op_intrin.tvm_warp_activemask())]
+        mask2 = Var(f"mask_{k}b", _U32)
+        lets2: list[tuple[Var, PrimExpr]] = [(mask2, op_intrin.tvm_warp_activemask())]
         part = [Var(f"part_{k}_{i}", v.dtype) for i, v in enumerate(values)]
         lets2 += [(pv, BufferLoad(b, (lane % warps,))) for pv, b in zip(part, bufs)]
         total = self._shuffle_rounds(lets2, part, mask2, reducer, warps, f"{k}p")
